@@ -1,0 +1,144 @@
+"""Reading TOML input files with errors that name the file and the key.
+
+Maps and scenarios (hex and tabletop) all read through :func:`load_toml` and the typed getters
+of :class:`Table`, so every message has the shape ``FILE: KEY: expected ..., got ...``.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from hexwx.errors import DataError
+
+_MISSING = object()
+
+
+def load_toml(path: str | Path) -> "Table":
+    """Parse a TOML file; raise :class:`DataError` naming the file on any failure."""
+    p = Path(path)
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{p}: is a directory, expected a TOML file") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{p}: not UTF-8 text, expected a TOML file") from None
+    except OSError as exc:
+        raise DataError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{p}: malformed TOML: {exc}") from None
+    return Table(data, source=str(p), path="")
+
+
+def _kind(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+class Table:
+    """A TOML table that remembers where it came from, with typed getters.
+
+    ``path`` is the dotted key of this table inside the file (``"boards[1]"``), used in errors.
+    """
+
+    def __init__(self, data: dict[str, Any], *, source: str, path: str) -> None:
+        self.data = data
+        self.source = source
+        self.path = path
+
+    # -- error helpers ---------------------------------------------------------------------
+    def key(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    def error(self, key: str | None, message: str) -> DataError:
+        """A DataError ``FILE: KEY: message`` (key relative to this table, or None for the table)."""
+        where = self.key(key) if key else (self.path or None)
+        return DataError(f"{self.source}: {where}: {message}" if where else f"{self.source}: {message}")
+
+    # -- getters ---------------------------------------------------------------------------
+    def __contains__(self, name: str) -> bool:
+        return name in self.data
+
+    def keys(self) -> list[str]:
+        return list(self.data)
+
+    def raw(self, name: str, default: Any = _MISSING) -> Any:
+        if name in self.data:
+            return self.data[name]
+        if default is _MISSING:
+            raise self.error(name, "missing required key")
+        return default
+
+    def _typed(self, name: str, types: tuple[type, ...], what: str, default: Any) -> Any:
+        value = self.raw(name, default)
+        if value is default and default is not _MISSING:
+            return value
+        if isinstance(value, bool) and bool not in types:
+            raise self.error(name, f"expected {what}, got {value!r}")
+        if not isinstance(value, types):
+            raise self.error(name, f"expected {what}, got {_kind(value)} {value!r}")
+        return value
+
+    def str(self, name: str, default: Any = _MISSING, *, choices: Sequence[str] | None = None) -> Any:
+        value = self._typed(name, (str,), "a string", default)
+        if choices is not None and value is not default and value not in choices:
+            raise self.error(name, f"expected one of {', '.join(choices)}; got {value!r}")
+        return value
+
+    def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
+            max: int | None = None) -> Any:
+        value = self._typed(name, (int,), "an integer", default)
+        if value is not default:
+            self._check_range(name, value, min, max)
+        return value
+
+    def number(self, name: str, default: Any = _MISSING, *, min: float | None = None,
+               max: float | None = None) -> Any:
+        value = self._typed(name, (int, float), "a number", default)
+        if value is not default:
+            self._check_range(name, value, min, max)
+            value = float(value)
+        return value
+
+    def bool(self, name: str, default: Any = _MISSING) -> Any:
+        return self._typed(name, (bool,), "true or false", default)
+
+    def list(self, name: str, default: Any = _MISSING) -> Any:
+        return self._typed(name, (list,), "an array", default)
+
+    def table(self, name: str, default: Any = _MISSING) -> Any:
+        value = self._typed(name, (dict,), "a table", default)
+        if value is default and default is not _MISSING:
+            return value
+        return Table(value, source=self.source, path=self.key(name))
+
+    def tables(self, name: str, default: Any = _MISSING) -> Any:
+        """An array of tables (``[[name]]``), each as a :class:`Table` keyed ``name[i]``."""
+        value = self._typed(name, (list,), "an array of tables", default)
+        if value is default and default is not _MISSING:
+            return value
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise self.error(f"{name}[{i}]", f"expected a table, got {_kind(item)} {item!r}")
+            out.append(Table(item, source=self.source, path=f"{self.key(name)}[{i}]"))
+        return out
+
+    def check_keys(self, allowed: Sequence[str]) -> None:
+        """Reject keys this table does not know (catches typos such as ``levle = 2``)."""
+        unknown = [k for k in self.data if k not in allowed]
+        if unknown:
+            raise self.error(unknown[0], f"unknown key; expected one of {', '.join(sorted(allowed))}")
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        return iter(self.data.items())
+
+    def _check_range(self, name: str, value: float, lo: float | None, hi: float | None) -> None:
+        if lo is not None and value < lo:
+            raise self.error(name, f"expected a value >= {lo}, got {value!r}")
+        if hi is not None and value > hi:
+            raise self.error(name, f"expected a value <= {hi}, got {value!r}")
