@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "hexwx.cli_move",     # path, reach
     "hexwx.cli_weather",  # weather roll / run / effects
     "hexwx.cli_minis",    # minis weather, table
+    "hexwx.cli_table",    # table
     "hexwx.cli_render",   # render
 )
 

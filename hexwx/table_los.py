@@ -35,7 +35,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
-from hexwx.tabletop import Base, TableTop, TerrainPiece, Unit
+from hexwx.tabletop import Base, TableTop, TerrainPiece, Unit, from_cm
 
 #: Tolerance (cm) by which blockers are shrunk before the interior test, so a line that grazes a
 #: corner or runs along an edge stays clear despite floating-point noise (1e-7 cm = 1 nm).
@@ -115,7 +115,8 @@ def has_clear_line(a: Polygon, b: Polygon, blockers: Sequence[BaseGeometry]) -> 
     relevant = [g for g in blockers if shapely.relate_pattern(hull, g, "T********")]
     if not relevant:
         return True
-    shrunk = shapely.union_all([shapely.buffer(g, -GRAZE_CM) for g in relevant])
+    # merge first (touching blockers, e.g. bases side by side, leave no seam), then shrink
+    shrunk = shapely.buffer(shapely.union_all(relevant), -GRAZE_CM, join_style="mitre")
     if shrunk.is_empty:
         return True
     shapely.prepare(shrunk)
@@ -324,6 +325,7 @@ class Sight:
     partly_blocked_by_units: tuple[str, ...]
     reason: str
     rule: str | None
+    seen_over: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -337,23 +339,25 @@ class Sight:
             "obstacles": [o.to_json() for o in self.obstacles],
             "blocked_by": [o.to_json() for o in self.blocked_by],
             "partly_blocked_by_units": list(self.partly_blocked_by_units),
-            "reason": self.reason, "rule": self.rule,
+            "reason": self.reason, "rule": self.rule, "seen_over": list(self.seen_over),
         }
 
 
-def visibility_check(distance_cm: float, limit_cm: float | None, rules: str) -> tuple[bool, str]:
+def visibility_check(distance_cm: float, limit_cm: float | None, rules: str,
+                     unit: str = "cm") -> tuple[bool, str]:
     """Whether an action at ``distance_cm`` is allowed under the visibility limit, and why.
 
     AGV and Mini-Nap 2: "no firing, charging, intercepts or break-throughs beyond the
     visibility distance"; the Wesencraft gauge: unseen foes cannot be fired at (fog, 6 cm)."""
     if limit_cm is None:
         return True, "visibility unlimited"
+    shown = f"{from_cm(limit_cm, unit):.6g} {unit}"
     if distance_cm <= limit_cm + 1e-9:
-        return True, f"within the visibility distance of {limit_cm:g} cm"
+        return True, f"within the visibility distance of {shown}"
     what = {"wesencraft": "unseen foes cannot be fired at",
             "huzzah": "the scenario limits visibility"}.get(
         rules, "no firing, charging, intercepts or break-throughs")
-    return False, f"beyond the visibility distance of {limit_cm:g} cm: {what}"
+    return False, f"beyond the visibility distance of {shown}: {what}"
 
 
 VISIBILITY_RULE = {
@@ -400,6 +404,10 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
     else:
         clear_fraction = 1.0
     partly_units = tuple(sorted({x.id for x in obstacles if x.kind == "unit"}))
+    blocking_ids = {x.id for x in obstacles if x.kind != "unit"}
+    seen_over = tuple(p.id for p in table.terrain_touching(region)
+                      if (p.dense or p.is_hill) and p.id not in blocking_ids
+                      and shapely.relate_pattern(region, p.geometry, "T********"))
 
     blocked_by: tuple[Blocker, ...] = ()
     if not clear_bases:
@@ -419,7 +427,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         los = "clear"
 
     rng = range_cm(viewer, target, rules)
-    ok, why = visibility_check(rng, visibility_cm, rules)
+    ok, why = visibility_check(rng, visibility_cm, rules, table.unit)
     visible = los != "blocked" and ok
     u = table.unit
     if los == "blocked":
@@ -447,7 +455,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         within_visibility=ok, bases_with_line=tuple(clear_bases),
         bases_total=len(viewer.bases), clear_fraction=clear_fraction,
         obstacles=obstacles, blocked_by=blocked_by, partly_blocked_by_units=partly_units,
-        reason=reason, rule=rule)
+        reason=reason, rule=rule, seen_over=seen_over)
 
 
 @dataclass(frozen=True)
@@ -512,8 +520,7 @@ def range_info(table: TableTop, firer_id: str, target_id: str, *, rules: str,
         reasons.append("target partly blocked by unit " +
                        ", ".join(repr(u) for u in sight.partly_blocked_by_units) + " (Huzzah! p.11)")
     if not sight.within_visibility:
-        ok, why = visibility_check(rng, visibility_cm, rules)
-        reasons.append(why)
+        reasons.append(visibility_check(rng, visibility_cm, rules, table.unit)[1])
     if wr is not None or firer.arm == "cavalry" and rules == "huzzah":
         can = not reasons
     return RangeInfo(firer.id, target.id, rules, table.unit, table.to_unit(rng),
