@@ -112,7 +112,8 @@ def has_clear_line(a: Polygon, b: Polygon, blockers: Sequence[BaseGeometry]) -> 
     ``a`` and ``b`` must be convex (base rectangles); blockers may be any polygons.  Symmetric
     in ``a`` and ``b``."""
     hull = shapely.union(a, b).convex_hull
-    relevant = [g for g in blockers if shapely.relate_pattern(hull, g, "T********")]
+    # boundary contact counts here: a neighbour touching the hull closes seams once merged
+    relevant = [g for g in blockers if shapely.intersects(hull, g)]
     if not relevant:
         return True
     # merge first (touching blockers, e.g. bases side by side, leave no seam), then shrink
@@ -161,6 +162,15 @@ class Blocker:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "id": self.id}
+
+    @property
+    def solid(self) -> BaseGeometry:
+        """The geometry lines are tested against.  Reading: a line may graze terrain, but not
+        run along the edge of a base (so the rear bases of a column are masked by the front
+        base): bases are grown by twice :data:`GRAZE_CM`, undoing the shrink."""
+        if self.kind != "unit":
+            return self.geometry
+        return shapely.buffer(self.geometry, 2 * GRAZE_CM, join_style="mitre")
 
 
 def terrain_blockers(table: TableTop, a: Base, b: Base) -> list[tuple[TerrainPiece, float]]:
@@ -264,7 +274,7 @@ def in_arc(table: TableTop, firer: Unit, target: Unit) -> bool:
     centre, like range; a base touching the arc's edge is in it)."""
     reach = 2.0 * math.hypot(table.width, table.depth) + 1.0
     wedge = arc_polygon(firer, reach)
-    return any(wedge.intersects(b.polygon) for b in target.bases)
+    return any(wedge.distance(b.polygon) <= 1e-9 for b in target.bases)
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,7 +397,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
             for x in bl:
                 if x.kind != "unit" or x.id not in (viewer.id, target.id):
                     all_blockers.setdefault((x.kind, x.id), x)
-            if not seen and has_clear_line(a.polygon, b.polygon, [x.geometry for x in bl]):
+            if not seen and has_clear_line(a.polygon, b.polygon, [x.solid for x in bl]):
                 seen = True
         if seen:
             clear_bases.append(a.id)
@@ -416,7 +426,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         singles = []
         for key, x in all_blockers.items():
             if all(not has_clear_line(a.polygon, b.polygon,
-                                      [y.geometry for y in bl if (y.kind, y.id) == key or
+                                      [y.solid for y in bl if (y.kind, y.id) == key or
                                        (y.kind == "unit" and y.id in (viewer.id, target.id))])
                    for a, b, bl in pair_lists):
                 singles.append(x)
