@@ -1,0 +1,115 @@
+"""The immutable hex map: grid, terrain raster, derived per-hex terrain, ready for queries.
+
+A :class:`HexMap` is built once from a VASL board archive or a hexwx map file (see
+:mod:`hexwx.load`).  Everything queries need is precomputed here: pixel geometry, per-hex
+terrain, and the array tuples the compiled LOS kernel reads.  Nothing in it changes afterwards;
+weather and other state live outside (DESIGN principle 5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from hexwx.coords import Grid, Hex
+from hexwx.errors import UsageError
+from hexwx.hexterrain import HexTerrain, derive
+from hexwx.pixelgeom import PixelGeometry, build_geometry
+from hexwx.terrain import TerrainTable, TerrainType
+
+
+@dataclass(frozen=True, eq=False)
+class HexMap:
+    """A loaded hex map.  ``elevation``/``terrain`` are x-major rasters [width, height]."""
+
+    name: str
+    grid: Grid
+    table: TerrainTable
+    elevation: np.ndarray
+    terrain: np.ndarray
+    source: str = ""
+    kind: str = "hexwx"               # "hexwx" map file or "vasl" archive
+    stairways: np.ndarray | None = None
+    image_bytes: bytes | None = field(default=None, repr=False)  # a VASL board's own image
+    move_overrides: dict[str, Any] = field(default_factory=dict, repr=False)
+    roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
+
+    def __post_init__(self) -> None:
+        for arr in (self.elevation, self.terrain):
+            arr.setflags(write=False)
+
+    # -- derived data (computed once) ------------------------------------------------------
+    @cached_property
+    def geometry(self) -> PixelGeometry:
+        return build_geometry(self.grid)
+
+    @cached_property
+    def hexes(self) -> HexTerrain:
+        return derive(self.grid, self.geometry, self.elevation, self.terrain, self.table,
+                      self.stairways)
+
+    @cached_property
+    def kernel_map(self) -> tuple:
+        """The array tuple ``M`` the LOS kernel reads (order fixed by hexwx.loskernel)."""
+        g, ht = self.geometry, self.hexes
+        return (self.elevation, self.terrain, g.hex_at, g.los_x, g.los_y, g.ext, g.loc,
+                g.side_on_map, self.grid.neighbours, self.grid.col, self.grid.dy2,
+                ht.centre, ht.base, ht.depression, ht.side_terrain, ht.loc_terrain,
+                ht.loc_depression, ht.cliff, ht.levels, ht.rooftop, ht.stairway)
+
+    @cached_property
+    def kernel_terrain(self) -> tuple:
+        a = self.table.arrays()
+        return (a["obstacle"], a["hindrance"], a["half"], a["inherent"], a["split"],
+                a["low_obs"], a["low_hind"], a["height"], a["category"], a["flags"],
+                a["building"], a["building_terrain"], a["hexside"])
+
+    # -- per-hex facts ---------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.grid)
+
+    def parse(self, name: str) -> Hex:
+        return self.grid.parse(name)
+
+    def name_of(self, h: Hex) -> str:
+        return self.grid.name(h)
+
+    def ground_level(self, h: Hex) -> int:
+        """Base ground level of hex ``h`` (the level at its centre dot)."""
+        return int(self.hexes.base[h])
+
+    def terrain_of(self, h: Hex) -> TerrainType:
+        """The terrain that fills hex ``h`` (its centre terrain)."""
+        return self.table[int(self.hexes.centre[h])]
+
+    def hexside_terrain(self, h: Hex, side: int) -> TerrainType | None:
+        code = int(self.hexes.side_terrain[h, side])
+        return None if code < 0 else self.table[code]
+
+    def levels_at(self, h: Hex) -> range:
+        """Valid location levels in hex ``h``: 0, building levels, rooftop (and -1 cellar? no)."""
+        top = int(self.hexes.levels[h]) + (1 if self.hexes.rooftop[h] else 0)
+        return range(0, top + 1)
+
+    def check_level(self, h: Hex, level: int) -> None:
+        """UsageError unless ``level`` is a location of hex ``h``."""
+        lv = self.levels_at(h)
+        if level not in lv:
+            where = self.name_of(h)
+            if len(lv) == 1:
+                raise UsageError(f"level {level} does not exist in hex {where}: it has only ground "
+                                 f"level 0 (no building levels)")
+            raise UsageError(f"level {level} does not exist in hex {where}: expected 0-{lv[-1]}")
+
+    def is_rooftop(self, h: Hex, level: int) -> bool:
+        return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1
+
+    @cached_property
+    def max_ground_level(self) -> int:
+        return int(self.hexes.base.max())
+
+    @cached_property
+    def min_ground_level(self) -> int:
+        return int(self.hexes.base.min())

@@ -1,0 +1,282 @@
+"""Hex ids and geometry of ASL geomorphic boards, alone or laid side by side.
+
+A geomorphic board has 33 columns of flat-topped hexes lettered A..Z, AA..GG.  Odd-lettered
+columns (A, C, ...; column *index* 0, 2, ...) hold rows 1-10; even-lettered columns (B, D, ...)
+hold rows 0-10 shifted half a hex down, so B0 and B10 are half hexes on the board edges
+(RULES-NOTES "ASL board geometry").  Pixel geometry follows VASL: a board image of 1800 x 645
+pixels, hex width 1800/32, hex height 645/10, centre of column index c, row index r at
+(c * 56.25, 32.25 + 64.5 r - 32.25 (c mod 2)) (LOS-SPEC 1.1-1.3).
+
+Inside hexwx a hex is a small int (:data:`Hex`), the index of its *cell* in a :class:`Grid`.
+Names such as ``"I4"``, ``"2I4"`` or ``"GG10"`` appear only at the edges, through
+:meth:`Grid.parse` and :meth:`Grid.name`.
+
+Several boards form a map by laying them in rows and columns.  Neighbouring boards overlap by
+their edge half hexes (board 1's GG column lies on board 2's A column; a row-10 half hex lies on
+the next board's row-0 half hex), which form one playing hex: such a cell answers to both names
+and prints with the first board's.  Hexes of different boards are otherwise distinct
+(``1I4`` is not ``2I4``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from hexwx.errors import UsageError
+
+Hex = int
+"""A hex id: index of a cell in its :class:`Grid` (column-major, top to bottom)."""
+
+BOARD_COLUMNS = 33
+BOARD_ROWS = 10
+BOARD_WIDTH_PX = 1800
+BOARD_HEIGHT_PX = 645
+HEX_WIDTH_PX = BOARD_WIDTH_PX / 32      # 56.25: centre-to-centre distance of columns
+HEX_HEIGHT_PX = BOARD_HEIGHT_PX / 10    # 64.5: flat side to flat side
+HEX_SIDE_PX = 2 * HEX_WIDTH_PX / 3      # 37.5
+
+#: Hexside (and direction) numbers: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW (LOS-SPEC 1.4).
+HEXSIDE_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+
+#: Neighbour offsets (dcol, drow) by column parity (index 0 = A-type columns) and hexside.
+NEIGHBOUR_OFFSETS: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
+    ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),     # even index: A, C, E, ...
+    ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),   # odd index: B, D, F, ...
+)
+
+_NAME_RE = re.compile(r"^(?P<board>\d*)(?P<col>[A-Za-z]{1,2})(?P<row>\d{1,2})$")
+
+
+def column_letters(col: int) -> str:
+    """Letters of board column index ``col`` (0 -> A, 25 -> Z, 26 -> AA, 32 -> GG)."""
+    return chr(ord("A") + col % 26) * (1 + col // 26)
+
+
+def column_index(letters: str) -> int | None:
+    """Board column index of ``letters`` (``"GG"`` -> 32), or None if not a column name."""
+    letters = letters.upper()
+    if not letters or len(set(letters)) != 1 or len(letters) > 2:
+        return None
+    col = ord(letters[0]) - ord("A") + 26 * (len(letters) - 1)
+    return col if 0 <= col < BOARD_COLUMNS else None
+
+
+def rows_in_column(col: int) -> range:
+    """Row numbers printed in board column index ``col``: 1-10 or 0-10."""
+    return range(1, 11) if col % 2 == 0 else range(0, 11)
+
+
+def doubled_row(col: int, row_index: int) -> int:
+    """Doubled-height row coordinate (LOS-SPEC 1.7 Y'): 2r+1 in even-index columns, 2r in odd."""
+    return 2 * row_index + (1 - col % 2)
+
+
+def offset_distance(c1: int, r1: int, c2: int, r2: int) -> int:
+    """Hex distance between (column index, row index) cells of one grid (LOS-SPEC 1.7)."""
+    dc = abs(c1 - c2)
+    dy = abs(doubled_row(c1, r1) - doubled_row(c2, r2))
+    return dc + max(0, (dy - dc) // 2)
+
+
+@dataclass(frozen=True)
+class BoardPlacement:
+    """One geomorphic board of a map: its label (e.g. ``"2"``) and place in the layout."""
+
+    label: str
+    bx: int  # board column in the layout (0 = leftmost)
+    by: int  # board row in the layout (0 = top)
+
+
+@dataclass(frozen=True, eq=False)
+class Grid:
+    """The hex cells of a map of one or more geomorphic boards, with their geometry.
+
+    Cells are numbered column-major over the whole map: global column ``c`` (0 .. 32*nbx) and
+    row index ``r`` (0-based within the column: even-index columns have 10*nby rows, odd-index
+    columns 10*nby + 1).  All per-cell geometry is precomputed as numpy arrays.
+    """
+
+    boards: tuple[BoardPlacement, ...]
+    nbx: int
+    nby: int
+    ncols: int = field(init=False)
+    col: np.ndarray = field(init=False, repr=False)
+    row: np.ndarray = field(init=False, repr=False)
+    dy2: np.ndarray = field(init=False, repr=False)
+    neighbours: np.ndarray = field(init=False, repr=False)
+    centre_x: np.ndarray = field(init=False, repr=False)
+    centre_y: np.ndarray = field(init=False, repr=False)
+    _first: np.ndarray = field(init=False, repr=False)
+    _names: tuple[str, ...] = field(init=False, repr=False)
+    _lookup: dict[str, int] = field(init=False, repr=False)
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def single(cls, label: str = "") -> "Grid":
+        """A map of one board; ``label`` is its board number ("" for an unnamed board)."""
+        return cls((BoardPlacement(label, 0, 0),), 1, 1)
+
+    @classmethod
+    def layout(cls, rows: Sequence[Sequence[str]]) -> "Grid":
+        """A map of boards laid out in rows, e.g. ``[["1", "2"], ["3", "4"]]``."""
+        if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+            raise UsageError(f"a board layout needs equal, non-empty rows of board labels, got {rows!r}")
+        placements = [BoardPlacement(str(lbl), bx, by)
+                      for by, r in enumerate(rows) for bx, lbl in enumerate(r)]
+        labels = [p.label for p in placements]
+        if len(set(labels)) != len(labels):
+            raise UsageError(f"board labels must be distinct, got {labels!r}")
+        return cls(tuple(placements), len(rows[0]), len(rows))
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        ncols = 32 * self.nbx + 1
+        set_(self, "ncols", ncols)
+        cols, rows = [], []
+        first = np.zeros(ncols + 1, dtype=np.int32)
+        for c in range(ncols):
+            first[c] = len(cols)
+            n = self.rows_in_global_column(c)
+            cols.extend([c] * n)
+            rows.extend(range(n))
+        first[ncols] = len(cols)
+        col = np.array(cols, dtype=np.int32)
+        row = np.array(rows, dtype=np.int32)
+        set_(self, "col", col)
+        set_(self, "row", row)
+        set_(self, "_first", first)
+        set_(self, "dy2", 2 * row + (1 - col % 2))
+        set_(self, "centre_x", col * HEX_WIDTH_PX)
+        set_(self, "centre_y", HEX_HEIGHT_PX / 2 + row * HEX_HEIGHT_PX - (col % 2) * HEX_HEIGHT_PX / 2)
+        nb = np.full((len(col), 6), -1, dtype=np.int32)
+        for h in range(len(col)):
+            c, r = int(col[h]), int(row[h])
+            for side, (dc, dr) in enumerate(NEIGHBOUR_OFFSETS[c % 2]):
+                nb[h, side] = self.cell(c + dc, r + dr)
+        set_(self, "neighbours", nb)
+        names: list[str] = [""] * len(col)
+        lookup: dict[str, int] = {}
+        multi = len(self.boards) > 1
+        for b in self.boards:
+            for bc in range(BOARD_COLUMNS):
+                for brow in rows_in_column(bc):
+                    ri = brow - 1 if bc % 2 == 0 else brow
+                    h = self.cell(32 * b.bx + bc, 10 * b.by + ri)
+                    plain = f"{column_letters(bc)}{brow}"
+                    full = f"{b.label}{plain}"
+                    if not names[h]:
+                        names[h] = full if multi else plain
+                    lookup[full] = h
+                    if not multi:
+                        lookup[plain] = h
+        set_(self, "_names", tuple(names))
+        set_(self, "_lookup", lookup)
+
+    # -- cells -------------------------------------------------------------------------------
+    def rows_in_global_column(self, c: int) -> int:
+        return 10 * self.nby + (c % 2)
+
+    def cell(self, c: int, r: int) -> int:
+        """The hex at global column ``c``, row index ``r``, or -1 if off the map."""
+        if 0 <= c < self.ncols and 0 <= r < self.rows_in_global_column(c):
+            return int(self._first[c]) + r
+        return -1
+
+    def __len__(self) -> int:
+        return len(self.col)
+
+    @property
+    def size(self) -> int:
+        return len(self.col)
+
+    @property
+    def width_px(self) -> int:
+        return BOARD_WIDTH_PX * self.nbx
+
+    @property
+    def height_px(self) -> int:
+        return BOARD_HEIGHT_PX * self.nby
+
+    # -- names -------------------------------------------------------------------------------
+    def name(self, h: Hex) -> str:
+        """The printed name of hex ``h`` (board prefix only on maps of several boards)."""
+        return self._names[h]
+
+    def names(self, hexes: Iterable[Hex] | None = None) -> list[str]:
+        return list(self._names) if hexes is None else [self._names[h] for h in hexes]
+
+    def parse(self, text: str) -> Hex:
+        """The hex named ``text`` (``"I4"``, ``"2I4"``, ``"gg10"``); UsageError if not on the map."""
+        m = _NAME_RE.match(text.strip())
+        if m:
+            key = f"{m['board']}{m['col'].upper()}{int(m['row'])}"
+            if key in self._lookup:
+                return self._lookup[key]
+            if m["board"] and len(self.boards) == 1 and m["board"] == self.boards[0].label:
+                plain = f"{m['col'].upper()}{int(m['row'])}"
+                if plain in self._lookup:
+                    return self._lookup[plain]
+        boards = ", ".join(b.label for b in self.boards if b.label) or "unnamed"
+        raise UsageError(
+            f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
+            f"'I4' or '{self.boards[0].label or '2'}I4' with columns A-GG and rows 0-10")
+
+    def is_half_hex(self, h: Hex) -> bool:
+        """True for a half hex on the map's outer edge (columns A/GG, odd-column rows 0/last)."""
+        c, r = int(self.col[h]), int(self.row[h])
+        return c in (0, self.ncols - 1) or (c % 2 == 1 and r in (0, 10 * self.nby))
+
+    # -- geometry ----------------------------------------------------------------------------
+    def distance(self, a: Hex, b: Hex) -> int:
+        """Range in hexes between the centres of ``a`` and ``b``."""
+        dc = abs(int(self.col[a]) - int(self.col[b]))
+        dy = abs(int(self.dy2[a]) - int(self.dy2[b]))
+        return dc + max(0, (dy - dc) // 2)
+
+    def distances_from(self, a: Hex) -> np.ndarray:
+        """Range from ``a`` to every hex, as an int32 array."""
+        dc = np.abs(self.col - self.col[a])
+        dy = np.abs(self.dy2 - self.dy2[a])
+        return (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+
+    def distance_matrix(self) -> np.ndarray:
+        """All-pairs range matrix (n x n int16)."""
+        dc = np.abs(self.col[:, None] - self.col[None, :])
+        dy = np.abs(self.dy2[:, None] - self.dy2[None, :])
+        return (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int16)
+
+    def neighbour(self, h: Hex, side: int) -> Hex:
+        """The hex across hexside ``side`` (0 N .. 5 NW) of ``h``, or -1 off the map."""
+        return int(self.neighbours[h, side])
+
+    def adjacent(self, h: Hex) -> list[Hex]:
+        return [int(n) for n in self.neighbours[h] if n >= 0]
+
+    def side_towards(self, a: Hex, b: Hex) -> int:
+        """The hexside of ``a`` shared with adjacent hex ``b``; UsageError if not adjacent."""
+        for side in range(6):
+            if self.neighbours[a, side] == b:
+                return side
+        raise UsageError(f"hexes {self.name(a)!r} and {self.name(b)!r} are not adjacent")
+
+    def centre(self, h: Hex) -> tuple[float, float]:
+        """Exact centre of ``h`` in map pixels (VASL geometry, LOS-SPEC 1.3)."""
+        return float(self.centre_x[h]), float(self.centre_y[h])
+
+    def corners(self, h: Hex) -> list[tuple[float, float]]:
+        """The six vertices v0..v5 of ``h`` (LOS-SPEC 1.4; hexside k runs v_k -> v_k+1)."""
+        x, y = self.centre(h)
+        s, hh = HEX_SIDE_PX, HEX_HEIGHT_PX / 2
+        return [(x - s / 2, y - hh), (x + s / 2, y - hh), (x + s, y),
+                (x + s / 2, y + hh), (x - s / 2, y + hh), (x - s, y)]
+
+    def board_of(self, h: Hex) -> BoardPlacement:
+        """The board whose hex ``h`` is (for seam cells, the first board in layout order)."""
+        c, r = int(self.col[h]), int(self.row[h])
+        for b in self.boards:
+            if 32 * b.bx <= c <= 32 * b.bx + 32 and 10 * b.by <= r <= 10 * b.by + 10:
+                return b
+        raise AssertionError("cell outside every board")  # pragma: no cover
