@@ -86,8 +86,7 @@ class TableScenario:
             ends = tod_vis is not None and tod_vis <= 0
             clock = None
             if self.start_hour is not None:
-                minutes = self.start_hour * 60 + 30 * (turn - 1)
-                clock = f"{(minutes // 60) % 24:02d}:{minutes % 60:02d}"
+                clock = clock_text(self.start_hour * 60 + 30 * (turn - 1))
             out.append(TurnReport(turn=turn, weather=st.weather, visibility_cm=st.visibility_cm,
                                   movement_multiplier=st.movement_multiplier,
                                   fire_effects=st.fire_effects, ground=st.ground,
@@ -138,6 +137,12 @@ def _points(t: Table, key: str, unit: str, least: int) -> list[tuple[float, floa
     if not ok:
         raise t.error(key, f"expected an array of at least {least} points [x, y], got {v!r}")
     return [(to_cm(float(x), unit), to_cm(float(y), unit)) for x, y in v]
+
+
+def clock_text(minutes: int) -> str:
+    """Minutes after midnight as "4:30 AM" / "12:00 PM" (a Mini-Nap 2 turn is half an hour)."""
+    h, m = (minutes // 60) % 24, minutes % 60
+    return f"{(h - 1) % 12 + 1}:{m:02d} {'AM' if h < 12 else 'PM'}"
 
 
 _CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm|noon)?\s*$", re.IGNORECASE)
@@ -283,6 +288,9 @@ def load_table_scenario(path: str | Path) -> TableScenario:
         wt.check_keys(_WEATHER_KEYS)
         mode = wt.str("mode", "fixed", choices=WEATHER_MODES)
         if mode == "rolled":
+            if start_hour is not None:
+                raise doc.error("start", "the start time is rolled with the weather when "
+                                         "mode = 'rolled'; remove start or use mode = 'fixed'")
             seed = wt.int("seed")
             opts = wt.table("options", None)
             options = dict(opts.data) if opts is not None else {}

@@ -111,7 +111,7 @@ visibility = 24
     sc = load_table_scenario(write(tmp_path, text))
     assert sc.visibility_cm(1) == 10  # dawn 10 cm < showers 24 cm
     assert sc.visibility_cm(2) == 24  # dawn 60 cm > showers 24 cm
-    assert sc.report(1).time_of_day == "04:00" and sc.report(3).time_of_day == "05:00"
+    assert sc.report(1).time_of_day == "4:00 AM" and sc.report(3).time_of_day == "5:00 AM"
 
 
 def test_mininap_dusk_ends_the_battle(tmp_path: Path) -> None:
@@ -178,6 +178,13 @@ def test_schedule_must_start_on_turn_one(tmp_path: Path) -> None:
 def test_weather_keys_must_fit_the_mode(tmp_path: Path) -> None:
     text = BASIC + '[weather]\nmode = "rolled"\nseed = 3\nvisibility = 10\n'
     with pytest.raises(DataError, match=r"weather\.visibility: not used with mode = 'rolled'"):
+        load_table_scenario(write(tmp_path, text))
+
+
+def test_start_time_cannot_be_given_with_rolled_weather(tmp_path: Path) -> None:
+    text = BASIC.replace('rules = "huzzah"', 'rules = "mininap"\nstart = "10 AM"') + \
+        '[weather]\nmode = "rolled"\nseed = 3\n'
+    with pytest.raises(DataError, match=r"start: the start time is rolled"):
         load_table_scenario(write(tmp_path, text))
 
 

@@ -1,0 +1,128 @@
+"""``hexwx table``: text and JSON answers, exit codes, one-line errors."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hexwx.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+HUZZAH = str(ROOT / "scenarios" / "table_huzzah_fog_lifts.toml")
+AGV = str(ROOT / "scenarios" / "table_agv_village_and_wood.toml")
+MININAP = str(ROOT / "scenarios" / "table_mininap_dawn_crossroads.toml")
+
+LINE = """
+rules = "huzzah"
+[table]
+size = [100, 100]
+[[terrain]]
+id = "bois"
+kind = "wood"
+rect = [40, 45, 60, 55]
+[[units]]
+id = "A"
+side = "x"
+arm = "infantry"
+position = [50, 10]
+[[units]]
+id = "B"
+side = "y"
+arm = "infantry"
+facing = 180
+position = [50, 90]
+[[units]]
+id = "C"
+side = "y"
+arm = "infantry"
+facing = 180
+position = [20, 18]
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def line_file(tmp_path: Path) -> str:
+    p = tmp_path / "line.toml"
+    p.write_text(LINE)
+    return str(p)
+
+
+def test_can_see_blocked_by_wood_json(capsys: pytest.CaptureFixture[str], line_file: str) -> None:
+    code, out, _ = run(capsys, "table", line_file, "--can-see", "A", "B", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["blocked"] is True and data["visible"] is False and data["los"] == "blocked"
+    assert data["blocked_by"] == [{"kind": "wood", "id": "bois"}]
+    assert data["range"] == 78  # Huzzah!: centre (50, 10) to the nearest edge y = 88
+
+
+def test_range_short_and_arc(capsys: pytest.CaptureFixture[str], line_file: str) -> None:
+    # C at (20, 18): nearest point (22, 16) from A's centre (50, 10): 28.64 cm, outside 20 cm
+    # and outside the arc (its nearest corner bears about 70 degrees left of A's facing)
+    code, out, _ = run(capsys, "table", line_file, "--range", "A", "C", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["weapon_range"] == 20
+    assert data["range"] == pytest.approx((28 ** 2 + 6 ** 2) ** 0.5, abs=1e-6)
+    assert data["in_arc"] is False and data["in_range"] is False and data["can_fire"] is False
+
+
+def test_move_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "table", HUZZAH, "--move", "cuirassiers")
+    assert code == 0
+    assert "allowance: 25 cm" in out and "Huzzah! p.20" in out
+
+
+def test_move_json_under_agv_rain(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 18: showers on turns 1-3, rain from turn 4 (AGV: units move at half rate)
+    code, out, _ = run(capsys, "table", AGV, "--move", "52nd", "--turn", "5", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["weather"] == "rain"
+    assert data["allowance"] == 3 and data["unit"] == "in"
+
+
+def test_visibility_from_time_of_day_in_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "table", MININAP, "--can-see", "bn-1", "ir-12")
+    assert code == 0
+    assert "visibility 10 cm" in out and "beyond the visibility distance of 10 cm" in out
+
+
+def test_outline_lists_units(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "table", HUZZAH, "--turn", "4")
+    assert code == 0 and "turn 4: fair" in out and "french-guns" in out
+
+
+@pytest.mark.parametrize("argv,code,message", [
+    (["--can-see", "A", "Z"], 2, "unknown unit 'Z'; expected one of A, B, C"),
+    (["--move", "A", "--turn", "99"], 2, "--turn must be from 1 to 12, got 99"),
+    (["--can-see", "A", "A"], 2, "cannot look at itself"),
+])
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], line_file: str, argv: list[str],
+                             code: int, message: str) -> None:
+    got, out, err = run(capsys, "table", line_file, *argv)
+    assert got == code and message in err and err.count("\n") == 1 and out == ""
+
+
+def test_bad_file_exits_1_with_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    p = tmp_path / "bad.toml"
+    p.write_text(LINE.replace('kind = "wood"', 'kind = "forest"'))
+    code, _, err = run(capsys, "table", str(p), "--move", "A")
+    assert code == 1 and "terrain[0].kind" in err and "'forest'" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "table", str(tmp_path / "missing.toml"))
+    assert code == 1 and "no such file" in err
+
+
+def test_two_questions_at_once_is_a_usage_error(capsys: pytest.CaptureFixture[str], line_file: str) -> None:
+    code, _, err = run(capsys, "table", line_file, "--move", "A", "--can-see", "A", "B")
+    assert code == 2 and "not allowed with" in err
+
+
+def test_help_mentions_the_questions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "table", "--help")
+    assert code == 0 and "--can-see A B" in out and "--move UNIT" in out and "examples:" in out
