@@ -799,3 +799,6 @@ def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) 
         out.append(TurnRecord(state.turn, state.player_turn, dr, tuple(events),
                               tuple(rolls), state))
     return out
+
+
+from hexwx.weather.asl_effects import Effect, effects  # noqa: E402  (re-exported)
