@@ -73,13 +73,16 @@ def check_ground(value: Any) -> str:
 
 
 def check_changes(changes: Mapping[int, Mapping[str, str]] | None) -> tuple[tuple[int, str, str], ...]:
-    """Validate ``{turn: {"weather"|"ground": value}}``; sorted (turn, key, value) triples."""
+    """Validate ``{turn: {"weather"|"ground": value}}`` (turn may be a digit string, as TOML
+    keys are); sorted (turn, key, value) triples."""
     if changes is None:
         return ()
     if not isinstance(changes, Mapping):
         raise UsageError(f"huzzah changes must map turn -> {{'weather'|'ground': value}}, got {changes!r}")
     out = []
     for turn, change in changes.items():
+        if isinstance(turn, str) and turn.strip().isdigit():   # TOML table keys are strings
+            turn = int(turn)
         if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
             raise UsageError(f"huzzah change turn must be a whole number of at least 1, got {turn!r}")
         if not isinstance(change, Mapping) or not change:

@@ -1,0 +1,125 @@
+"""``hexwx minis weather|terrain`` from the command line."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from shapely.geometry import Polygon, box
+
+from hexwx.cli import main
+from hexwx.dice import Dice
+from hexwx.weather.minis import run_weather
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_weather_log_is_reproducible_and_lists_every_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "agv", "--turns", "12", "--seed", "5")
+    assert code == 0
+    assert "seed 5" in out.splitlines()[0]
+    assert sum(line.startswith("turn") for line in out.splitlines()) == 12
+    assert "dice: AGV weather (2D6)" in out
+    assert cli(capsys, "minis", "weather", "--rules", "agv", "--turns", "12", "--seed", "5")[1] == out
+
+
+@pytest.mark.parametrize("rules", ["agv", "mininap", "wesencraft"])
+def test_weather_json_matches_the_library(capsys: pytest.CaptureFixture[str], rules: str) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", rules, "--turns", "9", "--seed", "21",
+                       "--json")
+    assert code == 0
+    data = json.loads(out)
+    expected = run_weather(rules, 9, dice=Dice(seed=21))
+    assert [r["weather"] for r in data["reports"]] == [r.weather for r in expected]
+    assert [r["visibility_cm"] for r in data["reports"]] == [r.visibility_cm for r in expected]
+    assert sum(len(r["rolls"]) for r in data["reports"]) == len(data["log"])
+    assert {"turn", "weather", "visibility_cm", "movement_multiplier", "fire_effects", "ground",
+            "battle_ends", "time_of_day", "rolls"} <= set(data["reports"][0])
+
+
+def test_huzzah_conditions_from_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "huzzah", "--turns", "6", "--json",
+                       "--weather", "dense fog", "--ground", "hard",
+                       "--change", "4:weather=clear", "--change", "5:ground=soft")
+    assert code == 0
+    reports = json.loads(out)["reports"]
+    assert [r["weather"] for r in reports] == ["dense fog"] * 3 + ["clear"] * 3
+    assert [r["modifiers"].get("artillery factor", 0) for r in reports] == [0, 0, 0, 1, -1, -1]
+    assert json.loads(out)["log"] == []
+
+
+def test_stats_json_sums_to_one_and_has_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "agv", "--turns", "5", "--seed", "3",
+                       "--stats", "3000", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert len(data["per_turn"]) == 5
+    assert all(sum(t.values()) == pytest.approx(1.0) for t in data["per_turn"])
+    assert data["initial_exact"]["clear"]["fraction"] == "2/3"
+    assert sum(Fraction(v["fraction"]) for v in data["first_turn_exact"].values()) == 1
+    # Monte Carlo of turn 1 within 5 standard errors of the exact odds.
+    for name, v in data["first_turn_exact"].items():
+        p = v["probability"]
+        assert abs(data["per_turn"][0].get(name, 0) - p) <= 5 * (p * (1 - p) / 3000) ** 0.5
+
+
+def test_stats_with_rethrow_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "agv", "--turns", "3", "--seed", "3",
+                       "--stats", "2000", "--rethrow")
+    assert code == 0
+    assert "exact odds of the pre-game throw" in out
+    assert any(line.split()[:2] == ["clear", "8/9"] for line in out.splitlines())
+
+
+def test_mininap_log_shows_the_clock(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "mininap", "--turns", "3", "--seed", "8")
+    assert code == 0
+    first = run_weather("mininap", 1, dice=Dice(seed=8))[0]
+    assert first.time_of_day in out.splitlines()[1]
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["--rules", "napoleon", "--turns", "3"], 2, "invalid choice: 'napoleon'"),
+    (["--rules", "agv", "--turns", "0"], 2, "number of turns must be a whole number of at least 1, got 0"),
+    (["--rules", "agv", "--turns", "x"], 2, "invalid int value: 'x'"),
+    (["--rules", "wesencraft", "--turns", "3", "--rethrow"], 2, "unknown option 'rethrow'"),
+    (["--rules", "huzzah", "--turns", "3", "--change", "four:weather=clear"], 2, "bad --change"),
+    (["--rules", "huzzah", "--turns", "3", "--weather", "drizzle"], 2, "unknown huzzah weather 'drizzle'"),
+    (["--rules", "agv", "--turns", "3", "--stats", "0"], 2, "--stats must be a number of games"),
+    (["--rules", "agv", "--turns", "3", "--rethrow", "--dislike", "hail"], 2, "unknown weather 'hail'"),
+])
+def test_bad_weather_input(capsys: pytest.CaptureFixture[str], argv: list[str], code: int,
+                           message: str) -> None:
+    rc, out, err = cli(capsys, "minis", "weather", *argv)
+    assert rc == code
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_terrain_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "terrain", "--seed", "9", "--json", "--choice-a", "wood")
+    assert code == 0
+    data = json.loads(out)
+    table = box(0, 0, *data["table_cm"])
+    assert all(table.contains(Polygon(p["polygon"])) for p in data["pieces"])
+    assert len(data["pieces"]) == sum("type" in r["purpose"] for r in data["log"])
+    assert "player A's choice" not in {p["kind"] for p in data["pieces"]}
+    assert cli(capsys, "minis", "terrain", "--seed", "9", "--json", "--choice-a", "wood")[1] == out
+
+
+def test_terrain_text_and_bad_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "terrain", "--seed", "4")
+    assert code == 0 and "12 sectors" in out and "terrain sector 12" in out
+    code, _, err = cli(capsys, "minis", "terrain", "--choice-b", "moat")
+    assert code == 2 and "choice_b must be one of" in err
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "minis", "weather", "--help")
+    assert code == 0 and "--stats GAMES" in out and "examples:" in out
+    code, out, _ = cli(capsys, "minis")
+    assert code == 2 and "terrain" in out
