@@ -16,7 +16,8 @@ Readings (docs/tabletop.md):
   viewer's or the target's base does not block that pair (units see out of the wood or off the
   hill they stand in).  Bases of every other unit block at any height ("fully nor partly
   blocked by another unit", Huzzah! p.11); so do the other bases of the two units themselves,
-  which keeps sight reciprocal (A sees B iff B sees A).
+  which keeps sight reciprocal (A sees B iff B sees A).  A line may graze the edge of a terrain
+  piece but not run along the edge of a base (a column's rear bases are masked by its front).
 * **Levels.**  A base stands at the height of the highest hill containing its centre.
 * **Unit sight.**  A unit sees a target unit when at least one of its bases has a line to one of
   the target's bases; the answer names the bases that do.
