@@ -79,6 +79,8 @@ class TableScenario:
             except ModuleNotFoundError:
                 raise DataError(f"{self.source}: weather.mode: rolled weather for "
                                 f"{self.rules!r} is not available in this version") from None
+            except UsageError as exc:  # a bad option value, found when the model runs
+                raise DataError(f"{self.source}: weather.options: {exc}") from None
         out = []
         for turn in range(1, self.turns + 1):
             st = [s for s in self.states if s.turn <= turn][-1]

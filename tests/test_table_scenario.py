@@ -131,6 +131,13 @@ def test_rolled_weather_is_reproducible(tmp_path: Path) -> None:
     assert one.report(1).rolls  # the dice that made it are recorded
 
 
+def test_bad_rolled_option_value_is_a_data_error(tmp_path: Path) -> None:
+    text = BASIC + '[weather]\nmode = "rolled"\nseed = 1\noptions = { weather = "foul" }\n'
+    sc = load_table_scenario(write(tmp_path, text))
+    with pytest.raises(DataError, match=r"weather\.options: unknown huzzah weather 'foul'"):
+        sc.report(1)
+
+
 def test_turn_out_of_range_is_a_usage_error(tmp_path: Path) -> None:
     sc = load_table_scenario(write(tmp_path, BASIC))
     with pytest.raises(UsageError, match="from 1 to 6"):

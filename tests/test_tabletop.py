@@ -332,8 +332,13 @@ def test_sight_between_two_bases_is_symmetric(ax: float, ay: float, af: float, b
     assert has_clear_line(a.polygon, b.polygon, blockers) == has_clear_line(b.polygon, a.polygon, blockers)
     ua = Unit("A", "x", "infantry", "line", af, (a,))
     ub = Unit("B", "y", "infantry", "line", bf, (b,))
-    t = TableTop(100, 100, "cm", (make_piece("w", "wood", wood),), (ua, ub))
-    assert can_see(t, "A", "B", rules="agv").los == can_see(t, "B", "A", rules="agv").los
+    units = [ua, ub]
+    c = Base("c", wy, wx, 30.0, 6, 2)  # a third unit somewhere, if it fits
+    if not (c.polygon.intersects(a.polygon) or c.polygon.intersects(b.polygon)):
+        units.append(Unit("C", "z", "cavalry", "line", 30.0, (c,)))
+    t = TableTop(100, 100, "cm", (make_piece("w", "wood", wood),), tuple(units))
+    ab, ba = can_see(t, "A", "B", rules="agv"), can_see(t, "B", "A", rules="agv")
+    assert ab.los == ba.los and ab.clear_fraction == pytest.approx(ba.clear_fraction)
 
 
 @settings(max_examples=60, deadline=None)
