@@ -64,10 +64,10 @@ def test_seeded_generation_is_reproducible_and_logged() -> None:
 
 
 def test_about_six_pieces_on_average() -> None:
-    games = 2000
+    games = 1000
     counts = [len(generate_terrain(Dice(seed=s))) for s in range(games)]
     mean = sum(counts) / games
-    assert abs(mean - 6) < 0.2          # sd of the mean is sqrt(3)/sqrt(2000) = 0.04
+    assert abs(mean - 6) < 0.25         # 4.5 sd of the mean, sqrt(3)/sqrt(1000) = 0.055
 
 
 def test_bad_input() -> None:
