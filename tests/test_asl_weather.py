@@ -170,7 +170,8 @@ def test_roll_extreme_winter_second_seven_reads_six() -> None:
     # Feb DR 9 -> Snow; dr 6 +1 = 7 -> Extreme Winter; second dr 6 +1 = 7 -> read as 6
     st, rolls = roll_weather("Feb", Dice.scripted([4, 5, 6, 6]))
     assert st.extreme_winter and st.deep_snow and st.drifts_in_play and st.ec == "Snow"
-    assert rolls[-1].final == 6 and rolls[-1].rule == "3.74"
+    assert rolls[-1].final == 7 and rolls[-1].rule == "3.74"
+    assert rolls[-1].result == "Deep Snow & Drifts (7 read as 6)"
 
 
 def test_roll_star_in_april_is_overcast() -> None:

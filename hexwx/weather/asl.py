@@ -647,8 +647,8 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
             final = max(0, d.total + drm)
             cond = snow_condition(final, second=True)
             shown = min(final, C.EXTREME_WINTER_SECOND_DR_MAX)
-            rolls.append(_chart_roll(d, cond + (" (7 read as 6)" if final != shown else ""),
-                                     "3.74", drm, shown))
+            rolls.append(_chart_roll(d, cond + (f" ({final} read as {shown})" if final != shown else ""),
+                                     "3.74", drm, final))
         falling, ground, deep, drifts = C.SNOW_CONDITION_FLAGS[cond]
         fields.update(falling_snow=falling, ground_snow=ground, deep_snow=deep,
                       drifts_in_play=drifts)
