@@ -10,7 +10,7 @@ import pytest
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
-from hexwx.weather import agv, huzzah, mininap, spells, wesencraft
+from hexwx.weather import agv, mininap, spells, wesencraft
 from hexwx.weather.minis import (ENDED, TurnReport, exact_distribution, frequencies,
                                  initial_probabilities, outcomes, run_weather, simulate)
 
@@ -120,6 +120,33 @@ def test_agv_visibility_in_inches_converted_exactly() -> None:
     rain = run("agv", [*TWO[3], 1, 2, 5], 1)[0]           # 1D6 = 5: 15 in
     assert rain.visibility_cm == pytest.approx(5 * 3 * 2.54)
     assert any("45.72 cm" in e for e in showers.fire_effects)
+
+
+# Visibility per pip of the spell's 1D6: (pattern total, 2D6 faces, 1D6, weather, per pip).
+SIGHT_ROWS = [(4, (1, 2), 3, "showers", 6), (3, (1, 2), 5, "rain", 3), (3, (3, 4), 5, "showers", 6),
+              (10, (1, 2), 4, "fog", 3), (10, (3, 4), 4, "mist", 6), (2, (3, 4), 2, "mist", 6),
+              (4, (3, 4), 2, "clear", None)]
+
+
+@pytest.mark.parametrize("total, two, pip, weather, per_pip", SIGHT_ROWS)
+def test_visibility_chart_agv_inches_and_mininap_cm(total: int, two: tuple[int, int], pip: int,
+                                                    weather: str, per_pip: int | None) -> None:
+    (a,) = run("agv", [*TWO[total], *two, pip], 1)
+    (m,) = run("mininap", [*TWO[5], *TWO[total], pip, *two], 1)
+    assert a.weather == m.weather == weather
+    if per_pip is None:
+        assert a.visibility_cm is None and m.visibility_cm is None
+    else:
+        assert a.visibility_cm == pytest.approx(pip * per_pip * 2.54)
+        assert m.visibility_cm == pytest.approx(pip * per_pip)
+
+
+def test_mininap_hot_weather_and_strong_winds() -> None:
+    hot = run("mininap", [*TWO[5], *TWO[12]], 3)
+    assert {r.movement_multiplier for r in hot} == {0.5} and "break through" in hot[0].notes[0]
+    winds = run("mininap", [*TWO[5], *TWO[11], 2, 1, 1], 2)     # 1D6 = 2 vs 2D6 = 2: stay
+    assert [r.weather for r in winds] == ["strong winds"] * 2
+    assert any("long range" in e for e in winds[1].fire_effects)
 
 
 def test_agv_showers_half_dice_and_rain_no_fire_half_move() -> None:
