@@ -64,7 +64,7 @@ class HexMap:
         a = self.table.arrays()
         return (a["obstacle"], a["hindrance"], a["half"], a["inherent"], a["split"],
                 a["low_obs"], a["low_hind"], a["height"], a["category"], a["flags"],
-                a["building"], a["building_terrain"], a["hexside"])
+                a["building"], a["building_terrain"], a["hexside"], a["plain"], a["end_skip"])
 
     # -- per-hex facts ---------------------------------------------------------------------
     def __len__(self) -> int:

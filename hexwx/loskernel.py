@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from hexwx.pixelgeom import hex_range, inside, nearest_location
 
@@ -59,7 +59,7 @@ _C_ROAD = 1
 
 # state slots
 S_CUR, S_RS, S_RT, S_PREV, S_GIGN, S_LEFT, S_TOTAL, S_REASON, S_BX, S_BY, S_NTH, S_STOP, \
-    S_BOUNCE, S_BHEX = range(14)
+    S_BOUNCE, S_BHEX, S_CAND_X, S_CAND_Y, S_CAND_H = range(17)
 # context slots (ints)
 C_SRC, C_TGT, C_R, C_SE, C_TE, C_SROOF, C_TROOF, C_SPINE, C_E, C_SX, C_SY, C_TX, C_TY, \
     C_EXIT_ACT, C_ENTRY_ACT, C_ENTRY_A, C_CANON, C_DETAIL, C_EXIT0, C_EXIT1 = range(20)
@@ -232,11 +232,11 @@ def _lowest_crossed_depression(M, ci, H):
 
 
 @njit(cache=True)
-def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H, idx, last_nonbld):
+def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
     """Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H."""
     los_x, los_y, loc, on_map, nb, col, dy2 = M[3], M[4], M[6], M[7], M[8], M[9], M[10]
     centre, base, depr, side_t, loc_t, cliff = M[11], M[12], M[13], M[14], M[15], M[17]
-    obst, hind, half, inh, split, lowobs, lowhind, height, cat, flags, bld, bldterr, hexs = T
+    obst, hind, half, inh, split, lowobs, lowhind, height, cat, flags, bld, bldterr, hexs = T[:13]
     src, tgt, R = ci[C_SRC], ci[C_TGT], ci[C_R]
     sE, tE = ci[C_SE], ci[C_TE]
     Sp, Tp, lo, hi = cf[F_SP], cf[F_TP], cf[F_LO], cf[F_HI]
@@ -307,9 +307,12 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H, idx, last_
         if st[S_LEFT] == 0 and H != src and not (sE > g + h):
             _block(st, LEAVE_BUILDING, x, y, H)
             return
-        if idx > last_nonbld and H != tgt and not (tE > g + h):
-            _block(st, LEAVE_BUILDING, x, y, H)
-            return
+        if st[S_CAND_H] < 0 and H != tgt and not (tE > g + h) and T[10][centre[tgt]] == 1:
+            # mirrored for the target: blocks if the thread stays in building terrain from
+            # here to the target (decided when the walk ends)
+            st[S_CAND_X] = x
+            st[S_CAND_Y] = y
+            st[S_CAND_H] = H
     # R3 hexside terrain (B9.2, B9.52, B23.71)
     if hexs[t] == 1 and not (flags[t] & _F_CLIFF):
         if flags[t] & _F_ROWHOUSE:
@@ -494,6 +497,61 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H, idx, last_
 
 
 @njit(cache=True)
+def _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g):
+    """Attribute pixel (x, y) to a hex (LOS-SPEC 4.2) and evaluate it, twice on a hexspine."""
+    hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[2:11]
+    centre = M[11]
+    inh, cat, flags, hexs = T[3], T[8], T[9], T[12]
+    src = ci[C_SRC]
+    tgt = ci[C_TGT]
+    in_src = inside(ext[src], x, y)
+    in_tgt = (not in_src) and inside(ext[tgt], x, y)
+    if in_src:
+        H = src
+    elif in_tgt:
+        H = tgt
+    else:
+        H = hex_at[x, y]
+        if H < 0:
+            st[S_STOP] = 1
+            return
+    if st[S_LEFT] == 0 and T[10][t] == 0:
+        st[S_LEFT] = 1
+    if ci[C_SPINE] == 1 and not in_src and not in_tgt and hex_range(col, dy2, src, H) % 2 == 1:
+        P = -1
+        for k in range(6):
+            o = nb[H, k]
+            if o >= 0 and o != src and o != tgt and inside(ext[o], x, y):
+                P = o
+                break
+        if P < 0:
+            L = nearest_location(x, y, H, los_x, los_y, loc, on_map)
+            if L >= 0:
+                o = nb[H, L]
+                if o >= 0 and o != src and o != tgt:
+                    P = o
+        if P >= 0:
+            for member in (H, P):
+                if member == src or member == tgt or not inside(ext[member], x, y):
+                    continue
+                tm = t
+                cm = np.int64(centre[member])
+                if inh[cm] == 1:
+                    if hexs[t] == 1:
+                        _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, member)
+                        if st[S_REASON] != 0:
+                            return
+                    if not ((flags[cm] & _F_DENSE_JUNGLE) and cat[t] == _C_WATER):
+                        tm = cm
+                _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, tm, g, member)
+                if st[S_REASON] != 0:
+                    return
+            return
+    _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H)
+
+
+
+@njit(cache=True)
 def _walk_pixels(sx, sy, tx, ty, W, H, xs, ys):
     """Pixels of the thread from (sx, sy) to (tx, ty) as VASL walks it (LOS-SPEC 4.2)."""
     n = abs(tx - sx) + 1
@@ -534,7 +592,7 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     elev, terr, hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[:11]
     centre, base, depr, side_t, loc_t, loc_d, cliff, levels, roof, stair = M[11:]
     bldarr = T[10]
-    st = np.zeros(14, np.int64)
+    st = np.zeros(17, np.int64)
     st[S_PREV] = -1
     st[S_GIGN] = -1
     st[S_BHEX] = -1
@@ -600,82 +658,72 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     # canonical walk: from the lower hex id; visited backwards when the source is the other end
     canon = 1 if src > tgt else 0
     ci[C_CANON] = canon
-    if canon == 0:
-        n = _walk_pixels(sx, sy, tx, ty, hex_at.shape[0], hex_at.shape[1], xs, ys)
-    else:
-        n = _walk_pixels(tx, ty, sx, sy, hex_at.shape[0], hex_at.shape[1], xs, ys)
-    # the last pixel (in walk order) that is not building terrain, for the mirrored A6.8 rule
-    bldterr = T[11]
-    last_nonbld = n
-    if bldarr[centre[tgt]] == 1:
-        for j in range(n - 1, -1, -1):
-            i = j if canon == 0 else n - 1 - j
-            if bldarr[terr[xs[i], ys[i]]] == 0:
-                last_nonbld = j
-                break
-        else:
-            last_nonbld = -1
     st[S_CUR] = src
     st[S_RS] = 0
     st[S_RT] = R
     st[S_LEFT] = 0 if bldarr[centre[src]] == 1 else 1
-    inh = T[3]
-    cat = T[8]
-    flags = T[9]
-    hexs = T[12]
-    for j in range(n):
-        i = j if canon == 0 else n - 1 - j
-        x = xs[i]
-        y = ys[i]
-        t = terr[x, y]
-        g = elev[x, y]
-        in_src = inside(ext[src], x, y)
-        in_tgt = (not in_src) and inside(ext[tgt], x, y)
-        if in_src:
-            H = src
-        elif in_tgt:
-            H = tgt
-        else:
-            H = hex_at[x, y]
-            if H < 0:
-                break
-        if st[S_LEFT] == 0 and bldarr[t] == 0:
-            st[S_LEFT] = 1
-        paired = False
-        if spine and not in_src and not in_tgt and hex_range(col, dy2, src, H) % 2 == 1:
-            P = -1
-            for k in range(6):
-                o = nb[H, k]
-                if o >= 0 and o != src and o != tgt and inside(ext[o], x, y):
-                    P = o
+    st[S_CAND_H] = -1
+    plain = T[13]
+    # terrain that matters in an end hex only as building (A6.8) or hexside (B9) terrain
+    endskip = T[14]
+    fast = detail == 0 and not spine and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
+    lo_f = cf[F_LO]
+    W = hex_at.shape[0]
+    Hh = hex_at.shape[1]
+    if canon == 0:
+        # walk lazily from the source, stopping at the first block (LOS-SPEC 4.2)
+        n = abs(tx - sx) + 1
+        dx = 1 if tx >= sx else -1
+        dyy = 1 if ty >= sy else -1
+        d = (ty - sy) / n
+        enter = float(sy)
+        ex = sy + d
+        x = sx
+        for _ in range(n):
+            y = int(math.floor(enter))
+            y1 = int(math.floor(ex))
+            while True:
+                if 0 <= x < W and 0 <= y < Hh:
+                    t = np.int64(terr[x, y])
+                    g = np.int64(elev[x, y])
+                    if bldarr[t] == 0:
+                        st[S_CAND_H] = -1
+                    if fast and ((plain[t] == 1 and g <= lo_f) or (
+                            endskip[t] == 1 and (hex_at[x, y] == src or hex_at[x, y] == tgt))):
+                        st[S_LEFT] = 1
+                    else:
+                        _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
+                        if st[S_REASON] != 0 or st[S_STOP] != 0:
+                            break
+                if y == y1:
                     break
-            if P < 0:
-                L = nearest_location(x, y, H, los_x, los_y, loc, on_map)
-                if L >= 0:
-                    o = nb[H, L]
-                    if o >= 0 and o != src and o != tgt:
-                        P = o
-            if P >= 0:
-                paired = True
-                for member in (H, P):
-                    if member == src or member == tgt or not inside(ext[member], x, y):
-                        continue
-                    tm = t
-                    cm = centre[member]
-                    if inh[cm] == 1:
-                        if hexs[t] == 1:
-                            _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, member, j, last_nonbld)
-                            if st[S_REASON] != 0:
-                                break
-                        if not ((flags[cm] & _F_DENSE_JUNGLE) and cat[t] == _C_WATER):
-                            tm = cm
-                    _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, tm, g, member, j, last_nonbld)
-                    if st[S_REASON] != 0:
-                        break
-        if not paired:
-            _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H, j, last_nonbld)
-        if st[S_REASON] != 0:
-            break
+                y += dyy
+                if (dyy > 0 and y > y1) or (dyy < 0 and y < y1):
+                    break
+            if st[S_REASON] != 0 or st[S_STOP] != 0:
+                break
+            enter = ex
+            ex = ex + d
+            x += dx
+    else:
+        n = _walk_pixels(tx, ty, sx, sy, W, Hh, xs, ys)
+        for j in range(n):
+            i = n - 1 - j
+            x = xs[i]
+            y = ys[i]
+            t = np.int64(terr[x, y])
+            g = np.int64(elev[x, y])
+            if bldarr[t] == 0:
+                st[S_CAND_H] = -1
+            if fast and ((plain[t] == 1 and g <= lo_f) or (
+                    endskip[t] == 1 and (hex_at[x, y] == src or hex_at[x, y] == tgt))):
+                st[S_LEFT] = 1
+                continue
+            _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
+            if st[S_REASON] != 0 or st[S_STOP] != 0:
+                break
+    if st[S_REASON] == 0 and st[S_CAND_H] >= 0:
+        _block(st, LEAVE_BUILDING, st[S_CAND_X], st[S_CAND_Y], st[S_CAND_H])
     if detail == 1:
         # make sure the target closes the thread
         seen = False
@@ -690,11 +738,8 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
 
 
 @njit(cache=True)
-def all_pairs(M, T, sources, targets, elev_s, elev_t, maxlen):
-    """Trace every (sources[i], targets[i]) pair at the given elevations.
-
-    Returns (reason[int8], hindrance[int16]) arrays; used by ``los-table`` and batch queries.
-    """
+def trace_many(M, T, sources, targets, elev_s, elev_t, maxlen):
+    """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays."""
     n = len(sources)
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
@@ -709,4 +754,38 @@ def all_pairs(M, T, sources, targets, elev_s, elev_t, maxlen):
                                         xs, ys, hv, hh, thread, tkeys, 0)
         reasons[i] = r
         totals[i] = tot
+    return reasons, totals
+
+
+@njit(cache=True, parallel=True)
+def all_pairs_matrix(M, T, elev, maxlen):
+    """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
+
+    Returns (reason int8 [n, n], hindrance int16 [n, n]).  Each unordered pair is traced once
+    from its lower id and mirrored (the kernel is reciprocal), except pairs with a depression
+    end, whose ground-ignore update (R1b) depends on direction: those are traced both ways.
+    """
+    n = len(elev)
+    depr = M[13]
+    reasons = np.zeros((n, n), np.int8)
+    totals = np.zeros((n, n), np.int16)
+    nchunk = 64
+    for c in prange(nchunk):
+        xs = np.zeros(maxlen, np.int32)
+        ys = np.zeros(maxlen, np.int32)
+        hv = np.zeros(4096, np.int64)
+        hh = np.zeros(4096, np.int64)
+        thread = np.zeros(1, np.int64)
+        tkeys = np.zeros(1, np.int64)
+        for a in range(c, n, nchunk):
+            for b in range(a + 1, n):
+                r, bx, by, bh, tot, nth = trace(M, T, a, b, elev[a], elev[b], 0, 0,
+                                                xs, ys, hv, hh, thread, tkeys, 0)
+                reasons[a, b] = r
+                totals[a, b] = tot
+                if depr[a] or depr[b]:
+                    r, bx, by, bh, tot, nth = trace(M, T, b, a, elev[b], elev[a], 0, 0,
+                                                    xs, ys, hv, hh, thread, tkeys, 0)
+                reasons[b, a] = r
+                totals[b, a] = tot
     return reasons, totals
