@@ -199,7 +199,12 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any) -> dict[str, A
     """Ask the library for each requested overlay's result object."""
     out: dict[str, Any] = {}
     if args.los or args.viewshed:
-        los_mod = importlib.import_module("hexwx.los")
+        try:
+            los_mod = importlib.import_module("hexwx.los")
+        except ModuleNotFoundError as exc:  # pragma: no cover - until hexwx.los exists
+            if exc.name != "hexwx.los":
+                raise
+            raise UsageError("LOS overlays are not available in this version of hexwx") from None
         if args.los:
             a, b = (_parse(m, h, "--los") for h in args.los)
             out["los"] = los_mod.los(m, a, b, from_level=args.from_level, to_level=args.to_level,
