@@ -399,8 +399,8 @@ class EdgeCosts:
             if v == 0 and name != "entry":
                 continue
             what, rule = L[name](e)
-            out.append(Part(what, v / 2, rule, name in WEATHER_COMPONENTS))
-        return tuple(Part(p.what.replace("{M}", meas), p.cost, p.rule, p.weather) for p in out)
+            out.append(Part(what.replace("{M}", meas), v / 2, rule, name in WEATHER_COMPONENTS))
+        return tuple(out)
 
     def why_not(self, e: int) -> str:
         """Why step ``e`` is not allowed ("" if it is)."""

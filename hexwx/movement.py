@@ -225,10 +225,12 @@ class MoveGraph:
     def step(self, a: int | str, b: int | str) -> Step:
         """The step from ``a`` to adjacent ``b`` with its cost and reasons (or why not allowed)."""
         a, b = self.hex(a), self.hex(b)
-        e = self.edge(a, b)
+        return self._step(self.edge(a, b))
+
+    def _step(self, e: int) -> Step:
         ec = self.costs
         side = int(ec.side[e])
-        names = self.grid.name(a), self.grid.name(b)
+        names = self.grid.name(int(ec.src[e])), self.grid.name(int(ec.dst[e]))
         if not ec.allowed[e]:
             return Step(*names, side, None, (), allowed=False, reason=ec.why_not(e))
         if ec.drift[e]:
@@ -260,7 +262,9 @@ class MoveGraph:
         if nodes is None:
             return MovePath(self.unit, wx, (), (), None, found=False,
                             reason=self._no_path_reason(a, b), mf=mf)
-        steps = tuple(self.step(x, y) for x, y in zip(nodes, nodes[1:]))
+        hexes = np.asarray(nodes, dtype=np.int64)
+        sides = np.argmax(self.grid.neighbours[hexes[:-1]] == hexes[1:, None], axis=1)
+        steps = tuple(self._step(int(e)) for e in self.costs.index[hexes[:-1], sides])
         bonus = bool(steps) and all(s.road_bonus for s in steps)
         return MovePath(self.unit, wx, tuple(names(h) for h in nodes), steps, dist / 2,
                         road_bonus=bonus, mf=mf)
