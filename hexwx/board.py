@@ -17,7 +17,7 @@ from hexwx.coords import Grid, Hex
 from hexwx.errors import UsageError
 from hexwx.hexterrain import HexTerrain, derive
 from hexwx.pixelgeom import PixelGeometry, build_geometry
-from hexwx.terrain import TerrainTable, TerrainType
+from hexwx.terrain import Category, TerrainTable, TerrainType
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,6 +105,23 @@ class HexMap:
 
     def is_rooftop(self, h: Hex, level: int) -> bool:
         return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1
+
+    @cached_property
+    def road_sides(self) -> np.ndarray:
+        """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
+
+        Map files declare roads; for VASL boards a hexside is a road hexside when the terrain at
+        its location point is road terrain (paved for paved and elevated roads).
+        """
+        if self.roads is not None:
+            return self.roads
+        out = np.zeros((len(self.grid), 6), np.int8)
+        for code in np.unique(self.hexes.loc_terrain):
+            t = self.table[int(code)]
+            if t.category == Category.ROAD:
+                out[self.hexes.loc_terrain == code] = 2 if ("Paved" in t.name or "Elevated" in t.name) else 1
+        out[~self.geometry.side_on_map] = 0
+        return out
 
     @cached_property
     def max_ground_level(self) -> int:

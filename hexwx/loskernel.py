@@ -114,7 +114,7 @@ def _add_hindrance(M, T, st, ci, hv, hh, t, H, x, y):
     if value > hv[key]:
         st[S_TOTAL] += value - hv[key]
         hv[key] = value
-        hh[key] = H
+        hh[key] = H * 256 + t  # hex and terrain code, for the explanation
         if st[S_TOTAL] >= 6:
             _block(st, HINDRANCE_SIX, x, y, H)
 
@@ -586,7 +586,8 @@ def _walk_pixels(sx, sy, tx, ty, W, H, xs, ys):
 def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys, detail):
     """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread).
 
-    ``hv``/``hh`` (length >= range+1) receive each range key's hindrance value and hex;
+    ``hv``/``hh`` (length >= range+1) receive each range key's hindrance value and
+    ``hex * 256 + terrain code``;
     ``thread``/``tkeys`` receive the hexes entered in order with their keys (when detail=1).
     """
     elev, terr, hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[:11]

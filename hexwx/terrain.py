@@ -212,7 +212,7 @@ CATALOGUE_TYPES: tuple[TerrainType, ...] = (
     _t(4, "shellholes", "Shellholes", _C.OPEN, "B2"),
     _t(5, "water", "Water", _C.WATER, "B21"),
     _t(10, "grain", "Grain", _C.OTHER, "B15", hindrance=True, half_level=True, lower_hindrance=True),
-    _t(11, "brush", "Brush", _C.OTHER, "B11", hindrance=True, half_level=True, lower_hindrance=True),
+    _t(11, "brush", "Brush", _C.OTHER, "B12", hindrance=True, half_level=True, lower_hindrance=True),
     _t(12, "marsh", "Marsh", _C.OTHER, "B16", hindrance=True, half_level=True, lower_hindrance=True),
     _t(13, "crags", "Crags", _C.OTHER, "B17", hindrance=True, half_level=True, inherent=True,
        lower_hindrance=True),
@@ -251,7 +251,7 @@ CATALOGUE_TYPES: tuple[TerrainType, ...] = (
     _t(60, "wall", "Wall", _C.HEXSIDE, "B9", obstacle=True, half_level=True, lower_obstacle=True),
     _t(61, "hedge", "Hedge", _C.HEXSIDE, "B9", obstacle=True, half_level=True, lower_obstacle=True),
     _t(62, "bocage", "Bocage", _C.HEXSIDE, "B9.5", obstacle=True, lower_obstacle=True, height=1),
-    _t(63, "cliff", "Cliff", _C.HEXSIDE, "B10.4"),
+    _t(63, "cliff", "Cliff", _C.HEXSIDE, "B11"),
 )
 
 CATALOGUE = TerrainTable(CATALOGUE_TYPES, source="hexwx terrain catalogue")

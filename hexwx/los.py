@@ -1,0 +1,280 @@
+"""Line of sight between hex locations, with explanations (DESIGN principle 3).
+
+``los(m, "I4", "B5")`` answers *can this unit see that one, with what DRM, and why*: blocked or
+clear, where and by what (pixel, hex, reason, rule), every terrain hindrance and weather LV
+hindrance with its hex, DRM and rule, the totals and the range.  Terrain comes from the compiled
+pixel-walk kernel (:mod:`hexwx.loskernel`); LV DRMs from :mod:`hexwx.weather.lv`.
+
+Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground level) and
+:func:`viewshed` (one location to every hex) give exactly the single query's answers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hexwx import loskernel as K
+from hexwx.board import HexMap
+from hexwx.coords import Hex
+from hexwx.errors import UsageError
+
+#: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
+REASONS: dict[int, tuple[str, str | None]] = {
+    K.CLEAR: ("clear", None),
+    K.HIGHER_THAN_BOTH: ("terrain is higher than both the source and the target", "A6.2"),
+    K.GROUND_HIGHER: ("ground level is higher than both the source and the target", "A6.2"),
+    K.HEIGHT_ADVANTAGE: ("a height advantage is needed to see over this terrain", "A6.2"),
+    K.HALF_LEVEL: ("half-level terrain is as high as both the source and the target", "A6.2"),
+    K.BLIND_OBSTACLE: ("the source or target is in a blind hex behind an obstacle", "A6.4"),
+    K.BLIND_CREST: ("the source or target is in a blind hex behind a crest", "B10.23"),
+    K.HEXSIDE: ("intervening hexside terrain (wall, hedge) at the level of both ends", "B9.2"),
+    K.BOCAGE: ("bocage blocks the LOS", "B9.52"),
+    K.ROWHOUSE: ("the LOS cannot cross a rowhouse wall", "B23.71"),
+    K.HINDRANCE_SIX: ("hindrances total six or more", "B.10"),
+    K.LEAVE_BUILDING: ("the LOS must leave the building before it leaves the unit's hex", "A6.8"),
+    K.EXITS_DEPRESSION: ("the LOS leaves the depression before the range allows it", "A6.3"),
+    K.ENTERS_DEPRESSION: ("the LOS enters the depression before the range allows it", "A6.3"),
+    K.CREST_EXIT: ("the LOS leaves a crest line at a vertex", "B19.51"),
+    K.CREST_ENTRY: ("the LOS enters a crest line at a vertex", "B19.51"),
+    K.SPLIT_SAME_LEVEL: ("split terrain blocks LOS between units at its own level", None),
+    K.SAME_HEX: ("different levels of a building not joined by a stairway", "B23.22"),
+}
+LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", "E3.1")
+
+
+@dataclass(frozen=True)
+class Hindrance:
+    """One hindrance DRM on a LOS: its hex (None for range-based LV), DRM, kind and rule."""
+
+    hex: str | None
+    drm: int
+    kind: str
+    rule: str
+
+    def to_json(self) -> dict:
+        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class ThreadHex:
+    """A hex the LOS thread passes through: name, range from source / to target, ground, key."""
+
+    name: str
+    rs: int
+    rt: int
+    ground: int
+    key: int
+
+
+@dataclass(frozen=True)
+class LosResult:
+    """The answer to one LOS query, with everything needed to explain it."""
+
+    source: str
+    target: str
+    source_level: int
+    target_level: int
+    range: int
+    blocked: bool
+    reason: str
+    rule: str | None
+    blocked_at: tuple[int, int] | None
+    blocking_hex: str | None
+    hindrance: int
+    lv: int
+    hindrances: tuple[Hindrance, ...]
+    thread: tuple[ThreadHex, ...] = field(repr=False, default=())
+
+    @property
+    def drm(self) -> int:
+        """Total hindrance DRM: terrain plus weather LV."""
+        return self.hindrance + self.lv
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "target": self.target,
+            "source_level": self.source_level, "target_level": self.target_level,
+            "range": self.range, "blocked": self.blocked,
+            "hindrance": None if self.blocked else self.hindrance,
+            "lv": None if self.blocked else self.lv,
+            "drm": None if self.blocked else self.drm,
+            "reason": self.reason, "rule": self.rule,
+            "blocked_at": list(self.blocked_at) if self.blocked_at else None,
+            "blocking_hex": self.blocking_hex,
+            "hindrances": [h.to_json() for h in self.hindrances],
+            "thread": [t.name for t in self.thread],
+        }
+
+    def explain(self) -> str:
+        """The answer in words, one fact a line."""
+        ends = f"{self.source} (level {self.source_level}) -> {self.target} (level {self.target_level})"
+        lines = [f"{ends}: range {self.range}"]
+        if self.blocked:
+            where = f" in {self.blocking_hex}" if self.blocking_hex else ""
+            rule = f" ({self.rule})" if self.rule else ""
+            lines.append(f"BLOCKED{where}: {self.reason}{rule}")
+        else:
+            lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
+        for h in self.hindrances:
+            lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
+        return "\n".join(lines)
+
+
+def _hex(m: HexMap, h: Hex | str) -> Hex:
+    if isinstance(h, str):
+        return m.parse(h)
+    if isinstance(h, (int, np.integer)) and 0 <= int(h) < len(m):
+        return int(h)
+    raise UsageError(f"hex {h!r} is not on this map")
+
+
+def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+        raise UsageError(f"level must be a whole number, got {level!r}")
+    m.check_level(h, int(level))
+    return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
+
+
+def _buffers(m: HexMap) -> tuple[np.ndarray, ...]:
+    n = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    return (np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4096, np.int64),
+            np.zeros(4096, np.int64), np.zeros(4096, np.int64), np.zeros(4096, np.int64))
+
+
+def _terrain_rule(m: HexMap, code: int) -> str:
+    from hexwx.terrain import CATALOGUE_TYPES
+    name = m.table[code].name
+    for t in CATALOGUE_TYPES:
+        if t.name == name:
+            return t.rule
+    return "A6.7"
+
+
+def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
+        weather: Any = None, target_is_infantry: bool = True,
+        target_winter_camouflage: bool = False, target_positive_tem: bool = False) -> LosResult:
+    """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
+
+    ``weather`` is an :class:`~hexwx.weather.asl.AslWeather` (or None for Clear); its LV
+    hindrances (fog, mist, rain, falling snow, winter camouflage) are added to the answer, and
+    terrain plus LV hindrances of 6 or more block (E3.1: LV is treated like a LOS hindrance).
+    Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
+    """
+    src, tgt = _hex(m, a), _hex(m, b)
+    sE, s_roof = _elevation(m, src, from_level)
+    tE, t_roof = _elevation(m, tgt, to_level)
+    xs, ys, hv, hh, thread, tkeys = _buffers(m)
+    reason, bx, by, bhex, total, nth = K.trace(
+        m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof,
+        xs, ys, hv, hh, thread, tkeys, 1)
+    R = m.grid.distance(src, tgt)
+    name = m.name_of
+    hind: list[Hindrance] = []
+    terrain_total = 0
+    for key in range(R + 1):
+        if hv[key] > 0:
+            hx, code = divmod(int(hh[key]), 256)
+            hind.append(Hindrance(name(hx), int(hv[key]), m.table[code].name.lower(),
+                                  _terrain_rule(m, code)))
+            terrain_total += int(hv[key])
+    canon = src > tgt
+    th = []
+    for i in range(nth):
+        h = int(thread[i])
+        rs, rt = m.grid.distance(src, h), m.grid.distance(tgt, h)
+        th.append(ThreadHex(name(h), rs, rt, m.ground_level(h), int(tkeys[i])))
+    if not th or th[0].rs != 0:
+        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
+    blocked = reason != K.CLEAR
+    text, rule = REASONS[int(reason)]
+    lv_items: list[Hindrance] = []
+    if weather is not None:
+        lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
+                       target_winter_camouflage, target_positive_tem)
+    lv_total = sum(h.drm for h in lv_items)
+    if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
+        blocked = True
+        text, rule = LV_BLOCK_REASON
+    return LosResult(
+        source=name(src), target=name(tgt), source_level=int(from_level), target_level=int(to_level),
+        range=R, blocked=blocked, reason=text, rule=rule,
+        blocked_at=(int(bx), int(by)) if reason != K.CLEAR else None,
+        blocking_hex=name(int(bhex)) if reason != K.CLEAR and bhex >= 0 else None,
+        hindrance=terrain_total, lv=lv_total,
+        hindrances=tuple(hind + lv_items), thread=tuple(th))
+
+
+def _same_building(m: HexMap, thread: list[ThreadHex]) -> bool:
+    """Reading of E3.8: both ends and every hex between are hexes of building terrain."""
+    return all(m.terrain_of(m.parse(t.name)).is_building for t in thread)
+
+
+def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
+        thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
+    from hexwx.weather.lv import lv_hindrances
+    items = lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
+                          range=R, target_is_infantry=infantry, target_positive_tem=tem,
+                          target_winter_camouflage=camo,
+                          same_building=m.terrain_of(src).is_building and _same_building(m, thread),
+                          same_location=src == tgt and sE == tE)
+    return [Hindrance(i.hex, i.drm, i.kind, i.rule) for i in items]
+
+
+@dataclass(frozen=True)
+class Viewshed:
+    """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
+
+    source: str
+    level: int
+    blocked: np.ndarray
+    drm: np.ndarray
+    range: np.ndarray
+
+
+def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) -> Viewshed:
+    """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
+    src = _hex(m, a)
+    sE, _ = _elevation(m, src, level)
+    n = len(m)
+    tgts = np.arange(n, dtype=np.int64)
+    srcs = np.full(n, src, np.int64)
+    es = np.full(n, sE, np.int64)
+    et = m.hexes.base.astype(np.int64)
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen)
+    blocked = reasons != 0
+    drm = totals.astype(np.int32)
+    if weather is not None:
+        for h in np.flatnonzero(~blocked):
+            if h == src:
+                continue
+            r = los(m, src, int(h), from_level=level, weather=weather)
+            blocked[h] = r.blocked
+            drm[h] = r.drm
+    return Viewshed(m.name_of(src), level, blocked, drm, m.grid.distances_from(src))
+
+
+@dataclass(frozen=True)
+class LosTable:
+    """Every ordered pair of distinct hexes at ground level: ids, range, blocked, hindrance."""
+
+    src: np.ndarray
+    tgt: np.ndarray
+    range: np.ndarray
+    blocked: np.ndarray
+    hindrance: np.ndarray
+
+
+def los_table(m: HexMap) -> LosTable:
+    """All ordered pairs at ground level, from the parallel all-pairs kernel."""
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                         m.hexes.base.astype(np.int64), maxlen)
+    n = len(m)
+    src, tgt = np.divmod(np.arange(n * n), n)
+    keep = src != tgt
+    src, tgt = src[keep], tgt[keep]
+    dist = m.grid.distance_matrix()
+    return LosTable(src, tgt, dist[src, tgt], reasons[src, tgt] != 0, totals[src, tgt])
