@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
@@ -33,8 +34,7 @@ from hexwx.terrain import Category, TerrainType
 
 BACKGROUNDS = ("terrain", "board")
 #: Hindrance kinds drawn as weather (LV) badges; everything else is a terrain hindrance.
-LV_KINDS = ("lv", "fog", "mist", "rain", "snow", "falling snow", "dust", "weather", "camouflage",
-            "winter camouflage", "night")
+LV_KINDS = ("lv", "fog", "mist", "rain", "snow", "dust", "weather", "camouflage", "night")
 
 
 # -------------------------------------------------------------------------------------------
@@ -516,8 +516,8 @@ def x_mark(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float], colour: R
 # -------------------------------------------------------------------------------------------
 
 def _is_lv(kind: str) -> bool:
-    k = str(kind).lower()
-    return any(k == x or k.startswith(x) for x in LV_KINDS)
+    words = set(re.findall(r"[a-z]+", str(kind).lower()))
+    return bool(words & set(LV_KINDS))
 
 
 def _sgn(n: int) -> str:
@@ -535,15 +535,15 @@ def los_caption(result: Any) -> str:
         where = f" at {r.blocking_hex}" if getattr(r, "blocking_hex", None) else ""
         verdict = f"BLOCKED{where}: {r.reason}"
     else:
-        verdict = f"clear: {r.reason}" if r.reason else "clear"
+        verdict = f"clear: {r.reason}" if r.reason and r.reason != "clear" else "clear"
     if getattr(r, "rule", None):
         verdict += f" ({r.rule})"
     parts = [head + verdict]
     hs = list(getattr(r, "hindrances", ()) or ())
     if hs:
         parts.append("hindrances: " + "; ".join(
-            f"{x.hex} {x.kind} {_sgn(int(x.drm))}" + (f" ({x.rule})" if getattr(x, "rule", "") else "")
-            for x in hs))
+            (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
+            + (f" ({x.rule})" if getattr(x, "rule", "") else "") for x in hs))
     parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
                  f"total DRM {_sgn(int(r.drm))}")
     return "\n".join(parts)
@@ -587,20 +587,31 @@ def _end_dot(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float]) -> None
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(0, 0, 0), outline=(255, 255, 255), width=view.px(1.5))
 
 
+def _hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, float]]:
+    """Hexes of a hindrance's place (``"F7"``, or ``"E7/F7"`` for a hexside) and its centre."""
+    hs = [_hex(m, part, "hindrance") for part in str(where).split("/")]
+    pts = [m.grid.centre(h) for h in hs]
+    return hs, (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
 def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View, hs: Iterable[Any]) -> list[Marker]:
+    """A badge with the DRM for every hindrance tied to a place: square orange for terrain,
+    round sky blue for LV; a second badge in the same place goes to the other side."""
     markers: list[Marker] = []
-    count: dict[Hex, int] = {}
+    count: dict[tuple[float, float], int] = {}
     for x in hs:
-        h = _hex(m, x.hex, "hindrance")
+        if not x.hex:
+            continue  # range-based LV (mist, rain, camouflage): in the caption only
+        hexes, (cx, cy) = _hindrance_place(m, x.hex)
         lv = _is_lv(x.kind)
         colour = OVERLAY["lv" if lv else "hindrance"]
-        ring(d, m, view, h, colour, 2.5)
-        n = count.get(h, 0)
-        count[h] = n + 1
-        cx, cy = m.grid.centre(h)
-        pos = (cx + (-12 if n % 2 else 12), cy + 16 - 0 * n)
+        if len(hexes) == 1:
+            ring(d, m, view, hexes[0], colour, 2.5)
+        n = count.get((cx, cy), 0)
+        count[(cx, cy)] = n + 1
+        pos = (cx + (14 if n % 2 == 0 else -14), cy + 16 + 14 * (n // 2))
         markers.append(badge(d, view, pos, _sgn(int(x.drm)), colour, "circle" if lv else "square",
-                             kind="lv" if lv else "hindrance", target=m.grid.name(h)))
+                             kind="lv" if lv else "hindrance", target=str(x.hex)))
     return markers
 
 

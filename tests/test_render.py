@@ -259,3 +259,11 @@ def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
         plain.save(tmp_path / "x.jpg")
     out = plain.save(tmp_path / "ok.png")
     assert Image.open(out).size == plain.image.size
+
+
+@pytest.mark.parametrize("kind, lv", [("grain", False), ("brush", False), ("fog", True),
+                                      ("firing out of fog", True), ("rain (intensified)", True),
+                                      ("falling snow", True), ("winter camouflage", True)])
+def test_lv_kinds_are_whole_words(kind, lv):
+    from hexwx.render_hex import _is_lv
+    assert _is_lv(kind) is lv
