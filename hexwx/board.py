@@ -57,7 +57,8 @@ class HexMap:
         return (self.elevation, self.terrain, g.hex_at, g.los_x, g.los_y, g.ext, g.loc,
                 g.side_on_map, self.grid.neighbours, self.grid.col, self.grid.dy2,
                 ht.centre, ht.base, ht.depression, ht.side_terrain, ht.loc_terrain,
-                ht.loc_depression, ht.cliff, ht.levels, ht.rooftop, ht.stairway)
+                ht.loc_depression, ht.cliff, ht.levels, ht.rooftop, ht.stairway,
+                ht.cliff.any(axis=1).astype(np.int8))
 
     @cached_property
     def kernel_terrain(self) -> tuple:

@@ -59,7 +59,7 @@ _C_ROAD = 1
 
 # state slots
 S_CUR, S_RS, S_RT, S_PREV, S_GIGN, S_LEFT, S_TOTAL, S_REASON, S_BX, S_BY, S_NTH, S_STOP, \
-    S_BOUNCE, S_BHEX, S_CAND_X, S_CAND_Y, S_CAND_H = range(17)
+    S_BOUNCE, S_BHEX, S_CAND_X, S_CAND_Y, S_CAND_H, S_MEMO_H, S_MEMO_T, S_MEMO_G = range(20)
 # context slots (ints)
 C_SRC, C_TGT, C_R, C_SE, C_TE, C_SROOF, C_TROOF, C_SPINE, C_E, C_SX, C_SY, C_TX, C_TY, \
     C_EXIT_ACT, C_ENTRY_ACT, C_ENTRY_A, C_CANON, C_DETAIL, C_EXIT0, C_EXIT1 = range(20)
@@ -497,6 +497,37 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
 
 
 @njit(cache=True)
+def _skippable(st, plain, endskip, hex_at, x, y, t, g, lo_f, src, tgt):
+    """True if no rule can react to this pixel (fast path; only off hexspines, no depressions).
+
+    Plain ground no higher than the lower end; non-building, non-hexside terrain in an end hex;
+    or the same hex, terrain and ground as the last evaluated pixel when that evaluation could
+    not depend on the pixel's position (see :func:`_remember`).
+    """
+    if plain[t] == 1 and g <= lo_f:
+        return True
+    gh = hex_at[x, y]
+    if endskip[t] == 1 and (gh == src or gh == tgt):
+        return True
+    return gh == st[S_MEMO_H] and t == st[S_MEMO_T] and g == st[S_MEMO_G]
+
+
+@njit(cache=True)
+def _remember(M, T, st, hex_at, x, y, t, g):
+    """Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
+    shares: attributed by grid lookup, not next to an end (so no B10.2 exception), in a hex
+    without cliffs, and neither building nor hexside terrain."""
+    H = st[S_CUR]
+    if H == hex_at[x, y] and st[S_RS] > 1 and st[S_RT] > 1 and M[21][H] == 0 \
+            and T[12][t] == 0 and T[10][t] == 0:
+        st[S_MEMO_H] = H
+        st[S_MEMO_T] = t
+        st[S_MEMO_G] = g
+    else:
+        st[S_MEMO_H] = -1
+
+
+@njit(cache=True)
 def _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g):
     """Attribute pixel (x, y) to a hex (LOS-SPEC 4.2) and evaluate it, twice on a hexspine."""
     hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[2:11]
@@ -591,9 +622,9 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     ``thread``/``tkeys`` receive the hexes entered in order with their keys (when detail=1).
     """
     elev, terr, hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[:11]
-    centre, base, depr, side_t, loc_t, loc_d, cliff, levels, roof, stair = M[11:]
+    centre, base, depr, side_t, loc_t, loc_d, cliff, levels, roof, stair = M[11:21]
     bldarr = T[10]
-    st = np.zeros(17, np.int64)
+    st = np.zeros(20, np.int64)
     st[S_PREV] = -1
     st[S_GIGN] = -1
     st[S_BHEX] = -1
@@ -664,6 +695,7 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     st[S_RT] = R
     st[S_LEFT] = 0 if bldarr[centre[src]] == 1 else 1
     st[S_CAND_H] = -1
+    st[S_MEMO_H] = -1
     plain = T[13]
     # terrain that matters in an end hex only as building (A6.8) or hexside (B9) terrain
     endskip = T[14]
@@ -689,13 +721,14 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
                     g = np.int64(elev[x, y])
                     if bldarr[t] == 0:
                         st[S_CAND_H] = -1
-                    if fast and ((plain[t] == 1 and g <= lo_f) or (
-                            endskip[t] == 1 and (hex_at[x, y] == src or hex_at[x, y] == tgt))):
+                    if fast and _skippable(st, plain, endskip, hex_at, x, y, t, g, lo_f, src, tgt):
                         st[S_LEFT] = 1
                     else:
                         _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
                         if st[S_REASON] != 0 or st[S_STOP] != 0:
                             break
+                        if fast:
+                            _remember(M, T, st, hex_at, x, y, t, g)
                 if y == y1:
                     break
                 y += dyy
@@ -716,13 +749,14 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
             g = np.int64(elev[x, y])
             if bldarr[t] == 0:
                 st[S_CAND_H] = -1
-            if fast and ((plain[t] == 1 and g <= lo_f) or (
-                    endskip[t] == 1 and (hex_at[x, y] == src or hex_at[x, y] == tgt))):
+            if fast and _skippable(st, plain, endskip, hex_at, x, y, t, g, lo_f, src, tgt):
                 st[S_LEFT] = 1
                 continue
             _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
             if st[S_REASON] != 0 or st[S_STOP] != 0:
                 break
+            if fast:
+                _remember(M, T, st, hex_at, x, y, t, g)
     if st[S_REASON] == 0 and st[S_CAND_H] >= 0:
         _block(st, LEAVE_BUILDING, st[S_CAND_X], st[S_CAND_Y], st[S_CAND_H])
     if detail == 1:

@@ -1,0 +1,165 @@
+"""Hex-map commands: ``los``, ``los-table`` and ``import-vasl``."""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hexwx.board import HexMap
+from hexwx.errors import DataError, UsageError
+from hexwx.load import load_map
+
+
+def add_map_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vasl-metadata", metavar="FILE",
+                   help="VASL's SharedBoardMetadata.xml, needed for VASL board archives "
+                        "(default: $HEXWX_VASL_METADATA)")
+
+
+def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
+    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None))
+
+
+def write_text(path: str | None, text: str) -> None:
+    """Write ``text`` to ``path`` (or stdout for None / '-') without leaving a partial file."""
+    if path in (None, "-"):
+        sys.stdout.write(text)
+        return
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(p)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise DataError(f"{p}: cannot write: {exc.strerror}") from None
+
+
+# -- los ---------------------------------------------------------------------------------------
+
+def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any]:
+    """A hex name, or (with a scenario) a unit id: returns (hex, level or None, unit or None)."""
+    if scenario is not None:
+        for u in scenario.units:
+            if u.id == text:
+                return m.parse(u.hex), u.level, u
+    return m.parse(text), None, None
+
+
+def _cmd_los(args: argparse.Namespace) -> int:
+    from hexwx.cli_weather import weather_from_args
+    from hexwx.los import los
+    scenario = None
+    items = list(args.items)
+    if args.scenario:
+        from hexwx.scenario import load_scenario
+        scenario = load_scenario(args.scenario)
+        if len(items) == 3:
+            m = open_map(items.pop(0), args)
+        elif len(items) == 2:
+            m = scenario.map
+        else:
+            raise UsageError("expected FROM TO (hexes or unit ids) after --scenario FILE")
+    else:
+        if len(items) != 3:
+            raise UsageError("expected MAP FROM TO (or --scenario FILE FROM TO)")
+        m = open_map(items.pop(0), args)
+    a, a_level, _ = _endpoint(m, scenario, items[0])
+    b, b_level, b_unit = _endpoint(m, scenario, items[1])
+    from_level = args.from_level if args.from_level is not None else (a_level or 0)
+    to_level = args.to_level if args.to_level is not None else (b_level or 0)
+    levels = range(m.min_ground_level - 1, m.max_ground_level + 1)
+    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
+                 target_is_infantry=b_unit.is_infantry if b_unit else True,
+                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
+    if args.json:
+        data = result.to_json()
+        data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
+        print(json.dumps(data, indent=2))
+    else:
+        print(result.explain())
+    return 0
+
+
+# -- los-table ---------------------------------------------------------------------------------
+
+def los_table_csv(m: HexMap) -> str:
+    """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance."""
+    from hexwx.los import los_table
+    t = los_table(m)
+    names = np.array(m.grid.names(), dtype=object)
+    hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
+    rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
+            + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
+    buf = io.StringIO()
+    buf.write("src,tgt,range,blocked,hindrance\n")
+    buf.write("\n".join(rows.tolist()))
+    buf.write("\n")
+    return buf.getvalue()
+
+
+def _cmd_los_table(args: argparse.Namespace) -> int:
+    m = open_map(args.map, args)
+    write_text(args.output, los_table_csv(m))
+    return 0
+
+
+# -- import-vasl -------------------------------------------------------------------------------
+
+def _cmd_import_vasl(args: argparse.Namespace) -> int:
+    from hexwx.vasl import is_vasl_archive
+    from hexwx.vasl_export import export_mapfile
+    if not is_vasl_archive(args.archive):
+        raise DataError(f"{args.archive}: not a VASL board archive (expected a zip file with LOSData)")
+    m = open_map(args.archive, args)
+    write_text(args.output, export_mapfile(m))
+    if args.output not in (None, "-"):
+        print(f"wrote {args.output} ({len(m)} hexes)", file=sys.stderr)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from hexwx.cli_weather import add_weather_flags
+    p = subparsers.add_parser(
+        "los", help="line of sight between two locations, with DRM and reasons",
+        description="Line of sight from FROM to TO on MAP (a hexwx .toml map or a VASL board "
+                    "archive): blocked or clear, where and why, every hindrance and LV DRM with "
+                    "its hex and rule, and the range.  With --scenario, FROM and TO may be unit "
+                    "ids and the scenario's map and weather are used.",
+        epilog="examples:\n  hexwx los maps/hill_village.toml J4 C5 --json\n"
+               "  hexwx los bd02 I4 B5 --fog 0 --fog-drm 1 --vasl-metadata SharedBoardMetadata.xml\n"
+               "  hexwx los --scenario scenarios/fog_on_the_hill.toml hill-squad village-squad",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("items", nargs="*", metavar="MAP FROM TO", help="map file, source and target hex")
+    p.add_argument("--from-level", type=int, default=None, metavar="N",
+                   help="level of the source location in its hex (0 ground, building levels, rooftop)")
+    p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
+    p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_map_options(p)
+    add_weather_flags(p)
+    p.set_defaults(func=_cmd_los)
+
+    p = subparsers.add_parser(
+        "los-table", help="LOS between every ordered pair of hexes, as CSV",
+        description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
+                    "hexes at ground level (hindrance empty when blocked).")
+    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
+    add_map_options(p)
+    p.set_defaults(func=_cmd_los_table)
+
+    p = subparsers.add_parser(
+        "import-vasl", help="write a hexwx map file from a VASL board archive",
+        description="Convert a VASL board archive into a hexwx TOML map (whole-hex terrain, "
+                    "ground levels, hexside terrain and roads) for your own use.")
+    p.add_argument("archive", metavar="ARCHIVE", help="VASL board archive, e.g. bd02")
+    p.add_argument("-o", "--output", metavar="FILE", help="the .toml to write (default stdout)")
+    add_map_options(p)
+    p.set_defaults(func=_cmd_import_vasl)
