@@ -58,7 +58,16 @@ class HexMap:
                 g.side_on_map, self.grid.neighbours, self.grid.col, self.grid.dy2,
                 ht.centre, ht.base, ht.depression, ht.side_terrain, ht.loc_terrain,
                 ht.loc_depression, ht.cliff, ht.levels, ht.rooftop, ht.stairway,
-                ht.cliff.any(axis=1).astype(np.int8))
+                ht.cliff.any(axis=1).astype(np.int8), self._inherent_near,
+                np.zeros(len(self.grid), np.int8))
+
+    @cached_property
+    def _inherent_near(self) -> np.ndarray:
+        """int8 [n]: the hex or one of its neighbours has inherent centre terrain."""
+        inh = self.table.arrays()["inherent"][self.hexes.centre].astype(bool)
+        nb = self.grid.neighbours
+        near = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
+        return near.astype(np.int8)
 
     @cached_property
     def kernel_terrain(self) -> tuple:

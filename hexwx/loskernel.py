@@ -497,28 +497,28 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
 
 
 @njit(cache=True)
-def _skippable(st, plain, endskip, hex_at, x, y, t, g, lo_f, src, tgt):
+def _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
     """True if no rule can react to this pixel (fast path; only off hexspines, no depressions).
 
     Plain ground no higher than the lower end; non-building, non-hexside terrain in an end hex;
     or the same hex, terrain and ground as the last evaluated pixel when that evaluation could
     not depend on the pixel's position (see :func:`_remember`).
     """
-    if plain[t] == 1 and g <= lo_f:
-        return True
     gh = hex_at[x, y]
+    if plain[t] == 1 and g <= lo_f and (gh < 0 or inh_near[gh] == 0):
+        return True
     if endskip[t] == 1 and (gh == src or gh == tgt):
         return True
     return gh == st[S_MEMO_H] and t == st[S_MEMO_T] and g == st[S_MEMO_G]
 
 
 @njit(cache=True)
-def _remember(M, T, st, hex_at, x, y, t, g):
+def _remember(M, T, st, hex_at, x, y, t, g, ci_spine):
     """Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
     shares: attributed by grid lookup, not next to an end (so no B10.2 exception), in a hex
     without cliffs, and neither building nor hexside terrain."""
     H = st[S_CUR]
-    if H == hex_at[x, y] and st[S_RS] > 1 and st[S_RT] > 1 and M[21][H] == 0 \
+    if H == hex_at[x, y] and st[S_RS] > 1 and st[S_RT] > 1 and M[21][H] == 0 and ci_spine == 0 \
             and T[12][t] == 0 and T[10][t] == 0:
         st[S_MEMO_H] = H
         st[S_MEMO_T] = t
@@ -699,7 +699,10 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     plain = T[13]
     # terrain that matters in an end hex only as building (A6.8) or hexside (B9) terrain
     endskip = T[14]
-    fast = detail == 0 and not spine and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
+    fast = detail == 0 and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
+    # on a hexspine a pixel may be read as a neighbour's inherent terrain (LOS-SPEC 4.2), so
+    # only pixels of hexes with no inherent terrain around them may be skipped there
+    inh_near = M[22] if spine else M[23]
     lo_f = cf[F_LO]
     W = hex_at.shape[0]
     Hh = hex_at.shape[1]
@@ -721,14 +724,14 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
                     g = np.int64(elev[x, y])
                     if bldarr[t] == 0:
                         st[S_CAND_H] = -1
-                    if fast and _skippable(st, plain, endskip, hex_at, x, y, t, g, lo_f, src, tgt):
+                    if fast and _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
                         st[S_LEFT] = 1
                     else:
                         _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
                         if st[S_REASON] != 0 or st[S_STOP] != 0:
                             break
                         if fast:
-                            _remember(M, T, st, hex_at, x, y, t, g)
+                            _remember(M, T, st, hex_at, x, y, t, g, ci[C_SPINE])
                 if y == y1:
                     break
                 y += dyy
@@ -749,14 +752,14 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
             g = np.int64(elev[x, y])
             if bldarr[t] == 0:
                 st[S_CAND_H] = -1
-            if fast and _skippable(st, plain, endskip, hex_at, x, y, t, g, lo_f, src, tgt):
+            if fast and _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
                 st[S_LEFT] = 1
                 continue
             _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
             if st[S_REASON] != 0 or st[S_STOP] != 0:
                 break
             if fast:
-                _remember(M, T, st, hex_at, x, y, t, g)
+                _remember(M, T, st, hex_at, x, y, t, g, ci[C_SPINE])
     if st[S_REASON] == 0 and st[S_CAND_H] >= 0:
         _block(st, LEAVE_BUILDING, st[S_CAND_X], st[S_CAND_Y], st[S_CAND_H])
     if detail == 1:
