@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Compare hexwx's LOS with VASL's own answers (the goldens in $HEXWX_VASL_DIR/golden).
+
+Prints, per board, the agreement on blocked/clear and on the hindrance total of pairs both call
+clear, then the disagreements grouped by cause (VASL's reason vs hexwx's reason), with an
+example pair each.  Also checks that hexwx answers every pair of every board in boards/ (VASL
+itself crashes on some).
+
+    HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py [bd02 bd04 ...]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from hexwx import loskernel as K
+from hexwx.load import load_map
+from hexwx.los import REASONS
+
+
+def golden_rows(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def compare(vasl_dir: Path, board: str) -> dict:
+    """Agreement figures and grouped disagreements for one board with goldens."""
+    meta = vasl_dir / "SharedBoardMetadata.xml"
+    m = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    t0 = time.perf_counter()
+    reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                         m.hexes.base.astype(np.int64), maxlen)
+    seconds = time.perf_counter() - t0
+    rows = golden_rows(vasl_dir / "golden" / f"{board}.csv.gz")
+    src = np.array([m.parse(r["src"]) for r in rows])
+    tgt = np.array([m.parse(r["tgt"]) for r in rows])
+    ours_blocked = reasons[src, tgt] != 0
+    ours_hind = totals[src, tgt]
+    vb = np.array([r["blocked"] for r in rows])
+    crashed = vb == "E"
+    v_blocked = vb == "1"
+    v_hind = np.array([int(r["hindrance"]) if r["hindrance"] else -1 for r in rows])
+    ok = ~crashed
+    agree_b = (ours_blocked == v_blocked) & ok
+    both_clear = ok & ~v_blocked & ~ours_blocked
+    agree_h = both_clear & (ours_hind == v_hind)
+    causes: dict[str, list[str]] = defaultdict(list)
+    for i in np.flatnonzero(ok & ~agree_b):
+        ours = REASONS[int(reasons[src[i], tgt[i]])][0]
+        causes[f"blocked: VASL {rows[i]['reason'] or 'clear'!r} vs hexwx {ours!r}"].append(
+            f"{rows[i]['src']}->{rows[i]['tgt']}")
+    for i in np.flatnonzero(both_clear & ~agree_h):
+        causes[f"hindrance: VASL {v_hind[i]} vs hexwx {ours_hind[i]}"].append(
+            f"{rows[i]['src']}->{rows[i]['tgt']}")
+    return {"board": board, "pairs": int(ok.sum()), "vasl_crashed": int(crashed.sum()),
+            "blocked_agree": float(agree_b.sum() / ok.sum()),
+            "hindrance_agree": float(agree_h.sum() / both_clear.sum()) if both_clear.any() else 1.0,
+            "causes": dict(causes), "seconds": seconds}
+
+
+def check_all_boards(vasl_dir: Path) -> list[tuple[str, int, float]]:
+    """Answer every pair of every board archive; returns (board, pairs, seconds)."""
+    out = []
+    for archive in sorted((vasl_dir / "boards").iterdir()):
+        m = load_map(archive, vasl_metadata=vasl_dir / "SharedBoardMetadata.xml")
+        maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+        t0 = time.perf_counter()
+        reasons, _ = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                        m.hexes.base.astype(np.int64), maxlen)
+        out.append((archive.name, len(m) * (len(m) - 1), time.perf_counter() - t0))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("boards", nargs="*", help="boards with goldens (default: all in golden/)")
+    ap.add_argument("--all-boards", action="store_true", help="also answer every pair of every board")
+    args = ap.parse_args(argv)
+    vasl_dir = Path(os.environ.get("HEXWX_VASL_DIR", "../shared/vasl"))
+    if not (vasl_dir / "golden").is_dir():
+        print(f"no VASL reference data in {vasl_dir}; set HEXWX_VASL_DIR", file=sys.stderr)
+        return 2
+    boards = args.boards or sorted(p.name.split(".")[0] for p in (vasl_dir / "golden").glob("*.csv.gz"))
+    for b in boards:
+        r = compare(vasl_dir, b)
+        print(f"{b}: {r['pairs']} pairs (VASL crashed on {r['vasl_crashed']}); blocked/clear agree "
+              f"{100 * r['blocked_agree']:.3f}%; hindrance agree {100 * r['hindrance_agree']:.3f}% "
+              f"of pairs both call clear; kernel {r['seconds']:.2f} s")
+        for cause, pairs in sorted(r["causes"].items(), key=lambda kv: -len(kv[1])):
+            print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
+    if args.all_boards:
+        for name, pairs, sec in check_all_boards(vasl_dir):
+            print(f"{name}: answered all {pairs} ordered pairs in {sec:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
