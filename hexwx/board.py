@@ -59,7 +59,9 @@ class HexMap:
                 ht.centre, ht.base, ht.depression, ht.side_terrain, ht.loc_terrain,
                 ht.loc_depression, ht.cliff, ht.levels, ht.rooftop, ht.stairway,
                 ht.cliff.any(axis=1).astype(np.int8), self._inherent_near,
-                np.zeros(len(self.grid), np.int8))
+                np.zeros(len(self.grid), np.int8),
+                np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
+                          g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32))
 
     @cached_property
     def _inherent_near(self) -> np.ndarray:

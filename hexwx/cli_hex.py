@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from hexwx.board import HexMap
 from hexwx.errors import DataError, UsageError
-from hexwx.load import load_map
+
+if TYPE_CHECKING:  # heavy imports (numba) wait until a command runs
+    from hexwx.board import HexMap
 
 
 def add_map_options(p: argparse.ArgumentParser) -> None:
@@ -22,6 +23,7 @@ def add_map_options(p: argparse.ArgumentParser) -> None:
 
 
 def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
+    from hexwx.load import load_map
     return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None))
 
 
@@ -91,6 +93,8 @@ def _cmd_los(args: argparse.Namespace) -> int:
 
 def los_table_csv(m: HexMap) -> str:
     """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance."""
+    import numpy as np
+
     from hexwx.los import los_table
     t = los_table(m)
     names = np.array(m.grid.names(), dtype=object)

@@ -17,7 +17,6 @@ from typing import Any
 from hexwx.cli_weather import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
 from hexwx.movecost import parse_unit
-from hexwx.movement import path, reach
 from hexwx.terrain import MOVE_CLASSES
 
 UNIT_HELP = ("unit class: " + ", ".join(MOVE_CLASSES) +
@@ -120,6 +119,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
     a, unit_a = _hex_of(args.frm, scn)
     b, _ = _hex_of(args.to, scn)
     unit = _unit(args, unit_a)
+    from hexwx.movement import path
     res = path(m, a, b, unit=unit, weather=_weather(args, m, scn), mf=args.mf)
     if args.json:
         print(json.dumps({"map": getattr(m, "name", ""), "from": a, "to": b, **res.to_json()},
@@ -134,6 +134,7 @@ def _cmd_reach(args: argparse.Namespace) -> int:
     m, scn = _load(args)
     a, unit_a = _hex_of(args.frm, scn)
     unit = _unit(args, unit_a)
+    from hexwx.movement import reach
     res = reach(m, a, unit=unit, mf=args.mf, weather=_weather(args, m, scn))
     if args.json:
         print(json.dumps({"map": getattr(m, "name", ""), **res.to_json()}, indent=2,

@@ -497,7 +497,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
 
 
 @njit(cache=True)
-def _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
+def _skippable(st, plain, endskip, hexs, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
     """True if no rule can react to this pixel (fast path; only off hexspines, no depressions).
 
     Plain ground no higher than the lower end; non-building, non-hexside terrain in an end hex;
@@ -507,19 +507,21 @@ def _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt)
     gh = hex_at[x, y]
     if plain[t] == 1 and g <= lo_f and (gh < 0 or inh_near[gh] == 0):
         return True
-    if endskip[t] == 1 and (gh == src or gh == tgt):
+    if (endskip[t] == 1 or (same and hexs[t] == 0)) and (gh == src or gh == tgt):
+        # in an end hex only building (A6.8, needs different elevations) and hexside terrain act
         return True
     return gh == st[S_MEMO_H] and t == st[S_MEMO_T] and g == st[S_MEMO_G]
 
 
 @njit(cache=True)
-def _remember(M, T, st, hex_at, x, y, t, g, ci_spine):
+def _remember(M, T, st, hex_at, x, y, t, g, ci_spine, same):
     """Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
-    shares: attributed by grid lookup, not next to an end (so no B10.2 exception), in a hex
-    without cliffs, and neither building nor hexside terrain."""
+    shares: attributed by grid lookup, in a hex without cliffs, not hexside terrain, and either
+    both ends at one elevation (no rule then depends on the pixel's position) or not next to an
+    end (no B10.2 exception) and not building terrain (A6.8 state)."""
     H = st[S_CUR]
-    if H == hex_at[x, y] and st[S_RS] > 1 and st[S_RT] > 1 and M[21][H] == 0 and ci_spine == 0 \
-            and T[12][t] == 0 and T[10][t] == 0:
+    if H == hex_at[x, y] and (same or (st[S_RS] > 1 and st[S_RT] > 1)) and M[21][H] == 0 \
+            and ci_spine == 0 and T[12][t] == 0 and (same or T[10][t] == 0):
         st[S_MEMO_H] = H
         st[S_MEMO_T] = t
         st[S_MEMO_G] = g
@@ -535,8 +537,10 @@ def _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g):
     inh, cat, flags, hexs = T[3], T[8], T[9], T[12]
     src = ci[C_SRC]
     tgt = ci[C_TGT]
-    in_src = inside(ext[src], x, y)
-    in_tgt = (not in_src) and inside(ext[tgt], x, y)
+    bb = M[24]
+    in_src = bb[src, 0] <= x < bb[src, 1] and bb[src, 2] <= y < bb[src, 3] and inside(ext[src], x, y)
+    in_tgt = (not in_src) and bb[tgt, 0] <= x < bb[tgt, 1] and bb[tgt, 2] <= y < bb[tgt, 3] \
+        and inside(ext[tgt], x, y)
     if in_src:
         H = src
     elif in_tgt:
@@ -699,6 +703,9 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     plain = T[13]
     # terrain that matters in an end hex only as building (A6.8) or hexside (B9) terrain
     endskip = T[14]
+    hexs_a = T[12]
+    # A6.8, R8 (height advantage) and R9 (blind hexes) need ends at different elevations
+    same = sE == tE and s_roof == t_roof
     fast = detail == 0 and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
     # on a hexspine a pixel may be read as a neighbour's inherent terrain (LOS-SPEC 4.2), so
     # only pixels of hexes with no inherent terrain around them may be skipped there
@@ -724,14 +731,14 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
                     g = np.int64(elev[x, y])
                     if bldarr[t] == 0:
                         st[S_CAND_H] = -1
-                    if fast and _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
+                    if fast and _skippable(st, plain, endskip, hexs_a, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
                         st[S_LEFT] = 1
                     else:
                         _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
                         if st[S_REASON] != 0 or st[S_STOP] != 0:
                             break
                         if fast:
-                            _remember(M, T, st, hex_at, x, y, t, g, ci[C_SPINE])
+                            _remember(M, T, st, hex_at, x, y, t, g, ci[C_SPINE], same)
                 if y == y1:
                     break
                 y += dyy
@@ -752,14 +759,14 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
             g = np.int64(elev[x, y])
             if bldarr[t] == 0:
                 st[S_CAND_H] = -1
-            if fast and _skippable(st, plain, endskip, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
+            if fast and _skippable(st, plain, endskip, hexs_a, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
                 st[S_LEFT] = 1
                 continue
             _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
             if st[S_REASON] != 0 or st[S_STOP] != 0:
                 break
             if fast:
-                _remember(M, T, st, hex_at, x, y, t, g, ci[C_SPINE])
+                _remember(M, T, st, hex_at, x, y, t, g, ci[C_SPINE], same)
     if st[S_REASON] == 0 and st[S_CAND_H] >= 0:
         _block(st, LEAVE_BUILDING, st[S_CAND_X], st[S_CAND_Y], st[S_CAND_H])
     if detail == 1:
