@@ -91,26 +91,37 @@ def _cmd_los(args: argparse.Namespace) -> int:
 
 # -- los-table ---------------------------------------------------------------------------------
 
-def los_table_csv(m: HexMap) -> str:
-    """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance."""
+def los_table_csv(m: HexMap, weather: Any = None) -> str:
+    """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance[,lv].
+
+    ``hindrance`` (terrain) and ``lv`` (weather, only with weather) are empty when blocked.
+    """
     import numpy as np
 
     from hexwx.los import los_table
-    t = los_table(m)
+    t = los_table(m, weather=weather)
     names = np.array(m.grid.names(), dtype=object)
     hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
     rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
             + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
+    header = "src,tgt,range,blocked,hindrance"
+    if t.lv is not None:
+        rows = rows + "," + np.where(t.blocked, "", t.lv.astype(str)).astype(object)
+        header += ",lv"
     buf = io.StringIO()
-    buf.write("src,tgt,range,blocked,hindrance\n")
+    buf.write(header + "\n")
     buf.write("\n".join(rows.tolist()))
     buf.write("\n")
     return buf.getvalue()
 
 
 def _cmd_los_table(args: argparse.Namespace) -> int:
+    from hexwx.cli_weather import weather_flags_given, weather_from_args
     m = open_map(args.map, args)
-    write_text(args.output, los_table_csv(m))
+    weather = None
+    if weather_flags_given(args):
+        weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
+    write_text(args.output, los_table_csv(m, weather))
     return 0
 
 
@@ -153,10 +164,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "los-table", help="LOS between every ordered pair of hexes, as CSV",
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
-                    "hexes at ground level (hindrance empty when blocked).")
+                    "hexes at ground level (hindrance empty when blocked).  With weather flags "
+                    "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.")
     p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
     p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
     add_map_options(p)
+    add_weather_flags(p)
     p.set_defaults(func=_cmd_los_table)
 
     p = subparsers.add_parser(

@@ -183,8 +183,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     th = []
     for i in range(nth):
         h = int(thread[i])
-        rs, rt = m.grid.distance(src, h), m.grid.distance(tgt, h)
-        th.append(ThreadHex(name(h), rs, rt, m.ground_level(h), int(tkeys[i])))
+        key = int(tkeys[i])
+        # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
+        rs = R - key if canon else key
+        th.append(ThreadHex(name(h), rs, R - rs, m.ground_level(h), key))
     if not th or th[0].rs != 0:
         th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
     blocked = reason != K.CLEAR
@@ -222,6 +224,43 @@ def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
     return [Hindrance(i.hex, i.drm, i.kind, i.rule) for i in items]
 
 
+def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Weather LV DRM of many pairs of ground-level hexes (no units: no winter camouflage).
+
+    Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
+    range of each step of the thread, so each distinct (source elevation, target elevation,
+    range) is worked out once with :func:`hexwx.weather.lv.lv_hindrances` on a thread of one
+    hex per range step, the same ranges the single query uses.
+    """
+    from hexwx.weather.lv import lv_hindrances
+    triples = np.stack([s_elev, t_elev, rng], axis=1).astype(np.int64)
+    uniq, inverse = np.unique(triples, axis=0, return_inverse=True)
+    totals = np.zeros(len(uniq), np.int32)
+    for i, (se, te, r) in enumerate(uniq.tolist()):
+        thread = [ThreadHex(f"#{k}", k, r - k, 0, k) for k in range(r + 1)]
+        totals[i] = sum(h.drm for h in lv_hindrances(
+            weather, thread=thread, source_elevation=se, target_elevation=te, range=r))
+    return totals[inverse.ravel()]
+
+
+def _apply_lv(m: HexMap, weather: Any, src: np.ndarray, tgt: np.ndarray, s_level: int,
+              blocked: np.ndarray, hindrance: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
+
+    Pairs between two building hexes go through the single query (E3 3.8 same building).
+    """
+    s_elev = m.hexes.base[src] + s_level
+    lv = _lv_totals(weather, s_elev, m.hexes.base[tgt], rng)
+    lv[src == tgt] = 0
+    bld = m.table.arrays()["building"][m.hexes.centre].astype(bool)
+    for i in np.flatnonzero(bld[src] & bld[tgt] & (src != tgt)):
+        r = los(m, int(src[i]), int(tgt[i]), from_level=s_level, weather=weather)
+        lv[i] = r.lv
+    over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
+    blocked |= over
+    return lv
+
+
 @dataclass(frozen=True)
 class Viewshed:
     """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
@@ -246,14 +285,10 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) ->
     reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen)
     blocked = reasons != 0
     drm = totals.astype(np.int32)
+    rng = m.grid.distances_from(src)
     if weather is not None:
-        for h in np.flatnonzero(~blocked):
-            if h == src:
-                continue
-            r = los(m, src, int(h), from_level=level, weather=weather)
-            blocked[h] = r.blocked
-            drm[h] = r.drm
-    return Viewshed(m.name_of(src), level, blocked, drm, m.grid.distances_from(src))
+        drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng)
 
 
 @dataclass(frozen=True)
@@ -265,10 +300,15 @@ class LosTable:
     range: np.ndarray
     blocked: np.ndarray
     hindrance: np.ndarray
+    lv: np.ndarray | None = None
 
 
-def los_table(m: HexMap) -> LosTable:
-    """All ordered pairs at ground level, from the parallel all-pairs kernel."""
+def los_table(m: HexMap, *, weather: Any = None) -> LosTable:
+    """All ordered pairs at ground level, from the parallel all-pairs kernel.
+
+    With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,
+    exactly as :func:`los` answers each pair.
+    """
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
                                          m.hexes.base.astype(np.int64), maxlen)
@@ -277,4 +317,10 @@ def los_table(m: HexMap) -> LosTable:
     keep = src != tgt
     src, tgt = src[keep], tgt[keep]
     dist = m.grid.distance_matrix()
-    return LosTable(src, tgt, dist[src, tgt], reasons[src, tgt] != 0, totals[src, tgt])
+    rng = dist[src, tgt].astype(np.int32)
+    blocked = reasons[src, tgt] != 0
+    hindrance = totals[src, tgt].astype(np.int32)
+    lv = None
+    if weather is not None:
+        lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng)
+    return LosTable(src, tgt, rng, blocked, hindrance, lv)
