@@ -78,6 +78,11 @@ class HexMap:
                 a["low_obs"], a["low_hind"], a["height"], a["category"], a["flags"],
                 a["building"], a["building_terrain"], a["hexside"], a["plain"], a["end_skip"])
 
+    def _repr_png_(self) -> bytes:
+        """The map drawn with its terrain and levels, for notebooks."""
+        from hexwx.render import map_png
+        return map_png(self)
+
     # -- per-hex facts ---------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.grid)

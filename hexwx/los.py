@@ -86,6 +86,12 @@ class LosResult:
     lv: int
     hindrances: tuple[Hindrance, ...]
     thread: tuple[ThreadHex, ...] = field(repr=False, default=())
+    map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The LOS drawn on its map, for notebooks."""
+        from hexwx.render import los_png
+        return los_png(self, self.map)
 
     @property
     def drm(self) -> int:
@@ -205,7 +211,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         blocked_at=(int(bx), int(by)) if reason != K.CLEAR else None,
         blocking_hex=name(int(bhex)) if reason != K.CLEAR and bhex >= 0 else None,
         hindrance=terrain_total, lv=lv_total,
-        hindrances=tuple(hind + lv_items), thread=tuple(th))
+        hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
 
 
 def _same_building(m: HexMap, thread: list[ThreadHex]) -> bool:
