@@ -52,16 +52,26 @@ class HexMap:
 
     @cached_property
     def kernel_map(self) -> tuple:
-        """The array tuple ``M`` the LOS kernel reads (order fixed by hexwx.loskernel)."""
-        g, ht = self.geometry, self.hexes
-        return (self.elevation, self.terrain, g.hex_at, g.los_x, g.los_y, g.ext, g.loc,
-                g.side_on_map, self.grid.neighbours, self.grid.col, self.grid.dy2,
-                ht.centre, ht.base, ht.depression, ht.side_terrain, ht.loc_terrain,
-                ht.loc_depression, ht.cliff, ht.levels, ht.rooftop, ht.stairway,
-                ht.cliff.any(axis=1).astype(np.int8), self._inherent_near,
-                np.zeros(len(self.grid), np.int8),
-                np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
-                          g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32))
+        """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx.loskernel)."""
+        g, ht, grid = self.geometry, self.hexes, self.grid
+        n = len(grid)
+        hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
+                       ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
+                       self._inherent_near, np.zeros(n)], axis=1).astype(np.int32)
+        h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
+                       ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
+        bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
+                         g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32)
+        return (self.elevation, self.terrain, g.hex_at, hx, h6,
+                np.ascontiguousarray(g.ext, np.int32), np.ascontiguousarray(g.loc, np.int32), bbox)
+
+    @cached_property
+    def kernel_terrain(self) -> tuple:
+        """The packed terrain attributes ``T = (TA [256, 15], split [256])``."""
+        from hexwx.loskernel import TA_COLUMNS
+        a = self.table.arrays()
+        cols = [np.zeros(256) if c == "split" else a[c] for c in TA_COLUMNS]
+        return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64))
 
     @cached_property
     def _inherent_near(self) -> np.ndarray:
@@ -70,13 +80,6 @@ class HexMap:
         nb = self.grid.neighbours
         near = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
         return near.astype(np.int8)
-
-    @cached_property
-    def kernel_terrain(self) -> tuple:
-        a = self.table.arrays()
-        return (a["obstacle"], a["hindrance"], a["half"], a["inherent"], a["split"],
-                a["low_obs"], a["low_hind"], a["height"], a["category"], a["flags"],
-                a["building"], a["building_terrain"], a["hexside"], a["plain"], a["end_skip"])
 
     def _repr_png_(self) -> bytes:
         """The map drawn with its terrain and levels, for notebooks."""

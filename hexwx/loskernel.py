@@ -10,8 +10,12 @@ with the lower hex id and visited in reverse when the source is the other end, a
 are keyed by range from that canonical end, so A->B and B->A see the same pixels and count the
 same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4).
 
-The map is passed as two tuples of arrays, built once per map by :mod:`hexwx.board`:
-``M`` (raster and per-hex arrays) and ``T`` (terrain attributes by code).
+The map is passed as two tuples of a few packed arrays, built once per map by
+:mod:`hexwx.board` (few arguments keep calls between the kernel's functions cheap):
+``M = (elevation, terrain, hex_at, HX [n, 13] per-hex ints, H6 [n, 6, 6] per-hexside ints,
+ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4])`` and ``T = (TA [256, 15] terrain
+attributes by code, split [256])``; the column orders are :data:`HX_COLUMNS`,
+:data:`H6_COLUMNS` and :data:`TA_COLUMNS`.
 """
 from __future__ import annotations
 
@@ -21,6 +25,16 @@ import numpy as np
 from numba import njit, prange
 
 from hexwx.pixelgeom import hex_range, inside, nearest_location
+
+#: Column order of the packed per-hex array HX (M[3]).
+HX_COLUMNS = ("los_x", "los_y", "col", "dy2", "centre", "base", "depression", "levels",
+              "rooftop", "stairway", "has_cliff", "inherent_near", "zero")
+#: Column order of the packed per-hexside array H6 (M[4]).
+H6_COLUMNS = ("side_on_map", "neighbour", "side_terrain", "loc_terrain", "loc_depression", "cliff")
+#: Column order of the packed terrain attribute array TA (T[0]); column 4 (split) is T[1].
+TA_COLUMNS = ("obstacle", "hindrance", "half", "inherent", "split", "low_obs", "low_hind",
+              "height", "category", "flags", "building", "building_terrain", "hexside",
+              "plain", "end_skip")
 
 # Reason codes (LOS-SPEC 5); texts and citations live in hexwx.los.REASONS.
 CLEAR = 0
@@ -86,8 +100,8 @@ def _block(st, reason, x, y, h):
 @njit(cache=True)
 def _add_hindrance(M, T, st, ci, hv, hh, t, H, x, y):
     """Count a hindrance of terrain t in hex H, once per range key (LOS-SPEC 4.5)."""
-    col, dy2 = M[9], M[10]
-    centre, nb = M[11], M[8]
+    col, dy2 = M[3][:, 2], M[3][:, 3]
+    centre, nb = M[3][:, 4], M[4][:, :, 1]
     src, tgt, R = ci[C_SRC], ci[C_TGT], ci[C_R]
     if H == src or H == tgt:
         return
@@ -95,7 +109,7 @@ def _add_hindrance(M, T, st, ci, hv, hh, t, H, x, y):
     rt = st[S_RT]
     if rs >= R or rt >= R:
         return
-    flags = T[9]
+    flags = T[0][:, 9]
     if ci[C_SPINE] == 1 and rs % 2 == 1:
         value = 1
         if flags[t] & _F_ROOFLESS:
@@ -122,7 +136,7 @@ def _add_hindrance(M, T, st, ci, hv, hh, t, H, x, y):
 @njit(cache=True)
 def _ignored_for_end(M, X, e, H, L, t, spine):
     """R3 ignore test for end hex X with vertex e (LOS-SPEC 4.6 R3 step 3)."""
-    nb, col, dy2, side_t, loc_t = M[8], M[9], M[10], M[14], M[15]
+    nb, col, dy2, side_t, loc_t = M[4][:, :, 1], M[3][:, 2], M[3][:, 3], M[4][:, :, 2], M[4][:, :, 3]
     if L < 0:
         return True
     rx = hex_range(col, dy2, X, H)
@@ -163,8 +177,8 @@ def _ignored_for_end(M, X, e, H, L, t, spine):
 @njit(cache=True)
 def _blind(M, T, ci, cf, st, t_h, g, H, t, x, y, cliff_flag, delta):
     """Blind-hex test Blind(t) (LOS-SPEC 4.6 R9)."""
-    los_x, los_y, loc, on_map, col, dy2, loc_t = M[3], M[4], M[6], M[7], M[9], M[10], M[15]
-    half, flags, bld = T[2], T[9], T[10]
+    los_x, los_y, loc, on_map, col, dy2, loc_t = M[3][:, 0], M[3][:, 1], M[6], M[4][:, :, 0], M[3][:, 2], M[3][:, 3], M[4][:, :, 3]
+    half, flags, bld = T[0][:, 2], T[0][:, 9], T[0][:, 10]
     if ci[C_SE] == ci[C_TE]:
         return False
     Hi = cf[F_HI]
@@ -179,7 +193,7 @@ def _blind(M, T, ci, cf, st, t_h, g, H, t, x, y, cliff_flag, delta):
     rL = hex_range(col, dy2, H, lo_hex)
     if ci[C_SPINE] == 0 and cliff_flag:
         L = nearest_location(x, y, H, los_x, los_y, loc, on_map)
-        if L >= 0 and (T[9][loc_t[H, L]] & _F_CLIFF):
+        if L >= 0 and (T[0][:, 9][loc_t[H, L]] & _F_CLIFF):
             dh = _d2(los_x[H], los_y[H], los_x[hi_hex], los_y[hi_hex])
             dl = _d2(los_x[H], los_y[H], los_x[lo_hex], los_y[lo_hex])
             if rH == 1 and Hi > t_h and _d2(x, y, los_x[hi_hex], los_y[hi_hex]) < dh:
@@ -206,7 +220,7 @@ def _blind(M, T, ci, cf, st, t_h, g, H, t, x, y, cliff_flag, delta):
 @njit(cache=True)
 def _lowest_crossed_depression(M, ci, H):
     """-1 if the lowest-numbered hexside of H crossed by the thread is a depression location."""
-    loc_d = M[16]
+    loc_d = M[4][:, :, 4]
     any_d = False
     for k in range(6):
         if loc_d[H, k]:
@@ -214,8 +228,8 @@ def _lowest_crossed_depression(M, ci, H):
     if not any_d:
         return 0.0
     cx = H  # exact centre from LOS point (within a pixel)
-    X = float(M[3][cx])
-    Y = float(M[4][cx])
+    X = float(M[3][:, 0][cx])
+    Y = float(M[3][:, 1][cx])
     sx, sy, tx, ty = float(ci[C_SX]), float(ci[C_SY]), float(ci[C_TX]), float(ci[C_TY])
     vx = (-18.75, 18.75, 37.5, 18.75, -18.75, -37.5)
     vy = (-32.25, -32.25, 0.0, 32.25, 32.25, 0.0)
@@ -234,9 +248,13 @@ def _lowest_crossed_depression(M, ci, H):
 @njit(cache=True)
 def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
     """Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H."""
-    los_x, los_y, loc, on_map, nb, col, dy2 = M[3], M[4], M[6], M[7], M[8], M[9], M[10]
-    centre, base, depr, side_t, loc_t, cliff = M[11], M[12], M[13], M[14], M[15], M[17]
-    obst, hind, half, inh, split, lowobs, lowhind, height, cat, flags, bld, bldterr, hexs = T[:13]
+    los_x, los_y, loc, on_map, nb, col, dy2 = M[3][:, 0], M[3][:, 1], M[6], M[4][:, :, 0], M[4][:, :, 1], M[3][:, 2], M[3][:, 3]
+    centre, base, depr, side_t, loc_t, cliff = M[3][:, 4], M[3][:, 5], M[3][:, 6], M[4][:, :, 2], M[4][:, :, 3], M[4][:, :, 5]
+    TA = T[0]
+    obst, hind, half, inh = TA[:, 0], TA[:, 1], TA[:, 2], TA[:, 3]
+    split = T[1]
+    lowobs, lowhind, height, cat, flags = TA[:, 5], TA[:, 6], TA[:, 7], TA[:, 8], TA[:, 9]
+    bld, bldterr, hexs = TA[:, 10], TA[:, 11], TA[:, 12]
     src, tgt, R = ci[C_SRC], ci[C_TGT], ci[C_R]
     sE, tE = ci[C_SE], ci[C_TE]
     Sp, Tp, lo, hi = cf[F_SP], cf[F_TP], cf[F_LO], cf[F_HI]
@@ -266,7 +284,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
             L = nearest_location(x, y, H, los_x, los_y, loc, on_map)
             if L >= 0:
                 lt = loc_t[H, L]
-                if (ci[C_EXIT_ACT] == 1 and Tp - Sp >= 1) and (M[16][H, L] or cat[lt] == _C_WATER):
+                if (ci[C_EXIT_ACT] == 1 and Tp - Sp >= 1) and (M[4][:, :, 4][H, L] != 0 or cat[lt] == _C_WATER):
                     st[S_GIGN] = H
     rS = st[S_RS]
     rT = st[S_RT]
@@ -281,7 +299,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
                 outside = g != base[H] and g > Sp and not (cat[t] == _C_ROAD or cat[t] == _C_BRIDGE)
             if outside and R == 1:
                 outside = False
-            if outside and rT == 1 and tE > base[H] and depr[H] and \
+            if outside and rT == 1 and tE > base[H] and depr[H] != 0 and \
                     _d2(x, y, los_x[tgt], los_y[tgt]) < _d2(los_x[H], los_y[H], los_x[tgt], los_y[tgt]):
                 outside = False
             if outside:
@@ -296,7 +314,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
                 outside = g != base[H] and g > Tp and not (cat[t] == _C_ROAD or cat[t] == _C_BRIDGE)
             if outside and R == 1:
                 outside = False
-            if outside and rS == 1 and sE > base[H] and depr[H] and \
+            if outside and rS == 1 and sE > base[H] and depr[H] != 0 and \
                     _d2(x, y, los_x[src], los_y[src]) < _d2(los_x[H], los_y[H], los_x[src], los_y[src]):
                 outside = False
             if outside:
@@ -307,7 +325,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
         if st[S_LEFT] == 0 and H != src and not (sE > g + h):
             _block(st, LEAVE_BUILDING, x, y, H)
             return
-        if st[S_CAND_H] < 0 and H != tgt and not (tE > g + h) and T[10][centre[tgt]] == 1:
+        if st[S_CAND_H] < 0 and H != tgt and not (tE > g + h) and T[0][:, 10][centre[tgt]] == 1:
             # mirrored for the target: blocks if the thread stays in building terrain from
             # here to the target (decided when the walk ends)
             st[S_CAND_X] = x
@@ -435,11 +453,11 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
                 skip = True
         if cliff_spine and m < mx:
             skip = True
-        if not (depr[H] and h >= 1):
+        if not (depr[H] != 0 and h >= 1):
             gi = st[S_GIGN]
             if gi >= 0 and (H == gi or inside(M[5][gi], x, y)):
                 skip = True
-            if (ci[C_EXIT_ACT] == 1 or ci[C_ENTRY_ACT] == 1) and depr[H]:
+            if (ci[C_EXIT_ACT] == 1 or ci[C_ENTRY_ACT] == 1) and depr[H] != 0:
                 skip = True
         if cat[centre[H]] == _C_WATER and h < 1:
             if rS == 1 and sE > tE and cat[centre[tgt]] == _C_WATER:
@@ -465,12 +483,12 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
         cliff_flag = False
         if gh >= 0:
             L = nearest_location(x, y, gh, los_x, los_y, loc, on_map)
-            if L >= 0 and cliff[gh, L]:
+            if L >= 0 and cliff[gh, L] != 0:
                 cliff_flag = True
     else:
         e = ci[C_E]
-        cliff_flag = (depr[src] and cliff[src, e] and cliff[src, (e + 1) % 6]) or \
-            (depr[tgt] and cliff[tgt, (e + 3) % 6] and cliff[tgt, (e + 4) % 6])
+        cliff_flag = (depr[src] != 0 and cliff[src, e] != 0 and cliff[src, (e + 1) % 6] != 0) or \
+            (depr[tgt] != 0 and cliff[tgt, (e + 3) % 6] != 0 and cliff[tgt, (e + 4) % 6] != 0)
     gg = float(m) if cliff_spine else float(g)
     delta = _lowest_crossed_depression(M, ci, H) if (h == 0 and not cliff_flag) else 0.0
     if _blind(M, T, ci, cf, st, float(h), gg, H, t, x, y, cliff_flag, delta):
@@ -496,7 +514,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
         _add_hindrance(M, T, st, ci, hv, hh, t, H, x, y)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _skippable(st, plain, endskip, hexs, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
     """True if no rule can react to this pixel (fast path; only off hexspines, no depressions).
 
@@ -513,15 +531,15 @@ def _skippable(st, plain, endskip, hexs, same, hex_at, inh_near, x, y, t, g, lo_
     return gh == st[S_MEMO_H] and t == st[S_MEMO_T] and g == st[S_MEMO_G]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _remember(M, T, st, hex_at, x, y, t, g, ci_spine, same):
     """Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
     shares: attributed by grid lookup, in a hex without cliffs, not hexside terrain, and either
     both ends at one elevation (no rule then depends on the pixel's position) or not next to an
     end (no B10.2 exception) and not building terrain (A6.8 state)."""
     H = st[S_CUR]
-    if H == hex_at[x, y] and (same or (st[S_RS] > 1 and st[S_RT] > 1)) and M[21][H] == 0 \
-            and ci_spine == 0 and T[12][t] == 0 and (same or T[10][t] == 0):
+    if H == hex_at[x, y] and (same or (st[S_RS] > 1 and st[S_RT] > 1)) and M[3][:, 10][H] == 0 \
+            and ci_spine == 0 and T[0][:, 12][t] == 0 and (same or T[0][:, 10][t] == 0):
         st[S_MEMO_H] = H
         st[S_MEMO_T] = t
         st[S_MEMO_G] = g
@@ -532,12 +550,12 @@ def _remember(M, T, st, hex_at, x, y, t, g, ci_spine, same):
 @njit(cache=True)
 def _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g):
     """Attribute pixel (x, y) to a hex (LOS-SPEC 4.2) and evaluate it, twice on a hexspine."""
-    hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[2:11]
-    centre = M[11]
-    inh, cat, flags, hexs = T[3], T[8], T[9], T[12]
+    hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[2], M[3][:, 0], M[3][:, 1], M[5], M[6], M[4][:, :, 0], M[4][:, :, 1], M[3][:, 2], M[3][:, 3]
+    centre = M[3][:, 4]
+    inh, cat, flags, hexs = T[0][:, 3], T[0][:, 8], T[0][:, 9], T[0][:, 12]
     src = ci[C_SRC]
     tgt = ci[C_TGT]
-    bb = M[24]
+    bb = M[7]
     in_src = bb[src, 0] <= x < bb[src, 1] and bb[src, 2] <= y < bb[src, 3] and inside(ext[src], x, y)
     in_tgt = (not in_src) and bb[tgt, 0] <= x < bb[tgt, 1] and bb[tgt, 2] <= y < bb[tgt, 3] \
         and inside(ext[tgt], x, y)
@@ -550,7 +568,7 @@ def _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g):
         if H < 0:
             st[S_STOP] = 1
             return
-    if st[S_LEFT] == 0 and T[10][t] == 0:
+    if st[S_LEFT] == 0 and T[0][:, 10][t] == 0:
         st[S_LEFT] = 1
     if ci[C_SPINE] == 1 and not in_src and not in_tgt and hex_range(col, dy2, src, H) % 2 == 1:
         P = -1
@@ -625,9 +643,11 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     ``hex * 256 + terrain code``;
     ``thread``/``tkeys`` receive the hexes entered in order with their keys (when detail=1).
     """
-    elev, terr, hex_at, los_x, los_y, ext, loc, on_map, nb, col, dy2 = M[:11]
-    centre, base, depr, side_t, loc_t, loc_d, cliff, levels, roof, stair = M[11:21]
-    bldarr = T[10]
+    elev, terr, hex_at, los_x, los_y, ext, loc = M[0], M[1], M[2], M[3][:, 0], M[3][:, 1], M[5], M[6]
+    on_map, nb, col, dy2 = M[4][:, :, 0], M[4][:, :, 1], M[3][:, 2], M[3][:, 3]
+    centre, base, depr, side_t, loc_t = M[3][:, 4], M[3][:, 5], M[3][:, 6], M[4][:, :, 2], M[4][:, :, 3]
+    loc_d, cliff, levels, roof, stair = M[4][:, :, 4], M[4][:, :, 5], M[3][:, 7], M[3][:, 8], M[3][:, 9]
+    bldarr = T[0][:, 10]
     st = np.zeros(20, np.int64)
     st[S_PREV] = -1
     st[S_GIGN] = -1
@@ -637,7 +657,7 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
         hv[i] = 0
         hh[i] = -1
     if src == tgt:
-        if sE != tE and (levels[src] > 0 or roof[src]) and (abs(sE - tE) > 1 or not stair[src]):
+        if sE != tE and (levels[src] > 0 or roof[src] != 0) and (abs(sE - tE) > 1 or stair[src] == 0):
             return SAME_HEX, los_x[src], los_y[src], src, 0, 0
         return CLEAR, 0, 0, -1, 0, 0
     ci = np.zeros(20, np.int64)
@@ -700,16 +720,16 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     st[S_LEFT] = 0 if bldarr[centre[src]] == 1 else 1
     st[S_CAND_H] = -1
     st[S_MEMO_H] = -1
-    plain = T[13]
+    plain = T[0][:, 13]
     # terrain that matters in an end hex only as building (A6.8) or hexside (B9) terrain
-    endskip = T[14]
-    hexs_a = T[12]
+    endskip = T[0][:, 14]
+    hexs_a = T[0][:, 12]
     # A6.8, R8 (height advantage) and R9 (blind hexes) need ends at different elevations
     same = sE == tE and s_roof == t_roof
     fast = detail == 0 and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
     # on a hexspine a pixel may be read as a neighbour's inherent terrain (LOS-SPEC 4.2), so
     # only pixels of hexes with no inherent terrain around them may be skipped there
-    inh_near = M[22] if spine else M[23]
+    inh_near = M[3][:, 11] if spine else M[3][:, 12]
     lo_f = cf[F_LO]
     W = hex_at.shape[0]
     Hh = hex_at.shape[1]
@@ -811,7 +831,7 @@ def all_pairs_matrix(M, T, elev, maxlen):
     end, whose ground-ignore update (R1b) depends on direction: those are traced both ways.
     """
     n = len(elev)
-    depr = M[13]
+    depr = M[3][:, 6]
     reasons = np.zeros((n, n), np.int8)
     totals = np.zeros((n, n), np.int16)
     nchunk = 64
@@ -828,7 +848,7 @@ def all_pairs_matrix(M, T, elev, maxlen):
                                                 xs, ys, hv, hh, thread, tkeys, 0)
                 reasons[a, b] = r
                 totals[a, b] = tot
-                if depr[a] or depr[b]:
+                if depr[a] != 0 or depr[b] != 0:
                     r, bx, by, bh, tot, nth = trace(M, T, b, a, elev[b], elev[a], 0, 0,
                                                     xs, ys, hv, hh, thread, tkeys, 0)
                 reasons[b, a] = r
