@@ -7,8 +7,8 @@ weather and other state live outside (DESIGN principle 5).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -62,16 +62,22 @@ class HexMap:
                        ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
         bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
                          g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32)
+        pix = ((g.hex_at.astype(np.int32) + 1) << 16) | ((self.elevation.astype(np.int32) + 128) << 8) \
+            | self.terrain.astype(np.int32)
         return (self.elevation, self.terrain, g.hex_at, hx, h6,
-                np.ascontiguousarray(g.ext, np.int32), np.ascontiguousarray(g.loc, np.int32), bbox)
+                np.ascontiguousarray(g.ext, np.int32), np.ascontiguousarray(g.loc, np.int32), bbox,
+                np.ascontiguousarray(pix.T))
 
     @cached_property
     def kernel_terrain(self) -> tuple:
-        """The packed terrain attributes ``T = (TA [256, 15], split [256])``."""
+        """The packed terrain attributes ``T = (TA [256, 15], split [256], fast class [256])``."""
         from hexwx.loskernel import TA_COLUMNS
         a = self.table.arrays()
         cols = [np.zeros(256) if c == "split" else a[c] for c in TA_COLUMNS]
-        return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64))
+        from hexwx.loskernel import FAST_BUILDING, FAST_END_SKIP, FAST_HEXSIDE, FAST_PLAIN
+        fast = (a["plain"] * FAST_PLAIN + a["building"] * FAST_BUILDING
+                + a["end_skip"] * FAST_END_SKIP + a["hexside"] * FAST_HEXSIDE).astype(np.int32)
+        return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64), fast)
 
     @cached_property
     def _inherent_near(self) -> np.ndarray:
@@ -85,6 +91,14 @@ class HexMap:
         """The map drawn with its terrain and levels, for notebooks."""
         from hexwx.render import map_png
         return map_png(self)
+
+    def with_hexside_terrain(self, sides: tuple[tuple[Hex, int], ...], name: str) -> "HexMap":
+        """A new map with terrain ``name`` (e.g. "Hedge") drawn on the given (hex, hexside)s.
+
+        Hexsides that already carry hexside terrain keep it.  Used for weather that acts as
+        hexside terrain, such as drifts (treated as hedges, E3 3.752).  Cached per map.
+        """
+        return _with_hexsides(self, tuple(sorted(set(sides))), name)
 
     # -- per-hex facts ---------------------------------------------------------------------
     def __len__(self) -> int:
@@ -150,3 +164,18 @@ class HexMap:
     @cached_property
     def min_ground_level(self) -> int:
         return int(self.hexes.base.min())
+
+
+@lru_cache(maxsize=16)
+def _with_hexsides(m: HexMap, sides: tuple[tuple[Hex, int], ...], name: str) -> HexMap:
+    from hexwx.raster import HEXSIDE_HALF_WIDTH, draw, strip
+    code = m.table.code_named(name)
+    shapes = []
+    for h, side in sides:
+        if m.hexes.side_terrain[h, side] >= 0:
+            continue  # a wall (or other hexside terrain) already there takes precedence
+        corners = m.grid.corners(h)
+        shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
+    if not shapes:
+        return m
+    return replace(m, terrain=draw(m.terrain, shapes), name=f"{m.name} (+{len(shapes)} {name.lower()})")

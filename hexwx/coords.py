@@ -50,6 +50,19 @@ NEIGHBOUR_OFFSETS: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...
 _NAME_RE = re.compile(r"^(?P<board>\d*)(?P<col>[A-Za-z]{1,2})(?P<row>\d{1,2})$")
 
 
+def parse_hexside(text: str) -> tuple[str, int]:
+    """``"D5:NE"`` or ``"D5:1"`` -> (``"D5"``, 1): a hex name and a hexside 0-5."""
+    if not isinstance(text, str) or ":" not in text:
+        raise UsageError(f"expected HEX:SIDE such as 'D5:NE', got {text!r}")
+    hex_name, side = text.rsplit(":", 1)
+    side = side.strip().upper()
+    if side in HEXSIDE_NAMES:
+        return hex_name.strip(), HEXSIDE_NAMES.index(side)
+    if side.isdigit() and 0 <= int(side) <= 5:
+        return hex_name.strip(), int(side)
+    raise UsageError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5 in {text!r}")
+
+
 def column_letters(col: int) -> str:
     """Letters of board column index ``col`` (0 -> A, 25 -> Z, 26 -> AA, 32 -> GG)."""
     return chr(ord("A") + col % 26) * (1 + col // 26)

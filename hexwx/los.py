@@ -128,6 +128,20 @@ class LosResult:
         return "\n".join(lines)
 
 
+def weathered(m: HexMap, weather: Any) -> HexMap:
+    """The map as the weather leaves it for LOS: drift hexsides act as hedges (E3 3.752)."""
+    drifts = getattr(weather, "drifts", ()) if weather is not None else ()
+    if not drifts:
+        return m
+    sides = []
+    for d in drifts:
+        try:
+            sides.append((m.parse(d.hex), d.hexside))
+        except UsageError:
+            raise UsageError(f"drift {d.hex}:{d.hexside} is not on this map") from None
+    return m.with_hexside_terrain(tuple(sides), "Hedge")
+
+
 def _hex(m: HexMap, h: Hex | str) -> Hex:
     if isinstance(h, str):
         return m.parse(h)
@@ -164,10 +178,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
     ``weather`` is an :class:`~hexwx.weather.asl.AslWeather` (or None for Clear); its LV
-    hindrances (fog, mist, rain, falling snow, winter camouflage) are added to the answer, and
-    terrain plus LV hindrances of 6 or more block (E3.1: LV is treated like a LOS hindrance).
+    hindrances (fog, mist, rain, falling snow, winter camouflage) are added to the answer,
+    terrain plus LV hindrances of 6 or more block (E3.1: LV is treated like a LOS hindrance),
+    and drift hexsides act as hedges (E3 3.752).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
+    m = weathered(m, weather)
     src, tgt = _hex(m, a), _hex(m, b)
     sE, s_roof = _elevation(m, src, from_level)
     tE, t_roof = _elevation(m, tgt, to_level)
@@ -280,6 +296,7 @@ class Viewshed:
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) -> Viewshed:
     """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
+    m = weathered(m, weather)
     src = _hex(m, a)
     sE, _ = _elevation(m, src, level)
     n = len(m)
@@ -315,6 +332,7 @@ def los_table(m: HexMap, *, weather: Any = None) -> LosTable:
     With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,
     exactly as :func:`los` answers each pair.
     """
+    m = weathered(m, weather)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
                                          m.hexes.base.astype(np.int64), maxlen)

@@ -13,9 +13,11 @@ same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4
 The map is passed as two tuples of a few packed arrays, built once per map by
 :mod:`hexwx.board` (few arguments keep calls between the kernel's functions cheap):
 ``M = (elevation, terrain, hex_at, HX [n, 13] per-hex ints, H6 [n, 6, 6] per-hexside ints,
-ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4])`` and ``T = (TA [256, 15] terrain
-attributes by code, split [256])``; the column orders are :data:`HX_COLUMNS`,
-:data:`H6_COLUMNS` and :data:`TA_COLUMNS`.
+ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width])`` and
+``T = (TA [256, 15] terrain attributes by code, split [256], fast-path class [256])``; the
+column orders are :data:`HX_COLUMNS`, :data:`H6_COLUMNS` and :data:`TA_COLUMNS`.  ``pix``
+packs each pixel's terrain code, elevation + 128 and hex id + 1 into one int32, row-major, so
+the walk reads one word per pixel from memory that mostly lies side by side.
 """
 from __future__ import annotations
 
@@ -35,6 +37,12 @@ H6_COLUMNS = ("side_on_map", "neighbour", "side_terrain", "loc_terrain", "loc_de
 TA_COLUMNS = ("obstacle", "hindrance", "half", "inherent", "split", "low_obs", "low_hind",
               "height", "category", "flags", "building", "building_terrain", "hexside",
               "plain", "end_skip")
+
+# Fast-path classes of terrain codes (T[2]): bits tested once per pixel.
+FAST_PLAIN = 1       # no rule reacts to it below the viewers' level (open ground, roads, water)
+FAST_BUILDING = 2    # building for "LOS has left the building" (A6.8)
+FAST_END_SKIP = 4    # acts in an end hex only as building or hexside terrain: neither
+FAST_HEXSIDE = 8     # hexside terrain (B9)
 
 # Reason codes (LOS-SPEC 5); texts and citations live in hexwx.los.REASONS.
 CLEAR = 0
@@ -515,18 +523,19 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
 
 
 @njit(cache=True, inline="always")
-def _skippable(st, plain, endskip, hexs, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
-    """True if no rule can react to this pixel (fast path; only off hexspines, no depressions).
+def _skippable(st, c, same, inh_near, gh, t, g, lo_f, src, tgt):
+    """True if no rule can react to this pixel (fast path, no depression rule active).
 
-    Plain ground no higher than the lower end; non-building, non-hexside terrain in an end hex;
-    or the same hex, terrain and ground as the last evaluated pixel when that evaluation could
-    not depend on the pixel's position (see :func:`_remember`).
+    ``c`` is the terrain's fast-path class (:data:`FAST_PLAIN` ...), ``gh`` the pixel's hex.
+    Plain ground no higher than the lower end (on a hexspine only away from inherent terrain,
+    which a pair member may read instead of the pixel); in an end hex, terrain that acts there
+    only as building (A6.8, which needs different elevations) or hexside terrain; or the same
+    hex, terrain and ground as the last evaluated pixel when that evaluation could not depend
+    on the pixel's position (see :func:`_remember`).
     """
-    gh = hex_at[x, y]
-    if plain[t] == 1 and g <= lo_f and (gh < 0 or inh_near[gh] == 0):
+    if (c & FAST_PLAIN) != 0 and g <= lo_f and (gh < 0 or inh_near[gh] == 0):
         return True
-    if (endskip[t] == 1 or (same and hexs[t] == 0)) and (gh == src or gh == tgt):
-        # in an end hex only building (A6.8, needs different elevations) and hexside terrain act
+    if ((c & FAST_END_SKIP) != 0 or (same and (c & FAST_HEXSIDE) == 0)) and (gh == src or gh == tgt):
         return True
     return gh == st[S_MEMO_H] and t == st[S_MEMO_T] and g == st[S_MEMO_G]
 
@@ -720,10 +729,8 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     st[S_LEFT] = 0 if bldarr[centre[src]] == 1 else 1
     st[S_CAND_H] = -1
     st[S_MEMO_H] = -1
-    plain = T[0][:, 13]
-    # terrain that matters in an end hex only as building (A6.8) or hexside (B9) terrain
-    endskip = T[0][:, 14]
-    hexs_a = T[0][:, 12]
+    pix = M[8]
+    fastcls = T[2]
     # A6.8, R8 (height advantage) and R9 (blind hexes) need ends at different elevations
     same = sE == tE and s_roof == t_roof
     fast = detail == 0 and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
@@ -747,11 +754,13 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
             y1 = int(math.floor(ex))
             while True:
                 if 0 <= x < W and 0 <= y < Hh:
-                    t = np.int64(terr[x, y])
-                    g = np.int64(elev[x, y])
-                    if bldarr[t] == 0:
+                    p = np.int64(pix[y, x])
+                    t = p & 255
+                    g = ((p >> 8) & 255) - 128
+                    c = fastcls[t]
+                    if (c & FAST_BUILDING) == 0:
                         st[S_CAND_H] = -1
-                    if fast and _skippable(st, plain, endskip, hexs_a, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
+                    if fast and _skippable(st, c, same, inh_near, (p >> 16) - 1, t, g, lo_f, src, tgt):
                         st[S_LEFT] = 1
                     else:
                         _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)
@@ -775,11 +784,13 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
             i = n - 1 - j
             x = xs[i]
             y = ys[i]
-            t = np.int64(terr[x, y])
-            g = np.int64(elev[x, y])
-            if bldarr[t] == 0:
+            p = np.int64(pix[y, x])
+            t = p & 255
+            g = ((p >> 8) & 255) - 128
+            c = fastcls[t]
+            if (c & FAST_BUILDING) == 0:
                 st[S_CAND_H] = -1
-            if fast and _skippable(st, plain, endskip, hexs_a, same, hex_at, inh_near, x, y, t, g, lo_f, src, tgt):
+            if fast and _skippable(st, c, same, inh_near, (p >> 16) - 1, t, g, lo_f, src, tgt):
                 st[S_LEFT] = 1
                 continue
             _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g)

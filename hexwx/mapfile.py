@@ -10,34 +10,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from hexwx.board import HexMap
-from hexwx.coords import HEX_WIDTH_PX, HEXSIDE_NAMES, Grid
-from hexwx.errors import DataError, UsageError
+from hexwx.coords import HEX_WIDTH_PX, Grid, parse_hexside
+from hexwx.errors import UsageError
 from hexwx.pixelgeom import build_geometry
-from hexwx.terrain import CATALOGUE, Category, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
+from hexwx.raster import HEXSIDE_HALF_WIDTH, draw, strip
+from hexwx.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
 from hexwx.tomlfile import Table, load_toml
 
 MAP_KEYS = ("map", "levels", "terrain", "hexsides", "roads", "depiction", "movement")
 LEVEL_RANGE = (-2, 9)
-#: Half-width in pixels of a hexside terrain strip (covers the hexside location points).
-HEXSIDE_HALF_WIDTH = 2.5
 ROAD_HALF_WIDTH = 4.0
 ROAD_KINDS = {"dirt": ("road", 1), "paved": ("paved road", 2)}
-
-
-def parse_hexside(text: str) -> tuple[str, int]:
-    """``"D5:NE"`` or ``"D5:1"`` -> (``"D5"``, 1); UsageError if malformed."""
-    if not isinstance(text, str) or ":" not in text:
-        raise UsageError(f"expected HEX:SIDE such as 'D5:NE', got {text!r}")
-    hex_name, side = text.rsplit(":", 1)
-    side = side.strip().upper()
-    if side in HEXSIDE_NAMES:
-        return hex_name.strip(), HEXSIDE_NAMES.index(side)
-    if side.isdigit() and 0 <= int(side) <= 5:
-        return hex_name.strip(), int(side)
-    raise UsageError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5 in {text!r}")
 
 
 def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
@@ -148,7 +133,7 @@ def load_mapfile(path: str | Path) -> HexMap:
                         raise rt.error(f"{kind}[{j}]", str(exc)) from None
                     roads[a, side] = level
                     roads[b, (side + 3) % 6] = level
-                    shapes.append((_strip(grid.centre(a), grid.centre(b), ROAD_HALF_WIDTH), code))
+                    shapes.append((strip(grid.centre(a), grid.centre(b), ROAD_HALF_WIDTH), code))
 
     # hexside terrain drawn along the hexside line
     if "hexsides" in doc:
@@ -164,14 +149,10 @@ def load_mapfile(path: str | Path) -> HexMap:
                     raise hs.error(key, str(exc)) from None
                 h = _hex(grid, hs, key, name_)
                 corners = grid.corners(h)
-                shapes.append((_strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
+                shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
 
     if shapes:
-        img = Image.fromarray(np.ascontiguousarray(terrain.T))
-        draw = ImageDraw.Draw(img)
-        for poly, code in shapes:
-            draw.polygon(poly, fill=code)
-        terrain = np.ascontiguousarray(np.asarray(img, dtype=np.uint8).T)
+        terrain = draw(terrain, shapes)
     overrides: dict = {}
     if "movement" in doc:
         mv = doc.table("movement")
@@ -183,13 +164,3 @@ def load_mapfile(path: str | Path) -> HexMap:
                   source=str(path), kind="hexwx", move_overrides=overrides, roads=roads)
 
 
-def _strip(a: tuple[float, float], b: tuple[float, float], half: float) -> list[tuple[float, float]]:
-    """The polygon of a strip of half-width ``half`` pixels from a to b."""
-    (ax, ay), (bx, by) = a, b
-    dx, dy = bx - ax, by - ay
-    length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
-    nx, ny = -dy / length * half, dx / length * half
-    return [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
-
-
-_ = (Category, CATALOGUE, DataError)

@@ -108,18 +108,12 @@ class Drift:
     @classmethod
     def parse(cls, text: str) -> "Drift":
         """``"2C5:2"`` or ``"C5:SE"`` -> Drift (hexside as 0-5 or N/NE/SE/S/SW/NW)."""
-        hex_, sep, side = str(text).partition(":")
-        if not sep:
-            raise UsageError(f"bad drift {text!r}; expected HEX:SIDE, e.g. 2C5:2 or C5:SE")
-        side = side.strip().upper()
-        names = ("N", "NE", "SE", "S", "SW", "NW")
-        if side in names:
-            n = names.index(side)
-        elif side.isdigit():
-            n = int(side)
-        else:
-            raise UsageError(f"bad drift hexside {side!r} in {text!r}; expected 0-5 or N/NE/SE/S/SW/NW")
-        return cls(hex_.strip(), n)
+        from hexwx.coords import parse_hexside
+        try:
+            hex_, side = parse_hexside(str(text))
+        except UsageError as exc:
+            raise UsageError(f"bad drift {text!r}: {exc}") from None
+        return cls(hex_, side)
 
     def __str__(self) -> str:
         return f"{self.hex}:{self.hexside}"
