@@ -140,7 +140,7 @@ def test_los_table_shape() -> None:
 
 def test_los_table_equals_single_queries_on_a_slice() -> None:
     """Every ordered pair from every 12th source hex of hill_village (29 sources, 10,005 pairs);
-    the full 119,370 pairs take about 100 s of single queries and run with ``-m slow``."""
+    the full 119,370 pairs take one to two minutes of single queries and run with ``-m slow``."""
     n = len(bundled("hill_village"))
     assert compare_table_with_single("hill_village", np.arange(0, n, 12)) == 29 * (n - 1)
 
@@ -149,7 +149,7 @@ def only_with_slow(request: pytest.FixtureRequest) -> None:
     """Skip unless ``-m`` selects slow tests (nothing in the project deselects them otherwise)."""
     if "slow" not in (request.config.getoption("markexpr") or "") or \
             "not slow" in request.config.getoption("markexpr"):
-        pytest.skip("slow: about 100 s per map; run with -m slow")
+        pytest.skip("slow: one to two minutes per map; run with -m slow")
 
 
 @pytest.mark.slow
