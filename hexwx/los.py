@@ -157,10 +157,16 @@ def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
     return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
 
 
+_BUFFERS: dict[int, tuple[np.ndarray, ...]] = {}
+
+
 def _buffers(m: HexMap) -> tuple[np.ndarray, ...]:
+    """Scratch arrays for one trace (reused: the kernel resets what it reads)."""
     n = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    return (np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4096, np.int64),
-            np.zeros(4096, np.int64), np.zeros(4096, np.int64), np.zeros(4096, np.int64))
+    if n not in _BUFFERS:
+        _BUFFERS[n] = (np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4096, np.int64),
+                       np.zeros(4096, np.int64), np.zeros(4096, np.int64), np.zeros(4096, np.int64))
+    return _BUFFERS[n]
 
 
 def _terrain_rule(m: HexMap, code: int) -> str:
@@ -195,12 +201,11 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     name = m.name_of
     hind: list[Hindrance] = []
     terrain_total = 0
-    for key in range(R + 1):
-        if hv[key] > 0:
-            hx, code = divmod(int(hh[key]), 256)
-            hind.append(Hindrance(name(hx), int(hv[key]), m.table[code].name.lower(),
-                                  _terrain_rule(m, code)))
-            terrain_total += int(hv[key])
+    for key in np.flatnonzero(hv[:R + 1]).tolist():
+        hx, code = divmod(int(hh[key]), 256)
+        hind.append(Hindrance(name(hx), int(hv[key]), m.table[code].name.lower(),
+                              _terrain_rule(m, code)))
+        terrain_total += int(hv[key])
     canon = src > tgt
     th = []
     for i in range(nth):

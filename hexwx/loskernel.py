@@ -81,7 +81,7 @@ _C_ROAD = 1
 
 # state slots
 S_CUR, S_RS, S_RT, S_PREV, S_GIGN, S_LEFT, S_TOTAL, S_REASON, S_BX, S_BY, S_NTH, S_STOP, \
-    S_BOUNCE, S_BHEX, S_CAND_X, S_CAND_Y, S_CAND_H, S_MEMO_H, S_MEMO_T, S_MEMO_G = range(20)
+    S_BOUNCE, S_BHEX, S_CAND_X, S_CAND_Y, S_CAND_H, S_MEMO_H, S_MEMO_T, S_MEMO_G, S_LAST_REC = range(21)
 # context slots (ints)
 C_SRC, C_TGT, C_R, C_SE, C_TE, C_SROOF, C_TROOF, C_SPINE, C_E, C_SX, C_SY, C_TX, C_TY, \
     C_EXIT_ACT, C_ENTRY_ACT, C_ENTRY_A, C_CANON, C_DETAIL, C_EXIT0, C_EXIT1 = range(20)
@@ -253,6 +253,25 @@ def _lowest_crossed_depression(M, ci, H):
     return 0.0
 
 
+@njit(cache=True, inline="always")
+def _record(st, ci, thread, tkeys, H, col, dy2):
+    """Add hex H to the thread (once), keyed by its range from the canonical end."""
+    if H < 0 or H == st[S_LAST_REC]:
+        return
+    st[S_LAST_REC] = H
+    for i in range(st[S_NTH]):
+        if thread[i] == H:
+            return
+    if st[S_NTH] < len(thread):
+        if ci[C_CANON] == 0:
+            key = hex_range(col, dy2, ci[C_SRC], H)
+        else:
+            key = hex_range(col, dy2, ci[C_TGT], H)
+        thread[st[S_NTH]] = H
+        tkeys[st[S_NTH]] = key
+        st[S_NTH] += 1
+
+
 @njit(cache=True)
 def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
     """Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H."""
@@ -278,15 +297,7 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
         st[S_RS] = hex_range(col, dy2, src, H)
         st[S_RT] = hex_range(col, dy2, tgt, H)
         if ci[C_DETAIL] == 1:
-            seen = False
-            for i in range(st[S_NTH]):
-                if thread[i] == H:
-                    seen = True
-                    break
-            if not seen and st[S_NTH] < len(thread):
-                thread[st[S_NTH]] = H
-                tkeys[st[S_NTH]] = st[S_RS] if ci[C_CANON] == 0 else st[S_RT]
-                st[S_NTH] += 1
+            _record(st, ci, thread, tkeys, H, col, dy2)
         # R1b ground-ignore update (non-spine, not a bounce-back)
         if spine == 0 and st[S_BOUNCE] == 0 and H != src:
             L = nearest_location(x, y, H, los_x, los_y, loc, on_map)
@@ -657,7 +668,7 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     centre, base, depr, side_t, loc_t = M[3][:, 4], M[3][:, 5], M[3][:, 6], M[4][:, :, 2], M[4][:, :, 3]
     loc_d, cliff, levels, roof, stair = M[4][:, :, 4], M[4][:, :, 5], M[3][:, 7], M[3][:, 8], M[3][:, 9]
     bldarr = T[0][:, 10]
-    st = np.zeros(20, np.int64)
+    st = np.zeros(21, np.int64)
     st[S_PREV] = -1
     st[S_GIGN] = -1
     st[S_BHEX] = -1
@@ -733,7 +744,9 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
     fastcls = T[2]
     # A6.8, R8 (height advantage) and R9 (blind hexes) need ends at different elevations
     same = sE == tE and s_roof == t_roof
-    fast = detail == 0 and ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0
+    # (a single query along a hexspine evaluates every pixel, to list both hexes of each pair)
+    fast = ci[C_EXIT_ACT] == 0 and ci[C_ENTRY_ACT] == 0 and not (detail == 1 and spine)
+    st[S_LAST_REC] = -1
     # on a hexspine a pixel may be read as a neighbour's inherent terrain (LOS-SPEC 4.2), so
     # only pixels of hexes with no inherent terrain around them may be skipped there
     inh_near = M[3][:, 11] if spine else M[3][:, 12]
@@ -758,6 +771,8 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
                     t = p & 255
                     g = ((p >> 8) & 255) - 128
                     c = fastcls[t]
+                    if detail == 1:
+                        _record(st, ci, thread, tkeys, (p >> 16) - 1, col, dy2)
                     if (c & FAST_BUILDING) == 0:
                         st[S_CAND_H] = -1
                     if fast and _skippable(st, c, same, inh_near, (p >> 16) - 1, t, g, lo_f, src, tgt):
@@ -788,6 +803,8 @@ def trace(M, T, src, tgt, sE, tE, s_roof, t_roof, xs, ys, hv, hh, thread, tkeys,
             t = p & 255
             g = ((p >> 8) & 255) - 128
             c = fastcls[t]
+            if detail == 1:
+                _record(st, ci, thread, tkeys, (p >> 16) - 1, col, dy2)
             if (c & FAST_BUILDING) == 0:
                 st[S_CAND_H] = -1
             if fast and _skippable(st, c, same, inh_near, (p >> 16) - 1, t, g, lo_f, src, tgt):
