@@ -2,6 +2,8 @@
 forms (``los_table``, ``viewshed``) agreeing with single ``los`` queries."""
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import tomllib
 from functools import lru_cache
@@ -69,6 +71,7 @@ def test_all_pairs_are_reciprocal(name: str) -> None:
 # -- adding a hindrance ---------------------------------------------------------------------
 
 _TMP = Path(tempfile.mkdtemp(prefix="hexwx-props-"))
+atexit.register(shutil.rmtree, _TMP, True)
 
 
 def open_hexes(name: str) -> list[str]:
