@@ -35,6 +35,7 @@ class HexMap:
     image_bytes: bytes | None = field(default=None, repr=False)  # a VASL board's own image
     move_overrides: dict[str, Any] = field(default_factory=dict, repr=False)
     roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
+    fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
 
     def __post_init__(self) -> None:
         for arr in (self.elevation, self.terrain):
@@ -57,7 +58,7 @@ class HexMap:
         n = len(grid)
         hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
                        ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
-                       self._inherent_near, np.zeros(n)], axis=1).astype(np.int32)
+                       self._inherent_near, np.zeros(n), self._fills], axis=1).astype(np.int32)
         h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
                        ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
         bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
@@ -80,9 +81,18 @@ class HexMap:
         return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64), fast)
 
     @cached_property
+    def _fills(self) -> np.ndarray:
+        """Whole-hex fill code per hex (map files), -1 where the hex is drawn otherwise."""
+        return self.fills if self.fills is not None else np.full(len(self.grid), -1, np.int32)
+
+    @cached_property
     def _inherent_near(self) -> np.ndarray:
-        """int8 [n]: the hex or one of its neighbours has inherent centre terrain."""
-        inh = self.table.arrays()["inherent"][self.hexes.centre].astype(bool)
+        """int8 [n]: the hex or a neighbour may be read as its own terrain on a hexspine
+        (inherent centre terrain, or a map-file fill that is not plain)."""
+        a = self.table.arrays()
+        fills = self._fills
+        inh = a["inherent"][self.hexes.centre].astype(bool) | (
+            (fills >= 0) & (a["plain"][np.maximum(fills, 0)] == 0))
         nb = self.grid.neighbours
         near = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
         return near.astype(np.int8)
@@ -115,7 +125,9 @@ class HexMap:
         return int(self.hexes.base[h])
 
     def terrain_of(self, h: Hex) -> TerrainType:
-        """The terrain that fills hex ``h`` (its centre terrain)."""
+        """The terrain of hex ``h``: a map file's fill, else the terrain at its centre dot."""
+        if self.fills is not None and self.fills[h] >= 0:
+            return self.table[int(self.fills[h])]
         return self.table[int(self.hexes.centre[h])]
 
     def hexside_terrain(self, h: Hex, side: int) -> TerrainType | None:

@@ -123,8 +123,9 @@ class LosResult:
             lines.append(f"BLOCKED{where}: {self.reason}{rule}")
         else:
             lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
-        for h in self.hindrances:
-            lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
+        if not self.blocked:
+            for h in self.hindrances:
+                lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
         return "\n".join(lines)
 
 

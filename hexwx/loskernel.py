@@ -30,7 +30,7 @@ from hexwx.pixelgeom import hex_range, inside, nearest_location
 
 #: Column order of the packed per-hex array HX (M[3]).
 HX_COLUMNS = ("los_x", "los_y", "col", "dy2", "centre", "base", "depression", "levels",
-              "rooftop", "stairway", "has_cliff", "inherent_near", "zero")
+              "rooftop", "stairway", "has_cliff", "inherent_near", "zero", "fill")
 #: Column order of the packed per-hexside array H6 (M[4]).
 H6_COLUMNS = ("side_on_map", "neighbour", "side_terrain", "loc_terrain", "loc_depression", "cliff")
 #: Column order of the packed terrain attribute array TA (T[0]); column 4 (split) is T[1].
@@ -253,6 +253,23 @@ def _lowest_crossed_depression(M, ci, H):
     return 0.0
 
 
+@njit(cache=True)
+def _crest_sides(M, X, a):
+    """True if hexside a or a+1 of end hex X is a crest (LOS-SPEC 4.6 R1, B19.51): the hexes'
+    base heights differ, or exactly one side of a depression hexside location is a depression."""
+    base, depr = M[3][:, 5], M[3][:, 6]
+    nb, loc_d = M[4][:, :, 1], M[4][:, :, 4]
+    for k in (a, (a + 1) % 6):
+        o = nb[X, k]
+        if o < 0:
+            continue  # an off-map neighbour is no crest (VASL throws here, LOS-SPEC 7.1)
+        if base[X] != base[o]:
+            return True
+        if loc_d[X, k] != 0 and (depr[X] != 0) != (depr[o] != 0):
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _record(st, ci, thread, tkeys, H, col, dy2):
     """Add hex H to the thread (once), keyed by its range from the canonical end."""
@@ -339,6 +356,14 @@ def _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, H):
             if outside:
                 _block(st, ENTERS_DEPRESSION, x, y, H)
                 return
+    # crest line at a vertex (B19.51): a hexspine thread leaving (entering) a depression end
+    if spine == 1:
+        if ci[C_EXIT_ACT] == 1 and Sp >= Tp and _crest_sides(M, src, (ci[C_ENTRY_A] + 3) % 6):
+            _block(st, CREST_EXIT, x, y, H)
+            return
+        if ci[C_ENTRY_ACT] == 1 and Tp >= Sp and _crest_sides(M, tgt, ci[C_ENTRY_A]):
+            _block(st, CREST_ENTRY, x, y, H)
+            return
     # R2 building exit (A6.8 Ex. 2), for the source and, mirrored, for the target
     if bldterr[t] == 1 and sE != tE:
         if st[S_LEFT] == 0 and H != src and not (sE > g + h):
@@ -609,7 +634,16 @@ def _pixel(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g):
                     continue
                 tm = t
                 cm = np.int64(centre[member])
-                if inh[cm] == 1:
+                fill = M[3][member, 13]
+                if fill >= 0:
+                    # a map-file hex filled to its hexsides: a thread along the hexside reads
+                    # each hex of the pair as its own fill, so either side counts alike
+                    if hexs[t] == 1:
+                        _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, member)
+                        if st[S_REASON] != 0:
+                            return
+                    tm = np.int64(fill)
+                elif inh[cm] == 1:
                     if hexs[t] == 1:
                         _evaluate(M, T, st, ci, cf, hv, hh, thread, tkeys, x, y, t, g, member)
                         if st[S_REASON] != 0:

@@ -34,9 +34,9 @@ def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
         raise table.error(key, f"hex {name!r} is not on this map") from None
 
 
-def _hex_list(grid: Grid, table: Table, key: str) -> list[int]:
-    names = table.list(key)
-    return [_hex(grid, table, key, n) for n in names]
+def _hex_list(grid: Grid, table: Table, key: str) -> list[tuple[int, str]]:
+    """The hexes listed under ``key``, each with the name as written."""
+    return [(_hex(grid, table, key, n), n) for n in table.list(key)]
 
 
 def load_mapfile(path: str | Path) -> HexMap:
@@ -70,9 +70,9 @@ def load_mapfile(path: str | Path) -> HexMap:
                 raise lv.error(key, "expected a whole-number level as the key, e.g. 1 = [\"C4\"]") from None
             if not LEVEL_RANGE[0] <= level <= LEVEL_RANGE[1]:
                 raise lv.error(key, f"level {level} outside {LEVEL_RANGE[0]}..{LEVEL_RANGE[1]}")
-            for h in _hex_list(grid, lv, key):
+            for h, written in _hex_list(grid, lv, key):
                 if h in seen:
-                    raise lv.error(key, f"hex {grid.name(h)!r} already has level {seen[h]}")
+                    raise lv.error(key, f"hex {written!r} already has level {seen[h]}")
                 seen[h] = key
                 levels[h] = level
 
@@ -84,9 +84,9 @@ def load_mapfile(path: str | Path) -> HexMap:
                 hint = " (hexside terrain goes in [hexsides])" if key in HEXSIDE_KEYS else ""
                 raise tt.error(key, f"unknown terrain {key!r}{hint}; expected one of {', '.join(HEX_KEYS)}")
             code = catalogue_type(key).code
-            for h in _hex_list(grid, tt, key):
+            for h, written in _hex_list(grid, tt, key):
                 if h in owner:
-                    raise tt.error(key, f"hex {grid.name(h)!r} is already {owner[h]!r}")
+                    raise tt.error(key, f"hex {written!r} is already {owner[h]!r}")
                 owner[h] = key
                 hex_code[h] = code
 
@@ -97,6 +97,7 @@ def load_mapfile(path: str | Path) -> HexMap:
     elevation = np.where(hex_at >= 0, levels[np.maximum(hex_at, 0)], 0).astype(np.int8)
 
     shapes: list[tuple[list[tuple[float, float]], int]] = []  # drawn in order, later on top
+    fills = hex_code.copy()  # whole-hex fills; hexes with a depiction are drawn, not filled
     # explicit depictions of terrain inside hexes (polygons in hex widths around the centre)
     for i, dep in enumerate(doc.tables("depiction", [])):
         dep.check_keys(("hex", "terrain", "polygon"))
@@ -108,6 +109,7 @@ def load_mapfile(path: str | Path) -> HexMap:
         if len(pts) < 3 or not all(isinstance(p, list) and len(p) == 2 and
                                    all(isinstance(v, (int, float)) for v in p) for p in pts):
             raise dep.error("polygon", "expected at least three [x, y] points in hex widths")
+        fills[h] = -1
         cx, cy = grid.centre(h)
         poly = [(cx + float(px) * HEX_WIDTH_PX, cy + float(py) * HEX_WIDTH_PX) for px, py in pts]
         shapes.append((poly, catalogue_type(key).code))
@@ -161,6 +163,7 @@ def load_mapfile(path: str | Path) -> HexMap:
                 raise mv.error(key, f"expected a table like {{ infantry = 2 }}, got {value!r}")
             overrides[key] = dict(value)
     return HexMap(name=name, grid=grid, table=CATALOGUE, elevation=elevation, terrain=terrain,
-                  source=str(path), kind="hexwx", move_overrides=overrides, roads=roads)
+                  source=str(path), kind="hexwx", move_overrides=overrides, roads=roads,
+                  fills=fills)
 
 

@@ -141,25 +141,15 @@ def test_los_table_shape() -> None:
     assert np.array_equal(t.range, m.grid.distance_matrix()[t.src, t.tgt])
 
 
-def test_los_table_equals_single_queries_on_a_slice() -> None:
-    """Every ordered pair from every 12th source hex of hill_village (29 sources, 10,005 pairs);
-    the full 119,370 pairs take one to two minutes of single queries and run with ``-m slow``."""
+def test_los_table_equals_single_queries_on_every_pair_of_hill_village() -> None:
+    """The batch form gives exactly the single query's answer on all 119,370 ordered pairs."""
     n = len(bundled("hill_village"))
-    assert compare_table_with_single("hill_village", np.arange(0, n, 12)) == 29 * (n - 1)
-
-
-def only_with_slow(request: pytest.FixtureRequest) -> None:
-    """Skip unless ``-m`` selects slow tests (nothing in the project deselects them otherwise)."""
-    if "slow" not in (request.config.getoption("markexpr") or "") or \
-            "not slow" in request.config.getoption("markexpr"):
-        pytest.skip("slow: one to two minutes per map; run with -m slow")
+    assert compare_table_with_single("hill_village", np.arange(n)) == n * (n - 1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_los_table_equals_single_queries_on_every_pair(request: pytest.FixtureRequest,
-                                                       name: str) -> None:
-    only_with_slow(request)
+def test_los_table_equals_single_queries_on_every_pair(name: str) -> None:
     n = len(bundled(name))
     assert compare_table_with_single(name, np.arange(n)) == n * (n - 1)
 

@@ -224,27 +224,22 @@ SPINE_CASES = [
     ('woods = ["E7", "E8"]', "D7", "F7", True, None),
 ]
 
-SPINE_BUGS = [
-    # grain only on the lower side (E8) of the E7/E8 hexside: hexwx reports 0 (the pixel row the
-    # thread walks, y = 451, is drawn as E7's), though the mirror image (grain in E7) gives +1.
-    pytest.param('grain = ["E8"]', "D7", "F7", False, 1, marks=pytest.mark.xfail(
-        strict=True, reason="bug: spine thread misses hindrance on the lower side (E8)")),
-    # one grain hex (E7) on the spine, then open F7 and the open G7/G8 side: the only hindrance
-    # hex is E7 -> +1.  hexwx adds a second "grain in F7" (F7 is open) at range 2.
-    pytest.param('grain = ["E7"]', "D7", "H7", False, 1, marks=pytest.mark.xfail(
-        strict=True, reason="bug: phantom hindrance in F7 from grain pixels at E7's vertex")),
-    pytest.param('grain = ["E7", "G7"]', "D7", "H7", False, 2, marks=pytest.mark.xfail(
-        strict=True, reason="bug: phantom hindrance in F7 from grain pixels at E7/G7 vertices")),
+# Along a hexside, each hex of a map file reads as its own fill, so either side counts alike
+# (these were bugs: the boundary pixel row belonged to one hex only).
+SPINE_BOTH_SIDES = [
+    # grain only on the lower side (E8) of the E7/E8 hexside: +1, like its mirror image (E7)
+    ('grain = ["E8"]', "D7", "F7", False, 1),
+    # one grain hex (E7) on the spine, then open F7 and the open G7/G8 side: only E7 -> +1
+    ('grain = ["E7"]', "D7", "H7", False, 1),
+    ('grain = ["E7", "G7"]', "D7", "H7", False, 2),
     # grain on both sides of the E7/E8 hexside, F7 (the thread passes through its centre) open:
     # +1; and with grain on both sides of G7/G8 too, two stretches at ranges 1 and 3: +2.
-    pytest.param('grain = ["E7", "E8"]', "D7", "H7", False, 1, marks=pytest.mark.xfail(
-        strict=True, reason="bug: phantom hindrance in F7 from grain pixels at E7's vertex")),
-    pytest.param('grain = ["E7", "E8", "G7", "G8"]', "D7", "H7", False, 2, marks=pytest.mark.xfail(
-        strict=True, reason="bug: phantom hindrance in F7 from grain pixels at the vertices")),
+    ('grain = ["E7", "E8"]', "D7", "H7", False, 1),
+    ('grain = ["E7", "E8", "G7", "G8"]', "D7", "H7", False, 2),
 ]
 
 
-@pytest.mark.parametrize("terrain,a,b,blocked,hind", SPINE_CASES + SPINE_BUGS)
+@pytest.mark.parametrize("terrain,a,b,blocked,hind", SPINE_CASES + SPINE_BOTH_SIDES)
 def test_hexspine(tmp_path: Path, terrain: str, a: str, b: str, blocked: bool,
                   hind: int | None) -> None:
     m = spine_map(tmp_path, terrain)
@@ -255,7 +250,6 @@ def test_hexspine(tmp_path: Path, terrain: str, a: str, b: str, blocked: bool,
             assert r.hindrance == hind, r.explain()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: woods in E7 blocks D7->F7, woods in E8 does not")
 def test_hexspine_obstacle_on_one_side_is_mirror_symmetric(tmp_path: Path) -> None:
     """Woods on one side of the E7/E8 hexside: whatever the answer, the mirror image (woods on the
     other side, same thread) must give the same one."""

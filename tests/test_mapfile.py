@@ -87,7 +87,9 @@ def test_roads_of_a_map_file_are_road_hexsides(tmp_path: Path) -> None:
     f2, g2 = m.parse("F2"), m.parse("G2")
     assert m.road_sides[f2, m.grid.side_towards(f2, g2)] == 2
     assert int(m.road_sides.sum()) == 4 * 1 + 2 * 2     # 4 dirt hexside ends, 2 paved ends
-    assert m.terrain_of(c5).category == Category.ROAD
+    # the hex's terrain is its fill (open ground); the road is drawn through its centre dot
+    assert m.terrain_of(c5).category == Category.OPEN
+    assert m.table[int(m.hexes.centre[c5])].category == Category.ROAD
 
 
 def test_two_board_map_file(tmp_path: Path) -> None:
@@ -123,7 +125,7 @@ BAD: list[tuple[str, str, str, str]] = [
     ("level below range", '[levels]\n-3 = ["C4"]\n', "levels.-3", "-3"),
     ("level not a number", '[levels]\nhigh = ["C4"]\n', "levels.high", "level"),
     ("hex at two levels", '[levels]\n1 = ["C4"]\n2 = ["C4"]\n', "levels.2", "C4"),
-    ("hex in two terrains", '[terrain]\nwoods = ["C4"]\ngrain = ["c4"]\n', "terrain.grain", "C4"),
+    ("hex in two terrains", '[terrain]\nwoods = ["C4"]\ngrain = ["c4"]\n', "terrain.grain", "'c4'"),
     ("hexside without side", '[hexsides]\nwall = ["C4"]\n', "hexsides.wall", "C4"),
     ("hexside bad side", '[hexsides]\nwall = ["C4:XX"]\n', "hexsides.wall", "C4:XX"),
     ("hexside side 6", '[hexsides]\nhedge = ["C4:6"]\n', "hexsides.hedge", "C4:6"),
