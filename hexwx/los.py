@@ -19,6 +19,7 @@ from hexwx import loskernel as K
 from hexwx.board import HexMap
 from hexwx.coords import Hex
 from hexwx.errors import UsageError
+from hexwx.weather.lv import ThreadHex  # name, rs, rt, ground, key of each hex of a thread
 
 #: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
 REASONS: dict[int, tuple[str, str | None]] = {
@@ -55,17 +56,6 @@ class Hindrance:
 
     def to_json(self) -> dict:
         return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
-
-
-@dataclass(frozen=True)
-class ThreadHex:
-    """A hex the LOS thread passes through: name, range from source / to target, ground, key."""
-
-    name: str
-    rs: int
-    rt: int
-    ground: int
-    key: int
 
 
 @dataclass(frozen=True)
