@@ -115,6 +115,15 @@ class TerrainType:
         return name_flags(self.name)
 
     @property
+    def hindrance_value(self) -> int:
+        """Hindrance DRM of one hex of this terrain when it hinders (LOS-SPEC 4.5, A6.7): 2 for
+        light woods and roofless or gutted factory debris, 1 for any other terrain that can
+        hinder (including orchards and light woods at their own level), 0 for the rest."""
+        if not (self.hindrance or self.lower_hindrance or self.flags & F_LIGHT_WOODS):
+            return 0
+        return 2 if self.flags & (F_LIGHT_WOODS | F_ROOFLESS) else 1
+
+    @property
     def is_building(self) -> bool:
         """Building for LOS purposes: categories BUILDING, FACTORY or MARKETPLACE."""
         return self.category in (Category.BUILDING, Category.FACTORY, Category.MARKETPLACE)

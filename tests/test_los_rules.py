@@ -256,3 +256,13 @@ def test_hexspine_obstacle_on_one_side_is_mirror_symmetric(tmp_path: Path) -> No
     upper = los(spine_map(tmp_path, 'woods = ["E7"]'), "D7", "F7")
     lower = los(spine_map(tmp_path, 'woods = ["E8"]'), "D7", "F7")
     assert upper.blocked == lower.blocked
+
+
+@pytest.mark.parametrize("key,value", [
+    ("grain", 1), ("brush", 1), ("orchard", 1), ("orchard out of season", 1),
+    ("light woods", 2), ("woods", 0), ("open", 0), ("stone building", 0), ("wall", 0),
+])
+def test_catalogue_hindrance_values(key: str, value: int) -> None:
+    # LOS-SPEC 4.5: +1 per hindrance hex, +2 for light woods; obstacles and open ground hinder nothing
+    from hexwx.terrain import catalogue_type
+    assert catalogue_type(key).hindrance_value == value
