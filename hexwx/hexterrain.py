@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from hexwx.coords import Grid
-from hexwx.pixelgeom import PixelGeometry, nearest_location
+from hexwx.pixelgeom import PixelGeometry
 from hexwx.terrain import Category, F_GENERIC_BUILDING, F_ONE_LEVEL_BUILDING, F_ROOFLESS, TerrainTable
 
 
@@ -123,30 +122,26 @@ def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.nd
                       levels, rooftop, stair)
 
 
-@njit(cache=True)
-def _inherent_pass(centre, border, W, H, terrain, inherent, lx, ly, loc, on):  # pragma: no cover - jit
+def _inherent_pass(centre: np.ndarray, border: np.ndarray, W: int, H: int, terrain: np.ndarray,
+                   inherent: np.ndarray, lx: np.ndarray, ly: np.ndarray, loc: np.ndarray,
+                   on: np.ndarray) -> None:
+    """Replace ``centre[h]`` (int32, in place) by inherent terrain filling hex h: the first
+    inherent pixel, column by column inside the border's bounding box, whose nearest location
+    is the centre (LOS-SPEC 2.2 step 6).  The loop is C, in ``hexwx/_loskernel.c``."""
+    from hexwx.loskernel import clib
+    if centre.dtype != np.int32 or not centre.flags.c_contiguous:
+        raise ValueError("centre must be a C-contiguous int32 array")
     n = len(centre)
-    for h in range(n):
-        minx = border[h, 0, 0]
-        maxx = border[h, 0, 0]
-        miny = border[h, 0, 1]
-        maxy = border[h, 0, 1]
-        for k in range(1, 6):
-            minx = min(minx, border[h, k, 0])
-            maxx = max(maxx, border[h, k, 0])
-            miny = min(miny, border[h, k, 1])
-            maxy = max(maxy, border[h, k, 1])
-        found = False
-        for x in range(minx, maxx):
-            if found:
-                break
-            if x < 0 or x >= W:
-                continue
-            for y in range(miny, maxy):
-                if y < 0 or y >= H:
-                    continue
-                t = terrain[x, y]
-                if inherent[t] and nearest_location(x, y, h, lx, ly, loc, on) == -1:
-                    centre[h] = t
-                    found = True
-                    break
+    terrain = np.ascontiguousarray(terrain, np.uint8)
+    if terrain.shape != (W, H):
+        raise ValueError(f"terrain raster has shape {terrain.shape}, expected {(W, H)}")
+    inherent = np.ascontiguousarray(inherent, np.int8)
+    if inherent.shape != (256,):
+        raise ValueError("inherent needs one entry per terrain code (256)")
+    args = [np.ascontiguousarray(a, np.int32) for a in (border, lx, ly, loc, on)]
+    if args[0].shape != (n, 6, 2) or args[3].shape != (n, 6, 2) or args[4].shape != (n, 6):
+        raise ValueError("inherent pass needs border and loc [n, 6, 2] and on [n, 6]")
+    border, lx, ly, loc, on = args
+    clib().hexwx_inherent_pass(n, centre.ctypes.data, border.ctypes.data, W, H, terrain.ctypes.data,
+                               inherent.ctypes.data, lx.ctypes.data, ly.ctypes.data,
+                               loc.ctypes.data, on.ctypes.data)

@@ -2,8 +2,8 @@
 
 Everything here is computed once per map: hex LOS points, border and extended-border
 polygons, hexside location points, which hexsides lie off the map, and the pixel -> hex lookup
-for every pixel.  The small ``@njit`` helpers (polygon insideness, nearest location, range) are
-shared by the per-hex derivation and the LOS kernel.
+for every pixel.  The per-pixel loops (grid lookup with the AWT polygon insideness test, nearest
+location, range) are C, in ``hexwx/_loskernel.c``, shared with the LOS kernel.
 """
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from hexwx.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX, Grid
 
@@ -87,132 +86,16 @@ def build_geometry(grid: Grid) -> PixelGeometry:
     return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, hex_at)
 
 
-@njit(cache=True)
-def inside(poly: np.ndarray, x: int, y: int) -> bool:
-    """Java AWT polygon insideness of integer pixel (x, y) (LOS-SPEC 1.5)."""
-    minx = poly[0, 0]
-    maxx = poly[0, 0]
-    miny = poly[0, 1]
-    maxy = poly[0, 1]
-    for k in range(1, 6):
-        if poly[k, 0] < minx:
-            minx = poly[k, 0]
-        if poly[k, 0] > maxx:
-            maxx = poly[k, 0]
-        if poly[k, 1] < miny:
-            miny = poly[k, 1]
-        if poly[k, 1] > maxy:
-            maxy = poly[k, 1]
-    if x < minx or x >= maxx or y < miny or y >= maxy:
-        return False
-    crossings = 0
-    for k in range(6):
-        x1 = poly[k, 0]
-        y1 = poly[k, 1]
-        x2 = poly[(k + 1) % 6, 0]
-        y2 = poly[(k + 1) % 6, 1]
-        if y1 == y2:
-            continue
-        lo = min(y1, y2)
-        hi = max(y1, y2)
-        if y < lo or y >= hi:
-            continue
-        if x >= max(x1, x2):
-            continue
-        if x < min(x1, x2):
-            crossings += 1
-            continue
-        if y1 < y2:
-            xa, ya, xb, yb = x1, y1, x2, y2
-        else:
-            xa, ya, xb, yb = x2, y2, x1, y1
-        if (x - xa) < (y - ya) * ((xb - xa) / (yb - ya)):
-            crossings += 1
-    return (crossings & 1) == 1
-
-
-@njit(cache=True)
-def _row_of(col: int, y: int) -> int:
-    if col % 2 == 0:
-        return int(math.floor(y / 64.5))
-    return int(math.floor((y + 32.25) / 64.5))
-
-
-@njit(cache=True)
-def _cell(col: int, row: int, first: np.ndarray, nrows: np.ndarray) -> int:
-    if col < 0 or col >= len(first) or row < 0 or row >= nrows[col]:
-        return -1
-    return first[col] + row
-
-
-@njit(cache=True)
-def _lookup(x: int, y: int, border: np.ndarray, first: np.ndarray, nrows: np.ndarray) -> int:
-    z = int(math.floor(x / 18.75))
-    if z % 3 != 1:
-        col = (z + 2) // 3  # ceil(z / 3)
-        return _cell(col, _row_of(col, y), first, nrows)
-    col = (z - 1) // 3
-    row = _row_of(col, y)
-    cands = ((col, row), (col, row - 1), (col, row + 1), (col + 1, row), (col + 1, row - 1),
-             (col + 1, row + 1), (col - 1, row), (col - 1, row - 1), (col - 1, row + 1))
-    for cc, rr in cands:
-        h = _cell(cc, rr, first, nrows)
-        if h >= 0 and inside(border[h], x, y):
-            return h
-    if _cell(col - 1, row + 1, first, nrows) >= 0:
-        return -1
-    if col % 2 == 0:
-        h = _cell(col + 1, row + 1, first, nrows)
-        if h >= 0 and inside(border[h], x, y):
-            return h
-        h = _cell(col + 1, row, first, nrows)
-        if h >= 0 and inside(border[h], x, y):
-            return h
-        return -1
-    h = _cell(col + 1, row - 1, first, nrows)
-    if h >= 0 and (inside(border[h], x, y) or row == nrows[col] - 1):
-        return h
-    h = _cell(col + 1, row, first, nrows)
-    if h >= 0 and inside(border[h], x, y):
-        return h
-    return -1
-
-
-@njit(cache=True)
 def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
                      nrows: np.ndarray) -> np.ndarray:
+    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6."""
+    from hexwx.loskernel import clib
+    border = np.ascontiguousarray(border, np.int32)
+    first = np.ascontiguousarray(first, np.int32)
+    nrows = np.ascontiguousarray(nrows, np.int32)
+    if border.ndim != 3 or border.shape[1:] != (6, 2) or first.shape != nrows.shape:
+        raise ValueError("grid lookup needs border [n, 6, 2] and first/nrows per column")
     out = np.empty((W, H), np.int32)
-    for x in range(W):
-        for y in range(H):
-            out[x, y] = _lookup(x, y, border, first, nrows)
+    clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
+                                 len(first), out.ctypes.data)
     return out
-
-
-@njit(cache=True)
-def nearest_location(x: int, y: int, h: int, los_x: np.ndarray, los_y: np.ndarray,
-                     loc: np.ndarray, on_map: np.ndarray) -> int:
-    """Nearest location of pixel (x, y) in hex h: -1 for the centre, else the hexside 0-5."""
-    dx = x - los_x[h]
-    dy = y - los_y[h]
-    best = dx * dx + dy * dy
-    which = -1
-    for k in range(6):
-        if not on_map[h, k]:
-            continue
-        dx = x - loc[h, k, 0]
-        dy = y - loc[h, k, 1]
-        d = dx * dx + dy * dy
-        if d < best:
-            best = d
-            which = k
-    return which
-
-
-@njit(cache=True)
-def hex_range(col: np.ndarray, dy2: np.ndarray, a: int, b: int) -> int:
-    """Range between hexes a and b (LOS-SPEC 1.7)."""
-    dc = abs(col[a] - col[b])
-    dy = abs(dy2[a] - dy2[b])
-    if dy > dc:
-        return dc + (dy - dc) // 2
-    return dc

@@ -1,0 +1,1342 @@
+/*
+ * The pixel-walk LOS kernel of hexwx (LOS-SPEC sections 1 and 4), in plain C99.
+ *
+ * This file is the compiled half of hexwx/loskernel.py: that module documents the rules,
+ * the array layout and the reciprocity scheme, and calls the functions here through ctypes.
+ * The code is a line-by-line translation of the former numba kernel: the same rule chain in
+ * the same order, the same integer arithmetic (Python floor division and modulo where an
+ * operand can be negative) and the same double-precision expressions, so that every answer
+ * (blocked, reason, blocking pixel, hindrances, thread) is identical.
+ *
+ * Nothing here touches Python objects: ctypes releases the GIL around every call, and
+ * all_pairs_matrix() runs its pairs on POSIX threads.
+ *
+ * Array layout (all C-contiguous; built once per map by hexwx.board.HexMap.kernel_map and
+ * kernel_terrain, see the KMap struct below):
+ *   hex_at [width][height] int32   grid lookup, hex id or -1 (x-major)
+ *   hx     [n][HX_NCOL]    int32   per-hex ints, columns HX_* below (HX_COLUMNS in Python)
+ *   h6     [n][6][H6_NCOL] int32   per-hexside ints, columns H6_* (H6_COLUMNS)
+ *   ext    [n][6][2]       int32   extended border polygons (LOS-SPEC 1.5)
+ *   loc    [n][6][2]       int32   hexside location points (LOS-SPEC 1.8)
+ *   bbox   [n][4]          int32   ext bounding boxes: min x, max x, min y, max y
+ *   pix    [height][width] int32   terrain | (elevation + 128) << 8 | (hex id + 1) << 16
+ *   ta     [256][TA_NCOL]  int32   terrain attributes by code, columns TA_* (TA_COLUMNS)
+ *   split  [256]           double  split terrain (non-zero: split)
+ *   fast   [256]           int32   fast-path class bits FAST_*
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef int64_t i64;
+
+/* ---- layout ------------------------------------------------------------------------------ */
+
+enum { HX_LOS_X, HX_LOS_Y, HX_COL, HX_DY2, HX_CENTRE, HX_BASE, HX_DEPRESSION, HX_LEVELS,
+       HX_ROOFTOP, HX_STAIRWAY, HX_HAS_CLIFF, HX_INHERENT_NEAR, HX_ZERO, HX_FILL, HX_NCOL };
+enum { H6_ON_MAP, H6_NEIGHBOUR, H6_SIDE_T, H6_LOC_T, H6_LOC_D, H6_CLIFF, H6_NCOL };
+enum { TA_OBSTACLE, TA_HINDRANCE, TA_HALF, TA_INHERENT, TA_SPLIT, TA_LOW_OBS, TA_LOW_HIND,
+       TA_HEIGHT, TA_CATEGORY, TA_FLAGS, TA_BUILDING, TA_BUILDING_TERRAIN, TA_HEXSIDE,
+       TA_PLAIN, TA_END_SKIP, TA_NCOL };
+
+/* fast-path classes of terrain codes (hexwx.loskernel.FAST_*) */
+enum { FAST_PLAIN = 1, FAST_BUILDING = 2, FAST_END_SKIP = 4, FAST_HEXSIDE = 8 };
+
+/* reason codes (LOS-SPEC 5); texts and citations live in hexwx.los.REASONS */
+enum { CLEAR = 0, HIGHER_THAN_BOTH = 1, GROUND_HIGHER = 2, HEIGHT_ADVANTAGE = 3, HALF_LEVEL = 4,
+       BLIND_OBSTACLE = 5, BLIND_CREST = 6, HEXSIDE = 7, BOCAGE = 8, ROWHOUSE = 9,
+       HINDRANCE_SIX = 10, LEAVE_BUILDING = 11, EXITS_DEPRESSION = 12, ENTERS_DEPRESSION = 13,
+       CREST_EXIT = 14, CREST_ENTRY = 15, SPLIT_SAME_LEVEL = 16, SAME_HEX = 17 };
+
+/* terrain name flags (mirror hexwx.terrain) */
+#define F_LIGHT_WOODS (1 << 0)
+#define F_ROOFLESS (1 << 1)
+#define F_CLIFF (1 << 2)
+#define F_BOCAGE (1 << 5)
+#define F_ORCHARD_OOS (1 << 6)
+#define F_ROWHOUSE (1 << 9)
+#define F_DENSE_JUNGLE (1 << 13)
+#define F_ROAD_NAME (1 << 14)
+/* categories (mirror hexwx.terrain.Category) */
+#define C_ROAD 1
+#define C_WATER 2
+#define C_DEPRESSION 4
+#define C_BRIDGE 10
+
+/* One map, as the Python wrapper passes it (field order matches loskernel._KMap). */
+typedef struct {
+    i64 n, width, height;
+    const int32_t *hex_at, *hx, *h6, *ext, *loc, *bbox, *pix, *ta;
+    const double *split;
+    const int32_t *fast;
+} KMap;
+
+#define HX(h, c) ((i64)m->hx[(i64)(h) * HX_NCOL + (c)])
+#define H6(h, k, c) ((i64)m->h6[((i64)(h) * 6 + (k)) * H6_NCOL + (c)])
+#define TA(t, c) ((i64)m->ta[(i64)(t) * TA_NCOL + (c)])
+#define NB(h, k) H6(h, k, H6_NEIGHBOUR)
+#define EXT(h) (m->ext + (i64)(h) * 12)
+#define LOC(h, k, xy) ((i64)m->loc[((i64)(h) * 6 + (k)) * 2 + (xy)])
+#define HEX_AT(x, y) ((i64)m->hex_at[(i64)(x) * m->height + (y)])
+
+/* Python's // and % (round toward minus infinity) for operands that may be negative. */
+static inline i64 floordiv(i64 a, i64 b)
+{
+    i64 q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q -= 1;
+    return q;
+}
+
+static inline i64 pymod(i64 a, i64 b)
+{
+    i64 r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+    return r;
+}
+
+static inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
+static inline i64 imax(i64 a, i64 b) { return a > b ? a : b; }
+static inline i64 iabs(i64 a) { return a < 0 ? -a : a; }
+
+/* ---- pixel geometry (LOS-SPEC 1.5-1.8) ---------------------------------------------------- */
+
+/* Java AWT polygon insideness of integer pixel (x, y) for a hexagon poly[6][2] (LOS-SPEC 1.5). */
+static int inside(const int32_t *poly, i64 x, i64 y)
+{
+    i64 minx = poly[0], maxx = poly[0], miny = poly[1], maxy = poly[1];
+    for (int k = 1; k < 6; k++) {
+        if (poly[2 * k] < minx) minx = poly[2 * k];
+        if (poly[2 * k] > maxx) maxx = poly[2 * k];
+        if (poly[2 * k + 1] < miny) miny = poly[2 * k + 1];
+        if (poly[2 * k + 1] > maxy) maxy = poly[2 * k + 1];
+    }
+    /* 1. the half-open bounding box */
+    if (x < minx || x >= maxx || y < miny || y >= maxy)
+        return 0;
+    /* 2. even-odd crossings */
+    int crossings = 0;
+    for (int k = 0; k < 6; k++) {
+        i64 x1 = poly[2 * k], y1 = poly[2 * k + 1];
+        i64 x2 = poly[2 * ((k + 1) % 6)], y2 = poly[2 * ((k + 1) % 6) + 1];
+        if (y1 == y2)
+            continue;  /* horizontal edge */
+        if (y < imin(y1, y2) || y >= imax(y1, y2))
+            continue;
+        if (x >= imax(x1, x2))
+            continue;
+        if (x < imin(x1, x2)) {
+            crossings++;
+            continue;
+        }
+        i64 xa, ya, xb, yb;
+        if (y1 < y2) {
+            xa = x1; ya = y1; xb = x2; yb = y2;
+        } else {
+            xa = x2; ya = y2; xb = x1; yb = y1;
+        }
+        /* evaluated in floating point, as AWT does */
+        if ((double)(x - xa) < (double)(y - ya) * ((double)(xb - xa) / (double)(yb - ya)))
+            crossings++;
+    }
+    return (crossings & 1) == 1;
+}
+
+/* Nearest location of pixel (x, y) in a hex with LOS point (cx, cy), hexside location points
+ * loc6[6][2] and on-map flags on[k * on_stride]: -1 for the centre, else the hexside 0-5. */
+static int nearest_location(i64 x, i64 y, i64 cx, i64 cy, const int32_t *loc6,
+                            const int32_t *on, int on_stride)
+{
+    i64 dx = x - cx, dy = y - cy;
+    i64 best = dx * dx + dy * dy;
+    int which = -1;
+    for (int k = 0; k < 6; k++) {
+        if (!on[k * on_stride])
+            continue;
+        dx = x - loc6[2 * k];
+        dy = y - loc6[2 * k + 1];
+        i64 d = dx * dx + dy * dy;
+        if (d < best) {
+            best = d;
+            which = k;
+        }
+    }
+    return which;
+}
+
+static inline int nearest_loc(const KMap *m, i64 x, i64 y, i64 h)
+{
+    return nearest_location(x, y, HX(h, HX_LOS_X), HX(h, HX_LOS_Y), m->loc + h * 12,
+                            m->h6 + h * 6 * H6_NCOL + H6_ON_MAP, H6_NCOL);
+}
+
+/* Range between hexes a and b (LOS-SPEC 1.7). */
+static inline i64 hex_range(const KMap *m, i64 a, i64 b)
+{
+    i64 dc = iabs(HX(a, HX_COL) - HX(b, HX_COL));
+    i64 dy = iabs(HX(a, HX_DY2) - HX(b, HX_DY2));
+    if (dy > dc)
+        return dc + floordiv(dy - dc, 2);
+    return dc;
+}
+
+static inline double d2(i64 ax, i64 ay, i64 bx, i64 by)
+{
+    double dx = (double)(ax - bx);
+    double dy = (double)(ay - by);
+    return dx * dx + dy * dy;
+}
+
+/* ---- grid lookup (LOS-SPEC 1.6) ----------------------------------------------------------- */
+
+static i64 row_of(i64 col, i64 y)
+{
+    if (pymod(col, 2) == 0)
+        return (i64)floor((double)y / 64.5);
+    return (i64)floor(((double)y + 32.25) / 64.5);
+}
+
+static i64 cell(i64 col, i64 row, const int32_t *first, const int32_t *nrows, i64 ncols)
+{
+    if (col < 0 || col >= ncols || row < 0 || row >= nrows[col])
+        return -1;
+    return first[col] + row;
+}
+
+static i64 lookup(i64 x, i64 y, const int32_t *border, const int32_t *first,
+                  const int32_t *nrows, i64 ncols)
+{
+    i64 z = (i64)floor((double)x / 18.75);
+    if (pymod(z, 3) != 1) {
+        /* the rectangular middle of a column */
+        i64 col = floordiv(z + 2, 3);  /* ceil(z / 3) */
+        return cell(col, row_of(col, y), first, nrows, ncols);
+    }
+    /* the slanted zone between two columns */
+    i64 col = floordiv(z - 1, 3);
+    i64 row = row_of(col, y);
+    const i64 cands[9][2] = {{col, row}, {col, row - 1}, {col, row + 1},
+                             {col + 1, row}, {col + 1, row - 1}, {col + 1, row + 1},
+                             {col - 1, row}, {col - 1, row - 1}, {col - 1, row + 1}};
+    for (int i = 0; i < 9; i++) {
+        i64 h = cell(cands[i][0], cands[i][1], first, nrows, ncols);
+        if (h >= 0 && inside(border + h * 12, x, y))
+            return h;
+    }
+    if (cell(col - 1, row + 1, first, nrows, ncols) >= 0)
+        return -1;
+    /* the final edge fallback */
+    i64 h;
+    if (pymod(col, 2) == 0) {
+        h = cell(col + 1, row + 1, first, nrows, ncols);
+        if (h >= 0 && inside(border + h * 12, x, y))
+            return h;
+        h = cell(col + 1, row, first, nrows, ncols);
+        if (h >= 0 && inside(border + h * 12, x, y))
+            return h;
+        return -1;
+    }
+    h = cell(col + 1, row - 1, first, nrows, ncols);
+    if (h >= 0 && (inside(border + h * 12, x, y) || row == nrows[col] - 1))
+        return h;
+    h = cell(col + 1, row, first, nrows, ncols);
+    if (h >= 0 && inside(border + h * 12, x, y))
+        return h;
+    return -1;
+}
+
+/* The hex of every pixel: out[width][height] (x-major); border [n][6][2], first and nrows
+ * per grid column. */
+void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *border, const int32_t *first,
+                           const int32_t *nrows, i64 ncols, int32_t *out)
+{
+    for (i64 x = 0; x < width; x++)
+        for (i64 y = 0; y < height; y++)
+            out[x * height + y] = (int32_t)lookup(x, y, border, first, nrows, ncols);
+}
+
+/* ---- hex terrain derivation (LOS-SPEC 2.2 step 6) ------------------------------------------ */
+
+/* Inherent terrain filling a hex: the first inherent pixel (column by column inside the
+ * border's bounding box) whose nearest location is the centre replaces centre[h].
+ * terrain [width][height] uint8, inherent [256] int8, on [n][6] int32. */
+void hexwx_inherent_pass(i64 n, int32_t *centre, const int32_t *border, i64 width, i64 height,
+                         const uint8_t *terrain, const int8_t *inherent, const int32_t *lx,
+                         const int32_t *ly, const int32_t *loc, const int32_t *on)
+{
+    for (i64 h = 0; h < n; h++) {
+        const int32_t *b = border + h * 12;
+        i64 minx = b[0], maxx = b[0], miny = b[1], maxy = b[1];
+        for (int k = 1; k < 6; k++) {
+            minx = imin(minx, b[2 * k]);
+            maxx = imax(maxx, b[2 * k]);
+            miny = imin(miny, b[2 * k + 1]);
+            maxy = imax(maxy, b[2 * k + 1]);
+        }
+        int found = 0;
+        for (i64 x = minx; x < maxx && !found; x++) {
+            if (x < 0 || x >= width)
+                continue;
+            for (i64 y = miny; y < maxy; y++) {
+                if (y < 0 || y >= height)
+                    continue;
+                int t = terrain[x * height + y];
+                if (inherent[t] && nearest_location(x, y, lx[h], ly[h], loc + h * 12, on + h * 6, 1) == -1) {
+                    centre[h] = t;
+                    found = 1;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* ---- one trace ---------------------------------------------------------------------------- */
+
+/* What one trace knows: the map, the pair (fixed for the trace), the walk state, and the
+ * caller's output buffers. */
+typedef struct {
+    const KMap *m;
+    /* the pair */
+    i64 src, tgt, R, sE, tE, sroof, troof;
+    int spine;          /* the thread runs along hexspines (LOS-SPEC 4.1 step 4) */
+    i64 e;              /* vertex of the source the thread leaves by (spine), else -1 */
+    i64 sx, sy, tx, ty; /* LOS points */
+    int exit_act, entry_act;  /* depression exit / entry restrictions active (A6.3) */
+    i64 entry_a;        /* hexside of the target the spine thread enters by */
+    int canon;          /* 1: the walk runs from the target (the lower id) */
+    int detail;         /* 1: record the thread */
+    double Sp, Tp, lo, hi;  /* end heights (rooftops -0.5), their min and max */
+    /* the walk state */
+    i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
+    i64 cand_x, cand_y, cand_h, memo_h, memo_t, memo_g, last_rec;
+    /* outputs */
+    i64 *hv, *hh, *thread, *tkeys;
+    i64 thread_len;
+} Trace;
+
+static void block(Trace *w, i64 reason, i64 x, i64 y, i64 h)
+{
+    if (w->reason == 0) {
+        w->reason = reason;
+        w->bx = x;
+        w->by = y;
+        w->bhex = h;
+    }
+}
+
+/* Count a hindrance of terrain t in hex H, once per range key (LOS-SPEC 4.5, B.10). */
+static void add_hindrance(Trace *w, i64 t, i64 H, i64 x, i64 y)
+{
+    const KMap *m = w->m;
+    if (H == w->src || H == w->tgt)
+        return;
+    i64 rs = w->rs, rt = w->rt;
+    if (rs >= w->R || rt >= w->R)
+        return;
+    i64 value;
+    if (w->spine && pymod(rs, 2) == 1) {
+        /* a hexspine pair: a roofless neighbour across the spine counts as the pair's value */
+        value = 1;
+        if (TA(t, TA_FLAGS) & F_ROOFLESS) {
+            value = 2;
+        } else {
+            i64 sides[2] = {pymod(w->e + 1, 6), pymod(w->e + 4, 6)};
+            for (int i = 0; i < 2; i++) {
+                i64 o = NB(H, sides[i]);
+                if (o >= 0 && (TA(HX(o, HX_CENTRE), TA_FLAGS) & F_ROOFLESS))
+                    value = 2;
+            }
+        }
+    } else if (TA(t, TA_FLAGS) & (F_LIGHT_WOODS | F_ROOFLESS)) {
+        value = 2;
+    } else {
+        value = 1;
+    }
+    i64 key = w->canon == 0 ? rs : rt;
+    if (value > w->hv[key]) {
+        w->total += value - w->hv[key];
+        w->hv[key] = value;
+        w->hh[key] = H * 256 + t;  /* hex and terrain code, for the explanation */
+        if (w->total >= 6)
+            block(w, HINDRANCE_SIX, x, y, H);
+    }
+}
+
+/* R3 ignore test for end hex X with vertex e (LOS-SPEC 4.6 R3 step 3). */
+static int ignored_for_end(const KMap *m, i64 X, i64 e, i64 H, i64 L, int spine)
+{
+    if (L < 0)
+        return 1;
+    i64 rx = hex_range(m, X, H);
+    if (rx > 2)
+        return 0;
+    if (H == X)
+        return 1;
+    for (int k = 0; k < 6; k++)
+        if (NB(X, k) == H && L == (k + 3) % 6)
+            return 1;
+    for (int k = 0; k < 6; k++)
+        if (NB(X, k) == H && (L == (k + 2) % 6 || L == (k + 4) % 6))
+            return 1;  /* a spine hexside of X (bocage is handled by the caller) */
+    if (rx == 1 && H6(H, L, H6_SIDE_T) < 0)
+        return 1;
+    if (spine && e >= 0) {
+        i64 HH = H, LL = L;
+        if (rx == 2) {
+            i64 H2 = NB(HH, LL);
+            if (H2 < 0)
+                return 1;
+            if (hex_range(m, X, H2) > 1)
+                return 0;
+            HH = H2;
+            LL = (LL + 3) % 6;
+        }
+        i64 A = NB(X, (e + 5) % 6);
+        i64 B = NB(X, e);
+        if (A < 0 || B < 0)
+            return 0;
+        if (H6(B, (e + 4) % 6, H6_SIDE_T) >= 0) {
+            if ((HH == A && LL == e) || (HH == B && LL == (e + 5) % 6)) {
+                if (H6(A, e, H6_SIDE_T) < 0 || H6(B, (e + 5) % 6, H6_SIDE_T) < 0)
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Blind-hex test Blind(t) (LOS-SPEC 4.6 R9; A6.4, B10.23). */
+static int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y, int cliff_flag,
+                 double delta)
+{
+    const KMap *m = w->m;
+    if (w->sE == w->tE)
+        return 0;
+    double Hi = w->hi, Lo = w->lo;
+    i64 hi_hex, lo_hex;
+    if (w->Sp > w->Tp) {
+        hi_hex = w->src;
+        lo_hex = w->tgt;
+    } else {
+        hi_hex = w->tgt;
+        lo_hex = w->src;
+    }
+    i64 rH = hex_range(m, H, hi_hex);
+    i64 rL = hex_range(m, H, lo_hex);
+    /* a cliff next to an end: the side of the cliff the pixel lies on decides */
+    if (!w->spine && cliff_flag) {
+        int L = nearest_loc(m, x, y, H);
+        if (L >= 0 && (TA(H6(H, L, H6_LOC_T), TA_FLAGS) & F_CLIFF)) {
+            i64 hi_x = HX(hi_hex, HX_LOS_X), hi_y = HX(hi_hex, HX_LOS_Y);
+            i64 lo_x = HX(lo_hex, HX_LOS_X), lo_y = HX(lo_hex, HX_LOS_Y);
+            double dh = d2(HX(H, HX_LOS_X), HX(H, HX_LOS_Y), hi_x, hi_y);
+            double dl = d2(HX(H, HX_LOS_X), HX(H, HX_LOS_Y), lo_x, lo_y);
+            if (rH == 1 && Hi > t_h && d2(x, y, hi_x, hi_y) < dh)
+                return 0;
+            if (rL == 1 && Hi > t_h && d2(x, y, lo_x, lo_y) > dl)
+                return 0;
+        }
+    }
+    if (TA(t, TA_FLAGS) & F_ROWHOUSE) {
+        rL += 1;
+        rH -= 1;
+    }
+    double ta = 0.0;
+    if ((w->sroof == 1 || w->troof == 1) && TA(t, TA_HALF) == 1 && TA(t, TA_BUILDING) == 1)
+        ta = 0.5;
+    double zone;
+    if (t_h == 0 && !cliff_flag) {
+        zone = 2.0 * (g + delta + ta) + (double)floordiv(rH, 5) - Hi - Lo;
+        if (zone < 0)
+            zone = 0.0;
+    } else {
+        zone = 2.0 * (g + t_h + ta) + (double)floordiv(rH, 5) - Hi - Lo + 1;
+        if (zone < 1)
+            zone = 1.0;
+    }
+    return (double)rL <= zone;
+}
+
+/* -1 if the lowest-numbered hexside of H crossed by the thread is a depression location. */
+static double lowest_crossed_depression(Trace *w, i64 H)
+{
+    const KMap *m = w->m;
+    int any_d = 0;
+    for (int k = 0; k < 6; k++)
+        if (H6(H, k, H6_LOC_D))
+            any_d = 1;
+    if (!any_d)
+        return 0.0;
+    /* exact centre from the LOS point (within a pixel) */
+    double X = (double)HX(H, HX_LOS_X), Y = (double)HX(H, HX_LOS_Y);
+    double sx = (double)w->sx, sy = (double)w->sy, tx = (double)w->tx, ty = (double)w->ty;
+    static const double vx[6] = {-18.75, 18.75, 37.5, 18.75, -18.75, -37.5};
+    static const double vy[6] = {-32.25, -32.25, 0.0, 32.25, 32.25, 0.0};
+    for (int k = 0; k < 6; k++) {
+        double ax = X + vx[k], ay = Y + vy[k];
+        double bx = X + vx[(k + 1) % 6], by = Y + vy[(k + 1) % 6];
+        double d1 = (tx - sx) * (ay - sy) - (ty - sy) * (ax - sx);
+        double dd2 = (tx - sx) * (by - sy) - (ty - sy) * (bx - sx);
+        double d3 = (bx - ax) * (sy - ay) - (by - ay) * (sx - ax);
+        double d4 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax);
+        if (d1 * dd2 <= 0 && d3 * d4 <= 0)
+            return H6(H, k, H6_LOC_D) ? -1.0 : 0.0;
+    }
+    return 0.0;
+}
+
+/* True if hexside a or a+1 of end hex X is a crest (LOS-SPEC 4.6 R1, B19.51): the hexes' base
+ * heights differ, or exactly one side of a depression hexside location is a depression. */
+static int crest_sides(const KMap *m, i64 X, i64 a)
+{
+    i64 ks[2] = {a, (a + 1) % 6};
+    for (int i = 0; i < 2; i++) {
+        i64 k = ks[i];
+        i64 o = NB(X, k);
+        if (o < 0)
+            continue;  /* an off-map neighbour is no crest (VASL throws here, LOS-SPEC 7.1) */
+        if (HX(X, HX_BASE) != HX(o, HX_BASE))
+            return 1;
+        if (H6(X, k, H6_LOC_D) != 0 && ((HX(X, HX_DEPRESSION) != 0) != (HX(o, HX_DEPRESSION) != 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Add hex H to the thread (once), keyed by its range from the canonical end. */
+static inline void record(Trace *w, i64 H)
+{
+    if (H < 0 || H == w->last_rec)
+        return;
+    w->last_rec = H;
+    for (i64 i = 0; i < w->nth; i++)
+        if (w->thread[i] == H)
+            return;
+    if (w->nth < w->thread_len) {
+        i64 key = w->canon == 0 ? hex_range(w->m, w->src, H) : hex_range(w->m, w->tgt, H);
+        w->thread[w->nth] = H;
+        w->tkeys[w->nth] = key;
+        w->nth += 1;
+    }
+}
+
+/* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
+ * (LOS-SPEC 4.6). */
+static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
+{
+    const KMap *m = w->m;
+    const i64 src = w->src, tgt = w->tgt, R = w->R, sE = w->sE, tE = w->tE;
+    const double Sp = w->Sp, Tp = w->Tp, lo = w->lo, hi = w->hi;
+    const int spine = w->spine;
+    const i64 flags = TA(t, TA_FLAGS), cat = TA(t, TA_CATEGORY);
+    const i64 half = TA(t, TA_HALF), hexs = TA(t, TA_HEXSIDE), bld = TA(t, TA_BUILDING);
+    const i64 obst = TA(t, TA_OBSTACLE), inh = TA(t, TA_INHERENT);
+    const double split = m->split[t];
+    const i64 depr = HX(H, HX_DEPRESSION), base = HX(H, HX_BASE), centre = HX(H, HX_CENTRE);
+    const i64 lxH = HX(H, HX_LOS_X), lyH = HX(H, HX_LOS_Y);
+
+    /* 1. new-hex bookkeeping */
+    if (H != w->cur) {
+        if (H == w->prev) {
+            w->bounce = 1;
+        } else {
+            w->prev = w->cur;
+            w->bounce = 0;
+        }
+        w->cur = H;
+        w->rs = hex_range(m, src, H);
+        w->rt = hex_range(m, tgt, H);
+        if (w->detail == 1)
+            record(w, H);
+        /* R1b ground-ignore update (non-spine, not a bounce-back) */
+        if (!spine && w->bounce == 0 && H != src) {
+            int L = nearest_loc(m, x, y, H);
+            if (L >= 0) {
+                i64 lt = H6(H, L, H6_LOC_T);
+                if ((w->exit_act == 1 && Tp - Sp >= 1) &&
+                    (H6(H, L, H6_LOC_D) != 0 || TA(lt, TA_CATEGORY) == C_WATER))
+                    w->gign = H;
+            }
+        }
+    }
+    const i64 rS = w->rs, rT = w->rt;
+    const i64 h = TA(t, TA_HEIGHT);
+
+    /* R1 depression (A6.3): exit and entry restrictions */
+    if (w->exit_act == 1 && H != tgt) {
+        if ((double)rT > Tp - Sp) {
+            int outside;
+            if (!depr)
+                outside = (double)g > Sp;
+            else
+                outside = g != base && (double)g > Sp && !(cat == C_ROAD || cat == C_BRIDGE);
+            if (outside && R == 1)
+                outside = 0;
+            if (outside && rT == 1 && tE > base && depr != 0 &&
+                d2(x, y, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)) <
+                    d2(lxH, lyH, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)))
+                outside = 0;
+            if (outside) {
+                block(w, EXITS_DEPRESSION, x, y, H);
+                return;
+            }
+        }
+    }
+    if (w->entry_act == 1 && H != src) {
+        if ((double)rS > Sp - Tp) {
+            int outside;
+            if (!depr)
+                outside = (double)g > Tp;
+            else
+                outside = g != base && (double)g > Tp && !(cat == C_ROAD || cat == C_BRIDGE);
+            if (outside && R == 1)
+                outside = 0;
+            if (outside && rS == 1 && sE > base && depr != 0 &&
+                d2(x, y, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)) <
+                    d2(lxH, lyH, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)))
+                outside = 0;
+            if (outside) {
+                block(w, ENTERS_DEPRESSION, x, y, H);
+                return;
+            }
+        }
+    }
+    /* crest line at a vertex (B19.51): a hexspine thread leaving (entering) a depression end */
+    if (spine) {
+        if (w->exit_act == 1 && Sp >= Tp && crest_sides(m, src, (w->entry_a + 3) % 6)) {
+            block(w, CREST_EXIT, x, y, H);
+            return;
+        }
+        if (w->entry_act == 1 && Tp >= Sp && crest_sides(m, tgt, w->entry_a)) {
+            block(w, CREST_ENTRY, x, y, H);
+            return;
+        }
+    }
+    /* R2 building exit (A6.8 Ex. 2), for the source and, mirrored, for the target */
+    if (TA(t, TA_BUILDING_TERRAIN) == 1 && sE != tE) {
+        if (w->left == 0 && H != src && !(sE > g + h)) {
+            block(w, LEAVE_BUILDING, x, y, H);
+            return;
+        }
+        if (w->cand_h < 0 && H != tgt && !(tE > g + h) && TA(HX(tgt, HX_CENTRE), TA_BUILDING) == 1) {
+            /* mirrored for the target: blocks if the thread stays in building terrain from
+             * here to the target (decided when the walk ends) */
+            w->cand_x = x;
+            w->cand_y = y;
+            w->cand_h = H;
+        }
+    }
+    /* R3 hexside terrain (B9.2, B9.52, B23.71) */
+    if (hexs == 1 && !(flags & F_CLIFF)) {
+        if (flags & F_ROWHOUSE) {
+            /* rowhouse walls (B23.71) */
+            double wt = (double)(g + h);
+            if ((wt > Sp && wt > Tp) || (wt == Sp && wt == Tp && half == 1) || (wt == hi && wt > lo)) {
+                block(w, ROWHOUSE, x, y, H);
+                return;
+            }
+            if (lo < wt && wt < hi && blind(w, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
+                block(w, ROWHOUSE, x, y, H);
+                return;
+            }
+        } else {
+            int L = nearest_loc(m, x, y, H);
+            i64 e = w->e;
+            i64 ee = e >= 0 ? (e + 3) % 6 : -1;
+            int bocage = (flags & F_BOCAGE) != 0;
+            int ign = ignored_for_end(m, src, e, H, L, spine) || ignored_for_end(m, tgt, ee, H, L, spine);
+            if (ign && bocage && L >= 0 && H != src && H != tgt) {
+                /* a bocage spine hexside is not ignored (R3 step 3.4) */
+                ign = 0;
+                i64 ends[2] = {src, tgt};
+                for (int i = 0; i < 2; i++) {
+                    i64 X = ends[i];
+                    if (X == H)
+                        ign = 1;
+                    for (int k = 0; k < 6; k++)
+                        if (NB(X, k) == H && L == (k + 3) % 6)
+                            ign = 1;
+                }
+            }
+            if (!ign) {
+                if (bocage) {
+                    /* bocage (B9.52): a hedge one level high that also makes blind hexes */
+                    double top = (double)(g + 1);
+                    if ((top > Sp && top > Tp) || (top == hi && top > lo)) {
+                        block(w, BOCAGE, x, y, H);
+                        return;
+                    }
+                    if (lo < top && top < hi && blind(w, 1.0, (double)g, H, t, x, y, 0, 0.0)) {
+                        block(w, BOCAGE, x, y, H);
+                        return;
+                    }
+                } else if (g == sE && g == tE) {
+                    /* walls and hedges (B9.2) block LOS at their own level */
+                    block(w, HEXSIDE, x, y, H);
+                    return;
+                }
+            }
+        }
+    }
+    /* relevance: the end hexes, and hexes as far from an end as the ends are apart */
+    if (H == src || H == tgt || rT == R || rS == R)
+        return;
+    if (inh == 1 && t != centre)
+        return;
+    /* cliff spine inputs (R4 step 2) */
+    int cliff_spine = 0;
+    i64 mm = 0;
+    if (spine && pymod(rS, 2) == 1) {
+        i64 a = w->entry_a;
+        i64 c1 = (a + 5) % 6, c2 = (a + 2) % 6;
+        i64 sside;
+        if (d2(x, y, LOC(H, c1, 0), LOC(H, c1, 1)) < d2(x, y, LOC(H, c2, 0), LOC(H, c2, 1)))
+            sside = c1;
+        else
+            sside = c2;
+        if (TA(H6(H, sside, H6_LOC_T), TA_FLAGS) & F_CLIFF) {
+            cliff_spine = 1;
+            i64 o = NB(H, sside);
+            mm = base;
+            if (o >= 0 && o != src && o != tgt && HX(o, HX_BASE) < mm)
+                mm = HX(o, HX_BASE);
+        }
+    }
+    /* R4 ground level (A6.2) */
+    if (cat == C_BRIDGE)
+        w->gign = H;
+    i64 mx = sE > tE ? sE : tE;
+    if (!(cliff_spine && mm <= mx)) {
+        if ((double)g > Sp && (double)g > Tp && H != w->gign) {
+            block(w, GROUND_HIGHER, x, y, H);
+            return;
+        }
+    }
+    int same_level = g == sE && g == tE;
+    /* R5 split terrain */
+    if (split != 0.0 && same_level) {
+        if (TA(t, TA_LOW_OBS) == 1) {
+            block(w, SPLIT_SAME_LEVEL, x, y, H);
+            return;
+        }
+        if (TA(t, TA_LOW_HIND) == 1) {
+            add_hindrance(w, t, H, x, y);
+            if (w->reason != 0)
+                return;
+        }
+    }
+    /* R6 half-level (A6.2) */
+    if (half == 1 && hexs == 0) {
+        double s2 = (double)sE, t2 = (double)tE;
+        if (w->sroof + w->troof == 1) {
+            if (w->sroof == 1)
+                s2 -= 0.5;
+            else
+                t2 -= 0.5;
+        }
+        if ((double)(g + h) == s2 && (double)(g + h) == t2) {
+            if (obst == 1) {
+                block(w, HALF_LEVEL, x, y, H);
+                return;
+            }
+            add_hindrance(w, t, H, x, y);
+            if (w->reason != 0)
+                return;
+        }
+    }
+    /* R7 higher than both (A6.2) */
+    double top = (double)(g + h);
+    if (half == 1 && hexs == 0)
+        top += 0.5;
+    if (!((split != 0.0 && same_level) || (flags & F_BOCAGE))) {
+        if (top > Sp && top > Tp) {
+            if (obst == 1 && !(flags & F_LIGHT_WOODS)) {
+                block(w, HIGHER_THAN_BOTH, x, y, H);
+                return;
+            }
+            if (!((cat == C_BRIDGE || (flags & F_ROAD_NAME)) && (double)g > Sp && (double)g > Tp)) {
+                add_hindrance(w, t, H, x, y);
+                if (w->reason != 0)
+                    return;
+            }
+        }
+    }
+    /* R8 height advantage (A6.2) */
+    double top8 = (double)(g + h);
+    if (half == 1 && bld == 1)
+        top8 += 0.5;
+    if (top8 == hi && top8 > lo && !(flags & (F_BOCAGE | F_ROWHOUSE))) {
+        int skip = 0;
+        if (top8 == (double)g) {
+            /* B10.2 exception: the part of a hex next to the higher end */
+            if (rS == 1 && sE > base &&
+                d2(x, y, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)) < d2(lxH, lyH, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)))
+                skip = 1;
+            if (rT == 1 && tE > base &&
+                d2(x, y, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)) < d2(lxH, lyH, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)))
+                skip = 1;
+        }
+        if (cliff_spine && mm < mx)
+            skip = 1;
+        if (!(depr != 0 && h >= 1)) {
+            i64 gi = w->gign;
+            if (gi >= 0 && (H == gi || inside(EXT(gi), x, y)))
+                skip = 1;
+            if ((w->exit_act == 1 || w->entry_act == 1) && depr != 0)
+                skip = 1;
+        }
+        if (TA(centre, TA_CATEGORY) == C_WATER && h < 1) {
+            if (rS == 1 && sE > tE && TA(HX(tgt, HX_CENTRE), TA_CATEGORY) == C_WATER)
+                skip = 1;
+            if (rT == 1 && tE > sE && TA(HX(src, HX_CENTRE), TA_CATEGORY) == C_WATER)
+                skip = 1;
+        }
+        if (!skip) {
+            if (flags & F_ORCHARD_OOS) {
+                add_hindrance(w, t, H, x, y);
+                if (w->reason != 0)
+                    return;
+            } else {
+                block(w, HEIGHT_ADVANTAGE, x, y, H);
+                return;
+            }
+        }
+    }
+    /* R9 blind hex (A6.4, B10.23) */
+    if (flags & F_BOCAGE)
+        return;
+    i64 c = (flags & F_CLIFF) ? 1 : 0;
+    if (!(lo < (double)(g + h + c) && (double)(g + h + c) < hi))
+        return;
+    int cliff_flag = 0;
+    if (!spine) {
+        i64 gh = HEX_AT(x, y);
+        if (gh >= 0) {
+            int L = nearest_loc(m, x, y, gh);
+            if (L >= 0 && H6(gh, L, H6_CLIFF) != 0)
+                cliff_flag = 1;
+        }
+    } else {
+        i64 e = w->e;
+        cliff_flag = (HX(src, HX_DEPRESSION) != 0 && H6(src, e, H6_CLIFF) != 0 && H6(src, (e + 1) % 6, H6_CLIFF) != 0) ||
+                     (HX(tgt, HX_DEPRESSION) != 0 && H6(tgt, (e + 3) % 6, H6_CLIFF) != 0 && H6(tgt, (e + 4) % 6, H6_CLIFF) != 0);
+    }
+    double gg = cliff_spine ? (double)mm : (double)g;
+    double delta = (h == 0 && !cliff_flag) ? lowest_crossed_depression(w, H) : 0.0;
+    if (blind(w, (double)h, gg, H, t, x, y, cliff_flag, delta)) {
+        if (obst == 1 && hexs == 0) {
+            if ((TA(centre, TA_FLAGS) & F_ROOFLESS) || (inh == 1 && t != centre))
+                return;
+            if (spine && bld == 1) {
+                if (pymod(rT, 2) == 0) {
+                    block(w, BLIND_OBSTACLE, x, y, H);
+                    return;
+                }
+                if (w->sroof == 1 || w->troof == 1)
+                    block(w, BLIND_CREST, x, y, H);
+                return;
+            }
+            block(w, BLIND_OBSTACLE, x, y, H);
+            return;
+        }
+        /* a hindrance or crest: the ground itself may make the hex blind (B10.23) */
+        if (lo < (double)(g + c) && (double)(g + c) < hi) {
+            double delta0 = !cliff_flag ? lowest_crossed_depression(w, H) : 0.0;
+            if (blind(w, 0.0, gg, H, t, x, y, cliff_flag, delta0)) {
+                block(w, BLIND_CREST, x, y, H);
+                return;
+            }
+        }
+        if ((flags & F_ORCHARD_OOS) && rT != 1)
+            return;
+        add_hindrance(w, t, H, x, y);
+    }
+}
+
+/* True if no rule can react to this pixel (fast path, no depression rule active).
+ *
+ * c is the terrain's fast-path class, gh the pixel's hex.  Plain ground no higher than the
+ * lower end (on a hexspine only away from inherent terrain, which a pair member may read
+ * instead of the pixel); in an end hex, terrain that acts there only as building (A6.8,
+ * which needs different elevations) or hexside terrain; or the same hex, terrain and ground
+ * as the last evaluated pixel when that evaluation could not depend on the pixel's position
+ * (see remember()). */
+static inline int skippable(const Trace *w, i64 c, int same, int inh_col, i64 gh, i64 t, i64 g)
+{
+    const KMap *m = w->m;
+    if ((c & FAST_PLAIN) != 0 && (double)g <= w->lo && (gh < 0 || HX(gh, inh_col) == 0))
+        return 1;
+    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt))
+        return 1;
+    return gh == w->memo_h && t == w->memo_t && g == w->memo_g;
+}
+
+/* Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
+ * shares: attributed by grid lookup, in a hex without cliffs, not hexside terrain, and either
+ * both ends at one elevation (no rule then depends on the pixel's position) or not next to an
+ * end (no B10.2 exception) and not building terrain (A6.8 state). */
+static inline void remember(Trace *w, i64 x, i64 y, i64 t, i64 g, int same)
+{
+    const KMap *m = w->m;
+    i64 H = w->cur;
+    if (H == HEX_AT(x, y) && (same || (w->rs > 1 && w->rt > 1)) && HX(H, HX_HAS_CLIFF) == 0 &&
+        !w->spine && TA(t, TA_HEXSIDE) == 0 && (same || TA(t, TA_BUILDING) == 0)) {
+        w->memo_h = H;
+        w->memo_t = t;
+        w->memo_g = g;
+    } else {
+        w->memo_h = -1;
+    }
+}
+
+/* Attribute pixel (x, y) to a hex (LOS-SPEC 4.2) and evaluate it, twice on a hexspine. */
+static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
+{
+    const KMap *m = w->m;
+    const i64 src = w->src, tgt = w->tgt;
+    const int32_t *bb = m->bbox;
+    /* the end hexes own the pixels of their extended borders */
+    int in_src = bb[src * 4] <= x && x < bb[src * 4 + 1] && bb[src * 4 + 2] <= y && y < bb[src * 4 + 3] &&
+                 inside(EXT(src), x, y);
+    int in_tgt = !in_src && bb[tgt * 4] <= x && x < bb[tgt * 4 + 1] && bb[tgt * 4 + 2] <= y &&
+                 y < bb[tgt * 4 + 3] && inside(EXT(tgt), x, y);
+    i64 H;
+    if (in_src) {
+        H = src;
+    } else if (in_tgt) {
+        H = tgt;
+    } else {
+        H = HEX_AT(x, y);
+        if (H < 0) {
+            w->stop = 1;
+            return;
+        }
+    }
+    if (w->left == 0 && TA(t, TA_BUILDING) == 0)
+        w->left = 1;
+    if (w->spine && !in_src && !in_tgt && pymod(hex_range(m, src, H), 2) == 1) {
+        /* a hexspine pair: the pixel belongs to H and the neighbour P across the spine */
+        i64 P = -1;
+        for (int k = 0; k < 6; k++) {
+            i64 o = NB(H, k);
+            if (o >= 0 && o != src && o != tgt && inside(EXT(o), x, y)) {
+                P = o;
+                break;
+            }
+        }
+        if (P < 0) {
+            int L = nearest_loc(m, x, y, H);
+            if (L >= 0) {
+                i64 o = NB(H, L);
+                if (o >= 0 && o != src && o != tgt)
+                    P = o;
+            }
+        }
+        if (P >= 0) {
+            i64 members[2] = {H, P};
+            for (int i = 0; i < 2; i++) {
+                i64 member = members[i];
+                if (member == src || member == tgt || !inside(EXT(member), x, y))
+                    continue;
+                i64 tm = t;
+                i64 cm = HX(member, HX_CENTRE);
+                i64 fill = HX(member, HX_FILL);
+                if (fill >= 0) {
+                    /* a map-file hex filled to its hexsides: a thread along the hexside reads
+                     * each hex of the pair as its own fill, so either side counts alike */
+                    if (TA(t, TA_HEXSIDE) == 1) {
+                        evaluate(w, x, y, t, g, member);
+                        if (w->reason != 0)
+                            return;
+                    }
+                    tm = fill;
+                } else if (TA(cm, TA_INHERENT) == 1) {
+                    /* inherent terrain fills the hex: read the member's own terrain */
+                    if (TA(t, TA_HEXSIDE) == 1) {
+                        evaluate(w, x, y, t, g, member);
+                        if (w->reason != 0)
+                            return;
+                    }
+                    if (!((TA(cm, TA_FLAGS) & F_DENSE_JUNGLE) && TA(t, TA_CATEGORY) == C_WATER))
+                        tm = cm;
+                }
+                evaluate(w, x, y, tm, g, member);
+                if (w->reason != 0)
+                    return;
+            }
+            return;
+        }
+    }
+    evaluate(w, x, y, t, g, H);
+}
+
+/* Pixels of the thread from (sx, sy) to (tx, ty) as VASL walks it (LOS-SPEC 4.2): one column
+ * per step, y running from floor(enter) to floor(exit) of the column. */
+static i64 walk_pixels(i64 sx, i64 sy, i64 tx, i64 ty, i64 W, i64 Hh, int32_t *xs, int32_t *ys,
+                       i64 len)
+{
+    i64 n = iabs(tx - sx) + 1;
+    i64 dx = tx >= sx ? 1 : -1;
+    i64 dyy = ty >= sy ? 1 : -1;
+    double d = (double)(ty - sy) / (double)n;
+    double enter = (double)sy;
+    double ex = (double)sy + d;
+    i64 k = 0;
+    i64 x = sx;
+    for (i64 step = 0; step < n; step++) {
+        i64 y0 = (i64)floor(enter);
+        i64 y1 = (i64)floor(ex);
+        i64 y = y0;
+        for (;;) {
+            if (0 <= x && x < W && 0 <= y && y < Hh && k < len) {
+                xs[k] = (int32_t)x;
+                ys[k] = (int32_t)y;
+                k++;
+            }
+            if (y == y1)
+                break;
+            y += dyy;
+            if ((dyy > 0 && y > y1) || (dyy < 0 && y < y1))
+                break;
+        }
+        enter = ex;
+        ex = ex + d;
+        x += dx;
+    }
+    return k;
+}
+
+/* Visit one pixel of the walk; returns 1 when the walk must stop. */
+static inline int visit(Trace *w, i64 x, i64 y, int fast, int same, int inh_col)
+{
+    const KMap *m = w->m;
+    i64 p = m->pix[y * m->width + x];
+    i64 t = p & 255;
+    i64 g = ((p >> 8) & 255) - 128;
+    i64 c = m->fast[t];
+    if (w->detail == 1)
+        record(w, (p >> 16) - 1);
+    if ((c & FAST_BUILDING) == 0)
+        w->cand_h = -1;
+    if (fast && skippable(w, c, same, inh_col, (p >> 16) - 1, t, g)) {
+        w->left = 1;
+        return 0;
+    }
+    pixel(w, x, y, t, g);
+    if (w->reason != 0 || w->stop != 0)
+        return 1;
+    if (fast)
+        remember(w, x, y, t, g, same);
+    return 0;
+}
+
+/* Trace one LOS (LOS-SPEC 4).  out[6] receives (reason, block_x, block_y, block_hex,
+ * hindrance_total, n_thread).  hv/hh (length >= range+1) receive each range key's hindrance
+ * value and hex * 256 + terrain code; thread/tkeys (length thread_len) the hexes entered in
+ * order with their keys (when detail = 1).  xs/ys (length xy_len) are scratch. */
+void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+                 int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys,
+                 i64 thread_len, i64 detail, i64 *out)
+{
+    Trace tr = {0};
+    Trace *w = &tr;
+    w->m = m;
+    w->hv = hv;
+    w->hh = hh;
+    w->thread = thread;
+    w->tkeys = tkeys;
+    w->thread_len = thread_len;
+    w->prev = -1;
+    w->gign = -1;
+    w->bhex = -1;
+    i64 R = hex_range(m, src, tgt);
+    for (i64 i = 0; i < R + 1; i++) {
+        hv[i] = 0;
+        hh[i] = -1;
+    }
+    for (int i = 0; i < 6; i++)
+        out[i] = 0;
+    if (src == tgt) {
+        /* two levels of one building not joined by a stairway (B23.22) */
+        if (sE != tE && (HX(src, HX_LEVELS) > 0 || HX(src, HX_ROOFTOP) != 0) &&
+            (iabs(sE - tE) > 1 || HX(src, HX_STAIRWAY) == 0)) {
+            out[0] = SAME_HEX;
+            out[1] = HX(src, HX_LOS_X);
+            out[2] = HX(src, HX_LOS_Y);
+            out[3] = src;
+        } else {
+            out[3] = -1;
+        }
+        return;
+    }
+    const i64 sx = HX(src, HX_LOS_X), sy = HX(src, HX_LOS_Y);
+    const i64 tx = HX(tgt, HX_LOS_X), ty = HX(tgt, HX_LOS_Y);
+    w->src = src;
+    w->tgt = tgt;
+    w->R = R;
+    w->sE = sE;
+    w->tE = tE;
+    w->sroof = s_roof;
+    w->troof = t_roof;
+    w->sx = sx;
+    w->sy = sy;
+    w->tx = tx;
+    w->ty = ty;
+    w->detail = (int)detail;
+    w->Sp = (double)sE - 0.5 * (double)s_roof;
+    w->Tp = (double)tE - 0.5 * (double)t_roof;
+    w->lo = w->Sp < w->Tp ? w->Sp : w->Tp;
+    w->hi = w->Sp > w->Tp ? w->Sp : w->Tp;
+    /* hexspine detection (LOS-SPEC 4.1 step 4) */
+    int horizontal = sy == ty;
+    int sixty = 0;
+    if (!horizontal && sx != tx) {
+        double slope = (double)iabs(sy - ty) / (double)iabs(sx - tx);
+        double tol = R < 5 ? 0.05 : (R <= 15 ? 0.03 : 0.015);
+        sixty = fabs(slope - sqrt(3.0)) < tol;
+    }
+    w->spine = horizontal || sixty;
+    i64 e = -1, a_exit = 0;
+    if (horizontal) {
+        e = tx > sx ? 2 : 5;
+        a_exit = tx > sx ? 1 : 4;
+    } else if (sixty) {
+        if (tx > sx && ty > sy) {
+            e = 3; a_exit = 2;
+        } else if (tx > sx) {
+            e = 1; a_exit = 0;
+        } else if (ty > sy) {
+            e = 4; a_exit = 3;
+        } else {
+            e = 0; a_exit = 5;
+        }
+    }
+    w->e = e;
+    w->entry_a = (a_exit + 3) % 6;
+    /* depression restrictions (LOS-SPEC 4.1 step 7, A6.3); rooftop ends count -1 here */
+    i64 sEd = sE - s_roof, tEd = tE - t_roof;
+    w->exit_act = HX(src, HX_DEPRESSION) && sE == HX(src, HX_BASE) && (tEd - sEd) <= R;
+    w->entry_act = HX(tgt, HX_DEPRESSION) && tE == HX(tgt, HX_BASE) && (sEd - tEd) <= R;
+    /* canonical walk: from the lower hex id; visited backwards when the source is the other end */
+    int canon = src > tgt;
+    w->canon = canon;
+    w->cur = src;
+    w->rs = 0;
+    w->rt = R;
+    w->left = TA(HX(src, HX_CENTRE), TA_BUILDING) == 1 ? 0 : 1;
+    w->cand_h = -1;
+    w->memo_h = -1;
+    /* A6.8, R8 (height advantage) and R9 (blind hexes) need ends at different elevations */
+    int same = sE == tE && s_roof == t_roof;
+    /* (a single query along a hexspine evaluates every pixel, to list both hexes of each pair) */
+    int fast = w->exit_act == 0 && w->entry_act == 0 && !(detail == 1 && w->spine);
+    w->last_rec = -1;
+    /* on a hexspine a pixel may be read as a neighbour's inherent terrain (LOS-SPEC 4.2), so
+     * only pixels of hexes with no inherent terrain around them may be skipped there */
+    int inh_col = w->spine ? HX_INHERENT_NEAR : HX_ZERO;
+    const i64 W = m->width, Hh = m->height;
+    if (canon == 0) {
+        /* walk lazily from the source, stopping at the first block (LOS-SPEC 4.2) */
+        i64 n = iabs(tx - sx) + 1;
+        i64 dx = tx >= sx ? 1 : -1;
+        i64 dyy = ty >= sy ? 1 : -1;
+        double d = (double)(ty - sy) / (double)n;
+        double enter = (double)sy;
+        double ex = (double)sy + d;
+        i64 x = sx;
+        int stop = 0;
+        for (i64 step = 0; step < n && !stop; step++) {
+            i64 y = (i64)floor(enter);
+            i64 y1 = (i64)floor(ex);
+            for (;;) {
+                if (0 <= x && x < W && 0 <= y && y < Hh) {
+                    if (visit(w, x, y, fast, same, inh_col)) {
+                        stop = 1;
+                        break;
+                    }
+                }
+                if (y == y1)
+                    break;
+                y += dyy;
+                if ((dyy > 0 && y > y1) || (dyy < 0 && y < y1))
+                    break;
+            }
+            enter = ex;
+            ex = ex + d;
+            x += dx;
+        }
+    } else {
+        i64 n = walk_pixels(tx, ty, sx, sy, W, Hh, xs, ys, xy_len);
+        for (i64 j = 0; j < n; j++) {
+            i64 i = n - 1 - j;
+            if (visit(w, xs[i], ys[i], fast, same, inh_col))
+                break;
+        }
+    }
+    if (w->reason == 0 && w->cand_h >= 0)
+        block(w, LEAVE_BUILDING, w->cand_x, w->cand_y, w->cand_h);
+    if (detail == 1) {
+        /* make sure the target closes the thread */
+        int seen = 0;
+        for (i64 i = 0; i < w->nth; i++)
+            if (thread[i] == tgt)
+                seen = 1;
+        if (!seen && w->nth < thread_len) {
+            thread[w->nth] = tgt;
+            tkeys[w->nth] = canon == 0 ? R : 0;
+            w->nth += 1;
+        }
+    }
+    out[0] = w->reason;
+    out[1] = w->bx;
+    out[2] = w->by;
+    out[3] = w->bhex;
+    out[4] = w->total;
+    out[5] = w->nth;
+}
+
+/* ---- batches ------------------------------------------------------------------------------ */
+
+#define HV_LEN 4096
+
+/* Scratch of one worker: the walk's pixels and the per-key hindrances. */
+typedef struct {
+    int32_t *xs, *ys;
+    i64 *hv, *hh;
+    i64 thread[1], tkeys[1];
+} Scratch;
+
+static int scratch_alloc(Scratch *s, i64 maxlen)
+{
+    s->xs = malloc(sizeof(int32_t) * (size_t)maxlen);
+    s->ys = malloc(sizeof(int32_t) * (size_t)maxlen);
+    s->hv = malloc(sizeof(i64) * HV_LEN);
+    s->hh = malloc(sizeof(i64) * HV_LEN);
+    return s->xs && s->ys && s->hv && s->hh ? 0 : -1;
+}
+
+static void scratch_free(Scratch *s)
+{
+    free(s->xs);
+    free(s->ys);
+    free(s->hv);
+    free(s->hh);
+}
+
+/* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]); writes the
+ * reason and hindrance total of each.  Returns 0, or -1 if memory ran out. */
+int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *targets,
+                     const i64 *elev_s, const i64 *elev_t, i64 maxlen, int8_t *reasons,
+                     int16_t *totals)
+{
+    Scratch s;
+    if (scratch_alloc(&s, maxlen) != 0) {
+        scratch_free(&s);
+        return -1;
+    }
+    i64 out[6];
+    for (i64 i = 0; i < n; i++) {
+        hexwx_trace(m, sources[i], targets[i], elev_s[i], elev_t[i], 0, 0, s.xs, s.ys, maxlen,
+                    s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
+        reasons[i] = (int8_t)out[0];
+        totals[i] = (int16_t)out[4];
+    }
+    scratch_free(&s);
+    return 0;
+}
+
+/* The all-pairs job shared by the worker threads: rows a are handed out one at a time. */
+typedef struct {
+    const KMap *m;
+    i64 n, maxlen;
+    const i64 *elev;
+    int8_t *reasons;
+    int16_t *totals;
+    pthread_mutex_t lock;
+    i64 next_row;
+    int failed;
+} AllPairs;
+
+static void *all_pairs_worker(void *arg)
+{
+    AllPairs *job = arg;
+    const KMap *m = job->m;
+    const i64 n = job->n;
+    Scratch s;
+    if (scratch_alloc(&s, job->maxlen) != 0) {
+        scratch_free(&s);
+        pthread_mutex_lock(&job->lock);
+        job->failed = 1;
+        pthread_mutex_unlock(&job->lock);
+        return NULL;
+    }
+    i64 out[6];
+    for (;;) {
+        pthread_mutex_lock(&job->lock);
+        i64 a = job->next_row++;
+        pthread_mutex_unlock(&job->lock);
+        if (a >= n)
+            break;
+        for (i64 b = a + 1; b < n; b++) {
+            hexwx_trace(m, a, b, job->elev[a], job->elev[b], 0, 0, s.xs, s.ys, job->maxlen,
+                        s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
+            job->reasons[a * n + b] = (int8_t)out[0];
+            job->totals[a * n + b] = (int16_t)out[4];
+            /* the kernel is reciprocal, except the ground-ignore update (R1b) of a pair with a
+             * depression end, which depends on direction: trace those both ways */
+            if (HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0)
+                hexwx_trace(m, b, a, job->elev[b], job->elev[a], 0, 0, s.xs, s.ys, job->maxlen,
+                            s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
+            job->reasons[b * n + a] = (int8_t)out[0];
+            job->totals[b * n + a] = (int16_t)out[4];
+        }
+    }
+    scratch_free(&s);
+    return NULL;
+}
+
+/* LOS between every ordered pair of hexes (hex i at elevation elev[i]) on nthreads threads;
+ * reasons and totals are [n][n].  Returns 0, or -1 if memory or threads ran out. */
+int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
+                           int8_t *reasons, int16_t *totals)
+{
+    AllPairs job = {m, n, maxlen, elev, reasons, totals, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    if (nthreads < 1)
+        nthreads = 1;
+    if (nthreads > 256)
+        nthreads = 256;
+    pthread_t threads[256];
+    i64 started = 0;
+    for (i64 i = 1; i < nthreads; i++) {
+        if (pthread_create(&threads[started], NULL, all_pairs_worker, &job) != 0)
+            break;  /* fewer threads: the ones running take the remaining rows */
+        started++;
+    }
+    all_pairs_worker(&job);  /* this thread works too */
+    for (i64 i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    pthread_mutex_destroy(&job.lock);
+    return job.failed && job.next_row < n ? -1 : 0;
+}
+
+/* ---- the Python module ---------------------------------------------------------------------
+ * A module with no methods: it exists so that setuptools builds this file as an extension
+ * (hexwx/_loskernel*.so) and Python can locate it; hexwx.loskernel loads the same file with
+ * ctypes and calls the hexwx_* functions above. */
+
+static struct PyModuleDef loskernel_module = {
+    PyModuleDef_HEAD_INIT, "_loskernel",
+    "Compiled LOS kernel of hexwx; called through ctypes by hexwx.loskernel.", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__loskernel(void)
+{
+    return PyModule_Create(&loskernel_module);
+}
