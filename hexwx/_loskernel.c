@@ -8,8 +8,9 @@
  * operand can be negative) and the same double-precision expressions, so that every answer
  * (blocked, reason, blocking pixel, hindrances, thread) is identical.
  *
- * Nothing here touches Python objects: ctypes releases the GIL around every call, and
- * all_pairs_matrix() runs its pairs on POSIX threads.
+ * Nothing here touches Python objects, so the Python side may release the GIL around a call
+ * (it does for the batch functions), and hexwx_all_pairs_matrix() runs its pairs on POSIX
+ * threads.
  *
  * Array layout (all C-contiguous; built once per map by hexwx.board.HexMap.kernel_map and
  * kernel_terrain, see the KMap struct below):

@@ -21,8 +21,8 @@ the walk reads one word per pixel from memory that mostly lies side by side.
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
-module keeps the Python names and calls it through :mod:`ctypes`, which releases the GIL for
-the duration of each call.  The all-pairs matrix runs on ``os.cpu_count()`` threads.
+module keeps the Python names and calls it through :mod:`ctypes`.  The batch functions release
+the GIL while they run, and the all-pairs matrix runs on ``os.cpu_count()`` threads.
 """
 from __future__ import annotations
 
@@ -105,9 +105,13 @@ def clib() -> ctypes.CDLL:
                 f"the compiled LOS kernel hexwx._loskernel is not built or does not load ({exc}); "
                 f"reinstall hexwx with `pip install -e .`") from None
         kp = ctypes.POINTER(_KMap)
-        lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
-                                    _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
-        lib.hexwx_trace.restype = None
+        # A single trace (tens of microseconds) keeps the GIL, as the numba kernel did: callers
+        # such as hexwx.los reuse one set of scratch buffers, which concurrent Python threads
+        # would otherwise share.  The batch functions own their scratch and release it.
+        lib.trace_with_gil = ctypes.PyDLL(_loskernel.__file__).hexwx_trace
+        lib.trace_with_gil.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
+                                       _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
+        lib.trace_with_gil.restype = None
         lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _i64, _ptr, _ptr]
         lib.hexwx_trace_many.restype = ctypes.c_int
         lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr]
@@ -174,11 +178,24 @@ def _prepared(M: tuple, T: tuple) -> _Prepared:
     return p
 
 
+_BUFFERS: OrderedDict[int, tuple[np.ndarray, int]] = OrderedDict()
+_BUFFERS_MAX = 64
+
+
 def _buffer(a: np.ndarray, dtype: type, name: str) -> int:
-    """Address of a caller's buffer, which the kernel writes: must be C-contiguous ``dtype``."""
+    """Address of a caller's buffer, which the kernel writes: must be C-contiguous ``dtype``.
+
+    Callers reuse their buffers from query to query, so each is checked once and its address
+    remembered (the entry holds the array, so its id and memory stay its own)."""
+    hit = _BUFFERS.get(id(a))
+    if hit is not None and hit[0] is a:
+        return hit[1]
     if not isinstance(a, np.ndarray) or a.dtype != dtype or not a.flags.c_contiguous \
             or not a.flags.writeable:
         raise ValueError(f"buffer {name} must be a writeable C-contiguous {np.dtype(dtype).name} array")
+    _BUFFERS[id(a)] = (a, a.ctypes.data)
+    if len(_BUFFERS) > _BUFFERS_MAX:
+        _BUFFERS.popitem(last=False)
     return a.ctypes.data
 
 
@@ -206,11 +223,11 @@ def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int,
         raise ValueError("trace buffers too short: hv, hh need range + 1 entries, tkeys and ys "
                          "as many as thread and xs")
     out = (_i64 * 6)()
-    clib().hexwx_trace(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
-                       _buffer(xs, np.int32, "xs"), _buffer(ys, np.int32, "ys"), len(xs),
-                       _buffer(hv, np.int64, "hv"), _buffer(hh, np.int64, "hh"),
-                       _buffer(thread, np.int64, "thread"), _buffer(tkeys, np.int64, "tkeys"),
-                       len(thread), int(detail), ctypes.addressof(out))
+    clib().trace_with_gil(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
+                          _buffer(xs, np.int32, "xs"), _buffer(ys, np.int32, "ys"), len(xs),
+                          _buffer(hv, np.int64, "hv"), _buffer(hh, np.int64, "hh"),
+                          _buffer(thread, np.int64, "thread"), _buffer(tkeys, np.int64, "tkeys"),
+                          len(thread), int(detail), ctypes.addressof(out))
     return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
