@@ -153,6 +153,30 @@ class HexMap:
         return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1
 
     @cached_property
+    def building_ids(self) -> np.ndarray:
+        """int32 [n]: which building each hex belongs to (-1 for none).
+
+        Reading of "the same building" (E3 3.8): building hexes joined across their shared
+        hexsides form one building.
+        """
+        bld = np.array([self.terrain_of(h).is_building for h in range(len(self.grid))])
+        ids = np.full(len(self.grid), -1, np.int32)
+        nb = self.grid.neighbours
+        for start in np.flatnonzero(bld):
+            if ids[start] >= 0:
+                continue
+            ids[start] = start
+            stack = [int(start)]
+            while stack:
+                h = stack.pop()
+                for o in nb[h]:
+                    if o >= 0 and bld[o] and ids[o] < 0:
+                        ids[o] = start
+                        stack.append(int(o))
+        ids.setflags(write=False)
+        return ids
+
+    @cached_property
     def road_sides(self) -> np.ndarray:
         """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
 

@@ -11,6 +11,7 @@ Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -198,13 +199,11 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
                               _terrain_rule(m, code)))
         terrain_total += int(hv[key])
     canon = src > tgt
-    th = []
-    for i in range(nth):
-        h = int(thread[i])
-        key = int(tkeys[i])
-        # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
-        rs = R - key if canon else key
-        th.append(ThreadHex(name(h), rs, R - rs, m.ground_level(h), key))
+    ids = thread[:nth].tolist()
+    keys = tkeys[:nth].tolist()
+    # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
+    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
+          for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
     if not th or th[0].rs != 0:
         th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
     blocked = reason != K.CLEAR
@@ -226,9 +225,6 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
 
 
-def _same_building(m: HexMap, thread: list[ThreadHex]) -> bool:
-    """Reading of E3.8: both ends and every hex between are hexes of building terrain."""
-    return all(m.terrain_of(m.parse(t.name)).is_building for t in thread)
 
 
 def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
@@ -237,7 +233,8 @@ def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
     items = lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
                           range=R, target_is_infantry=infantry, target_positive_tem=tem,
                           target_winter_camouflage=camo,
-                          same_building=m.terrain_of(src).is_building and _same_building(m, thread),
+                          same_building=bool(m.building_ids[src] >= 0
+                                             and m.building_ids[src] == m.building_ids[tgt]),
                           same_location=src == tgt and sE == tE)
     return [Hindrance(i.hex, i.drm, i.kind, i.rule) for i in items]
 
@@ -247,33 +244,37 @@ def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.nda
 
     Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
     range of each step of the thread, so each distinct (source elevation, target elevation,
-    range) is worked out once with :func:`hexwx.weather.lv.lv_hindrances` on a thread of one
-    hex per range step, the same ranges the single query uses.
+    range) is worked out once (:func:`_lv_total`), on a thread of one hex per range step: the
+    same ranges the single query uses.
     """
-    from hexwx.weather.lv import lv_hindrances
-    triples = np.stack([s_elev, t_elev, rng], axis=1).astype(np.int64)
-    uniq, inverse = np.unique(triples, axis=0, return_inverse=True)
-    totals = np.zeros(len(uniq), np.int32)
-    for i, (se, te, r) in enumerate(uniq.tolist()):
-        thread = [ThreadHex(f"#{k}", k, r - k, 0, k) for k in range(r + 1)]
-        totals[i] = sum(h.drm for h in lv_hindrances(
-            weather, thread=thread, source_elevation=se, target_elevation=te, range=r))
+    key = ((s_elev.astype(np.int64) + 128) * 256 + (t_elev.astype(np.int64) + 128)) * 65536 + rng
+    uniq, inverse = np.unique(key, return_inverse=True)
+    totals = np.array([_lv_total(weather, int(k // 65536 // 256) - 128,
+                                 int(k // 65536 % 256) - 128, int(k % 65536)) for k in uniq.tolist()],
+                      dtype=np.int32)
     return totals[inverse.ravel()]
+
+
+@lru_cache(maxsize=65536)
+def _lv_total(weather: Any, se: int, te: int, r: int) -> int:
+    """LV DRM between ground-level ends at elevations se, te and range r (memoised per weather)."""
+    from hexwx.weather.lv import lv_total_straight
+    return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
 
 
 def _apply_lv(m: HexMap, weather: Any, src: np.ndarray, tgt: np.ndarray, s_level: int,
               blocked: np.ndarray, hindrance: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
 
-    Pairs between two building hexes go through the single query (E3 3.8 same building).
+    Fire within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the
+    single query's answer.
     """
     s_elev = m.hexes.base[src] + s_level
     lv = _lv_totals(weather, s_elev, m.hexes.base[tgt], rng)
-    lv[src == tgt] = 0
-    bld = m.table.arrays()["building"][m.hexes.centre].astype(bool)
-    for i in np.flatnonzero(bld[src] & bld[tgt] & (src != tgt)):
-        r = los(m, int(src[i]), int(tgt[i]), from_level=s_level, weather=weather)
-        lv[i] = r.lv
+    bid = m.building_ids
+    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
+    for i in np.flatnonzero(src == tgt):
+        lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=s_level, weather=weather).lv
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
     return lv

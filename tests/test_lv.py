@@ -231,3 +231,21 @@ def test_fog_needs_a_thread_and_ranges_must_be_sane() -> None:
         lv_hindrances(FOG0, thread=None, source_elevation=0, target_elevation=0, range=3)
     with pytest.raises(UsageError, match="range"):
         mist_band_drm(-1)
+
+
+def test_lv_total_straight_equals_lv_hindrances_on_a_straight_thread() -> None:
+    """The batch forms' shortcut gives exactly what lv_hindrances gives on a thread of one hex
+    per range step, for every end elevation, range and kind of weather."""
+    from hexwx.weather.lv import lv_total_straight
+    weathers = [AslWeather(fog_level=f, fog_drm=d) for f in (-1, 0, 1, 2, 3) for d in (1, 2, 3)]
+    weathers += [AslWeather(base="Mist"), AslWeather(base="Overcast", rain=True, heavy=True),
+                 AslWeather(base="Snow", falling_snow=True), AslWeather()]
+    for w in weathers:
+        for se in range(-1, 5):
+            for te in range(-1, 5):
+                for r in range(1, 26):
+                    thread = [ThreadHex(f"#{k}", k, r - k, 0, k) for k in range(r + 1)]
+                    expect = sum(h.drm for h in lv_hindrances(
+                        w, thread=thread, source_elevation=se, target_elevation=te, range=r))
+                    assert lv_total_straight(w, source_elevation=se, target_elevation=te,
+                                             range=r) == expect, (w, se, te, r)

@@ -11,6 +11,7 @@ source (``rs == 0``) and the target (``rt == 0``).  :class:`ThreadHex` is a read
 """
 from __future__ import annotations
 
+import builtins
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -138,15 +139,15 @@ def in_fog(state: AslWeather, elevation: float) -> bool:
     return top is not None and elevation < top
 
 
-def fog_blind_zone(top: float, hi: float, lo: float, r_hi: int) -> Fraction:
+def fog_blind_zone(top: float, hi: float, lo: float, r_hi: int) -> float:
     """How many hexes behind a fog hex are hidden from the higher end (A6.41, A6.42).
 
     One per level the fog top is above the lower end, +1 per full 5 hexes from the higher end
     to the fog hex (A6.41), −1 per level the higher end stands above the fog top beyond the
     first (A6.42); at least 1.
     """
-    zone = Fraction(top) - Fraction(lo) - (Fraction(hi) - Fraction(top)) + 1 + r_hi // 5
-    return max(zone, Fraction(1))
+    zone = top - lo - (hi - top) + 1 + r_hi // 5   # exact: levels are whole or half numbers
+    return max(zone, 1)
 
 
 def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHexLike], source_elevation: float,
@@ -198,25 +199,50 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHexLike], source_elevati
         members = groups[key]
         first = members[0]
         name = "/".join(m.name for m in members)
-        if first.rs == 0:                       # the firer's hex
-            if se < top:
-                out.append(LvHindrance(name, drm, "fog", "3.311"))
-            continue
-        if first.rt == 0:                       # the target's hex
-            if te < top:
-                out.append(LvHindrance(name, drm, "fog", "3.311"))
-            continue
-        if top > hi:
-            out.append(LvHindrance(name, drm, "fog", "3.311"))
-        elif top == hi and top > lo:
-            out.append(LvHindrance(name, drm, "fog", "3.311, A6.2"))
-        elif lo < top < hi:
-            r_hi, r_lo = (first.rs, first.rt) if se > te else (first.rt, first.rs)
-            if r_lo <= fog_blind_zone(top, hi, lo, r_hi):
-                out.append(LvHindrance(name, drm, "fog", "3.311, A6.4"))
+        rule = fog_hex_rule(top, se, te, first.rs, first.rt)
+        if rule:
+            out.append(LvHindrance(name, drm, "fog", rule))
     if se < top:
         out.append(LvHindrance(src.name, 1, "firing out of fog", "A24.8"))
     return out
+
+
+def fog_hex_rule(top: float, se: float, te: float, rs: int,
+                 rt: int) -> str | None:
+    """Whether the fog of one hex of a thread (``rs`` from the source, ``rt`` to the target)
+    hinders a LOS between elevations ``se`` and ``te``: the rule that makes it count, or None.
+    The per-hex part of :func:`fog_lv` (see its reading)."""
+    if rs == 0:                                 # the firer's hex
+        return "3.311" if se < top else None
+    if rt == 0:                                 # the target's hex
+        return "3.311" if te < top else None
+    hi, lo = max(se, te), min(se, te)
+    if top > hi:
+        return "3.311"
+    if top == hi and top > lo:
+        return "3.311, A6.2"
+    if lo < top < hi:
+        r_hi, r_lo = (rs, rt) if se > te else (rt, rs)
+        if r_lo <= fog_blind_zone(top, hi, lo, r_hi):
+            return "3.311, A6.4"
+    return None
+
+
+def lv_total_straight(state: AslWeather, *, source_elevation: int, target_elevation: int,
+                      range: int) -> int:  # noqa: A002
+    """The LV DRM :func:`lv_hindrances` gives a straight thread of one hex per range step
+    between two ground-level hexes with no units (no winter camouflage) -- without building
+    the thread; the batch forms of LOS use it for every pair."""
+    r = range
+    _check_range(r)
+    total_drm = mist_drm(r, heavy=state.heavy) if state.mist else 0   # = what mist_lv sums
+    top = fog_top(state)
+    if top is None:
+        return total_drm
+    drm = int(state.fog_drm or 1)
+    se, te = source_elevation, target_elevation
+    hexes = sum(1 for k in builtins.range(r + 1) if fog_hex_rule(top, se, te, k, r - k))
+    return total_drm + drm * hexes + (1 if se < top else 0)
 
 
 # -------------------------------------------------------------------------------------------
