@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hexwx.errors import DataError, UsageError
 
-if TYPE_CHECKING:  # heavy imports (numba) wait until a command runs
+if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
     from hexwx.board import HexMap
 
 

@@ -105,7 +105,7 @@ def clib() -> ctypes.CDLL:
                 f"the compiled LOS kernel hexwx._loskernel is not built or does not load ({exc}); "
                 f"reinstall hexwx with `pip install -e .`") from None
         kp = ctypes.POINTER(_KMap)
-        # A single trace (tens of microseconds) keeps the GIL, as the numba kernel did: callers
+        # A single trace (tens of microseconds) keeps the GIL: callers
         # such as hexwx.los reuse one set of scratch buffers, which concurrent Python threads
         # would otherwise share.  The batch functions own their scratch and release it.
         lib.trace_with_gil = ctypes.PyDLL(_loskernel.__file__).hexwx_trace
