@@ -31,8 +31,8 @@ SEED_CHART = {
 
 
 @pytest.mark.parametrize("dr", sorted(SEED_CHART))
-@pytest.mark.parametrize("col,months", enumerate([("Mar", "Apr", "May"), ("Jun", "Jul", "Aug"),
-                                                  ("Sep", "Oct", "Nov"), ("Dec", "Jan", "Feb")]))
+@pytest.mark.parametrize("col,months", list(enumerate([("Mar", "Apr", "May"), ("Jun", "Jul", "Aug"),
+                                                  ("Sep", "Oct", "Nov"), ("Dec", "Jan", "Feb")])))
 def test_weather_chart_rows(dr: int, col: int, months: tuple[str, ...]) -> None:
     for m in months:
         assert temperate_weather(m, dr) == SEED_CHART[dr][col]
