@@ -50,6 +50,12 @@ def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any
         for u in scenario.units:
             if u.id == text:
                 return m.parse(u.hex), u.level, u
+        try:
+            return m.parse(text), None, None
+        except UsageError:
+            ids = ", ".join(u.id for u in scenario.units) or "none"
+            raise UsageError(f"{text!r} is neither a hex of the map nor a unit of the scenario "
+                             f"(units: {ids})") from None
     return m.parse(text), None, None
 
 
