@@ -149,9 +149,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hexwx.cli_weather import add_weather_flags
     p = subparsers.add_parser(
         "los", help="line of sight between two locations, with DRM and reasons",
-        description="Line of sight from FROM to TO on MAP (a hexwx .toml map or a VASL board "
-                    "archive): blocked or clear, where and why, every hindrance and LV DRM with "
-                    "its hex and rule, and the range.  With --scenario, FROM and TO may be unit "
+        description="Line of sight from FROM to TO on MAP (a hexwx .toml map or a VASL board\n"
+                    "archive): blocked or clear, where and why, every hindrance and LV DRM with\n"
+                    "its hex and rule, and the range.  With --scenario, FROM and TO may be unit\n"
                     "ids and the scenario's map and weather are used.",
         epilog="examples:\n  hexwx los maps/hill_village.toml J4 C5 --json\n"
                "  hexwx los bd02 I4 B5 --fog 0 --fog-drm 1 --vasl-metadata SharedBoardMetadata.xml\n"

@@ -225,8 +225,6 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
 
 
-
-
 def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
         thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
     from hexwx.weather.lv import lv_hindrances
