@@ -241,16 +241,15 @@ def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.nda
     """Weather LV DRM of many pairs of ground-level hexes (no units: no winter camouflage).
 
     Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
-    range of each step of the thread, so each distinct (source elevation, target elevation,
-    range) is worked out once (:func:`_lv_total`), on a thread of one hex per range step: the
-    same ranges the single query uses.
+    range of each step of the thread, so a small cube of LV by (source elevation, target
+    elevation, range) is worked out once (:func:`_lv_total`, memoised per weather) on a thread
+    of one hex per range step -- the same ranges the single query uses -- and looked up.
     """
-    key = ((s_elev.astype(np.int64) + 128) * 256 + (t_elev.astype(np.int64) + 128)) * 65536 + rng
-    uniq, inverse = np.unique(key, return_inverse=True)
-    totals = np.array([_lv_total(weather, int(k // 65536 // 256) - 128,
-                                 int(k // 65536 % 256) - 128, int(k % 65536)) for k in uniq.tolist()],
-                      dtype=np.int32)
-    return totals[inverse.ravel()]
+    lo = int(min(s_elev.min(), t_elev.min()))
+    levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
+    cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(int(rng.max()) + 1)]
+                      for b in range(levels)] for a in range(levels)], dtype=np.int32)
+    return cube[s_elev - lo, t_elev - lo, rng]
 
 
 @lru_cache(maxsize=65536)
