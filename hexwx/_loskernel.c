@@ -529,6 +529,28 @@ static inline void record(Trace *w, i64 H)
 
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
  * (LOS-SPEC 4.6). */
+/* R1 t1 (A6.3, LOS-SPEC 4.6): is the pixel outside the depression while the range to the far
+ * end (r_far) still exceeds the elevation difference?  `near` is the depression end's adjusted
+ * elevation; `far`/`far_e` the other end's hex and raw elevation.  Cancelled when the ends are
+ * adjacent, and for a pixel of a depression hex next to the far end, nearer to it than the hex
+ * centre, when the far end is above the hex's floor. */
+static int outside_depression(const KMap *m, i64 g, i64 base, i64 depr, i64 cat, i64 x, i64 y,
+                              i64 lxH, i64 lyH, double near, i64 R, i64 r_far, i64 far, i64 far_e)
+{
+    int outside;
+    if (!depr)
+        outside = (double)g > near;
+    else
+        outside = g != base && (double)g > near && !(cat == C_ROAD || cat == C_BRIDGE);
+    if (outside && R == 1)
+        return 0;
+    if (outside && r_far == 1 && far_e > base && depr != 0 &&
+        d2(x, y, HX(far, HX_LOS_X), HX(far, HX_LOS_Y)) <
+            d2(lxH, lyH, HX(far, HX_LOS_X), HX(far, HX_LOS_Y)))
+        return 0;
+    return outside;
+}
+
 static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
 {
     const KMap *m = w->m;
@@ -569,44 +591,17 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     const i64 rS = w->rs, rT = w->rt;
     const i64 h = TA(t, TA_HEIGHT);
 
-    /* R1 depression (A6.3): exit and entry restrictions */
-    if (w->exit_act == 1 && H != tgt) {
-        if ((double)rT > Tp - Sp) {
-            int outside;
-            if (!depr)
-                outside = (double)g > Sp;
-            else
-                outside = g != base && (double)g > Sp && !(cat == C_ROAD || cat == C_BRIDGE);
-            if (outside && R == 1)
-                outside = 0;
-            if (outside && rT == 1 && tE > base && depr != 0 &&
-                d2(x, y, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)) <
-                    d2(lxH, lyH, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)))
-                outside = 0;
-            if (outside) {
-                block(w, EXITS_DEPRESSION, x, y, H);
-                return;
-            }
-        }
+    /* R1 depression (A6.3): exit restriction (source in a depression) and entry restriction
+     * (target in one), the same test seen from either end */
+    if (w->exit_act == 1 && H != tgt && (double)rT > Tp - Sp &&
+        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Sp, R, rT, tgt, tE)) {
+        block(w, EXITS_DEPRESSION, x, y, H);
+        return;
     }
-    if (w->entry_act == 1 && H != src) {
-        if ((double)rS > Sp - Tp) {
-            int outside;
-            if (!depr)
-                outside = (double)g > Tp;
-            else
-                outside = g != base && (double)g > Tp && !(cat == C_ROAD || cat == C_BRIDGE);
-            if (outside && R == 1)
-                outside = 0;
-            if (outside && rS == 1 && sE > base && depr != 0 &&
-                d2(x, y, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)) <
-                    d2(lxH, lyH, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)))
-                outside = 0;
-            if (outside) {
-                block(w, ENTERS_DEPRESSION, x, y, H);
-                return;
-            }
-        }
+    if (w->entry_act == 1 && H != src && (double)rS > Sp - Tp &&
+        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Tp, R, rS, src, sE)) {
+        block(w, ENTERS_DEPRESSION, x, y, H);
+        return;
     }
     /* crest line at a vertex (B19.51): a hexspine thread leaving (entering) a depression end */
     if (spine) {
