@@ -20,7 +20,7 @@ from hexwx import loskernel as K
 from hexwx.board import HexMap
 from hexwx.coords import Hex
 from hexwx.errors import UsageError
-from hexwx.weather.lv import ThreadHex  # name, rs, rt, ground, key of each hex of a thread
+from hexwx.weather.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
 
 #: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
 REASONS: dict[int, tuple[str, str | None]] = {
@@ -44,19 +44,6 @@ REASONS: dict[int, tuple[str, str | None]] = {
     K.SAME_HEX: ("different levels of a building not joined by a stairway", "B23.22"),
 }
 LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", "E3.1")
-
-
-@dataclass(frozen=True)
-class Hindrance:
-    """One hindrance DRM on a LOS: its hex (None for range-based LV), DRM, kind and rule."""
-
-    hex: str | None
-    drm: int
-    kind: str
-    rule: str
-
-    def to_json(self) -> dict:
-        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
 
 
 @dataclass(frozen=True)
@@ -228,13 +215,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
 def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
         thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
     from hexwx.weather.lv import lv_hindrances
-    items = lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
+    return lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
                           range=R, target_is_infantry=infantry, target_positive_tem=tem,
                           target_winter_camouflage=camo,
                           same_building=bool(m.building_ids[src] >= 0
                                              and m.building_ids[src] == m.building_ids[tgt]),
                           same_location=src == tgt and sE == tE)
-    return [Hindrance(i.hex, i.drm, i.kind, i.rule) for i in items]
 
 
 def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:

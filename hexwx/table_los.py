@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import shapely
@@ -38,24 +38,14 @@ from shapely.geometry.base import BaseGeometry
 from hexwx.errors import UsageError
 from hexwx.tabletop import Base, TableTop, TerrainPiece, Unit, from_cm
 
+if TYPE_CHECKING:
+    from hexwx.weather.minis import TurnReport
+
 #: Tolerance (cm) by which blockers are shrunk before the interior test, so a line that grazes a
 #: corner or runs along an edge stays clear despite floating-point noise (1e-7 cm = 1 nm).
 GRAZE_CM = 1e-7
 
 RULE_SETS = ("agv", "mininap", "wesencraft", "huzzah")
-
-
-class TurnReportLike(Protocol):
-    """The fields of :class:`hexwx.weather.minis.TurnReport` the tabletop reads."""
-
-    turn: int
-    weather: str
-    visibility_cm: float | None
-    movement_multiplier: float
-    fire_effects: tuple[str, ...]
-    ground: str
-    battle_ends: bool
-    time_of_day: str | None
 
 
 def check_rules(rules: str) -> str:
@@ -298,7 +288,7 @@ def time_of_day_visibility_cm(start_hour: int | None, turn: int) -> float | None
     return max(0.0, first + step * (turn - 1))
 
 
-def visibility_limit_cm(report: TurnReportLike | None, *, time_of_day_cm: float | None = None
+def visibility_limit_cm(report: TurnReport | None, *, time_of_day_cm: float | None = None
                         ) -> float | None:
     """The visibility distance now: the smaller of the weather's and the time of day's
     (Mini-Nap 2 App. D note: "always use the minimum"); None = unlimited."""

@@ -21,11 +21,14 @@ defaults below are ours, labelled as such, and a scenario sets ``move`` per unit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shapely
 
-from hexwx.table_los import TurnReportLike, check_rules
+from hexwx.table_los import check_rules
+
+if TYPE_CHECKING:
+    from hexwx.weather.minis import TurnReport
 from hexwx.tabletop import CM_PER_INCH, TableTop, Unit
 
 #: Huzzah! Glorious Empires v6.3 p.20, "Movement in cm" (line of battle / open order / road
@@ -132,7 +135,7 @@ def standing_terrain(table: TableTop, unit: Unit) -> tuple[str, tuple[str, ...]]
 
 
 def allowance(table: TableTop, unit_id: str, *, rules: str,
-              report: TurnReportLike | None = None) -> Allowance:
+              report: TurnReport | None = None) -> Allowance:
     """The unit's movement allowance this turn under ``report`` (None = fair weather)."""
     check_rules(rules)
     unit = table.unit_by_id(unit_id)

@@ -23,8 +23,10 @@ from hexwx.weather.asl import AslWeather
 
 
 @dataclass(frozen=True)
-class LvHindrance:
-    """One LV hindrance DRM: the hex it comes from (None for range-based ones), DRM, kind, rule."""
+class Hindrance:
+    """One hindrance DRM on a LOS, terrain or LV: the hex it comes from (None for range-based
+    ones such as mist), DRM, kind and rule.  :mod:`hexwx.los` reports terrain hindrances with it
+    too."""
 
     hex: str | None
     drm: int
@@ -33,6 +35,9 @@ class LvHindrance:
 
     def to_json(self) -> dict:
         return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
+
+
+LvHindrance = Hindrance  # the name the weather code uses for its own hindrances
 
 
 class ThreadHexLike(Protocol):

@@ -233,29 +233,29 @@ def _step_summary(mod: ModuleType, state: Hashable, turn: int,
 
 # ----------------------------------------------------------------------------- many games
 
-def simulate(rules: str, games: int, turns: int, *, seed: int | None = None,
-             **options: Any) -> np.ndarray:
-    """Weather names of ``games`` games × ``turns`` turns as a numpy array of str (vectorised)."""
+def _simulated_codes(rules: str, games: int, turns: int, seed: int | None,
+                     options: dict[str, Any]) -> tuple[np.ndarray, list[str]]:
+    """Weather codes [games, turns] from the vectorised model, and the names of the codes."""
     mod = model(rules)
     check_turns(turns)
     check_options(rules, options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise UsageError(f"number of games must be a whole number of at least 1, got {games!r}")
     codes = mod.simulate(games, turns, np.random.default_rng(seed), **options)
-    names = np.array(list(mod.WEATHERS) + [ENDED])
-    return names[codes]
+    return codes, list(mod.WEATHERS) + [ENDED]
+
+
+def simulate(rules: str, games: int, turns: int, *, seed: int | None = None,
+             **options: Any) -> np.ndarray:
+    """Weather names of ``games`` games × ``turns`` turns as a numpy array of str (vectorised)."""
+    codes, names = _simulated_codes(rules, games, turns, seed, options)
+    return np.array(names)[codes]
 
 
 def frequencies(rules: str, games: int, turns: int, *, seed: int | None = None,
                 **options: Any) -> list[dict[str, float]]:
     """Monte Carlo share of each weather on each turn over ``games`` games."""
-    mod = model(rules)
-    check_turns(turns)
-    check_options(rules, options)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise UsageError(f"number of games must be a whole number of at least 1, got {games!r}")
-    codes = mod.simulate(games, turns, np.random.default_rng(seed), **options)
-    names = list(mod.WEATHERS) + [ENDED]
+    codes, names = _simulated_codes(rules, games, turns, seed, options)
     result = []
     for t in range(turns):
         counts = np.bincount(codes[:, t], minlength=len(names))
