@@ -9,9 +9,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from hexwx.coords import HEXSIDE_NAMES, Grid
-from hexwx.movecost import MoveTerrain
-from hexwx.terrain import CATALOGUE, catalogue_type
+from hexwx.hexmap.coords import HEXSIDE_NAMES, Grid
+from hexwx.movement.costs import MoveTerrain
+from hexwx.hexmap.terrain import CATALOGUE, catalogue_type
 
 GRID = Grid.single()
 

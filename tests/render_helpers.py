@@ -12,10 +12,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from hexwx.board import HexMap
-from hexwx.coords import Grid
-from hexwx.pixelgeom import build_geometry
-from hexwx.terrain import CATALOGUE, catalogue_type
+from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import Grid
+from hexwx.hexmap.pixelgeom import build_geometry
+from hexwx.hexmap.terrain import CATALOGUE, catalogue_type
 
 TERRAIN = {"woods": ["E5"], "grain": ["C3"], "wooden building": ["G4"]}
 LEVELS = {1: ["F7", "G7", "F8"], 2: ["G8"]}
@@ -55,7 +55,7 @@ class FakeHindrance:
 
 @dataclass(frozen=True)
 class FakeLos:
-    """Stand-in with the fields of hexwx.los.LosResult that rendering reads."""
+    """Stand-in with the fields of hexwx.lineofsight.engine.LosResult that rendering reads."""
 
     source: str
     target: str

@@ -8,8 +8,8 @@ import pytest
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
-from hexwx.weather import asl_charts as C
-from hexwx.weather.asl import (AslWeather, Drift, check_fog_against_levels, effects, fog_density,
+from hexwx.weather.asl import charts as C
+from hexwx.weather.asl.state import (AslWeather, Drift, check_fog_against_levels, effects, fog_density,
                                fog_level, fog_or_mist, next_player_turn, parse_month,
                                place_drift, roll_weather, run_weather, snow_chart_drm,
                                snow_condition, temperate_weather, wind_change)

@@ -9,7 +9,7 @@ from shapely.geometry import Polygon, box
 
 from hexwx.cli import main
 from hexwx.dice import Dice
-from hexwx.weather.minis import run_weather
+from hexwx.weather.minis.common import run_weather
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

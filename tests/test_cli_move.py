@@ -1,4 +1,4 @@
-"""``hexwx path`` / ``hexwx reach`` and movement on a map file loaded through hexwx.load."""
+"""``hexwx path`` / ``hexwx reach`` and movement on a map file loaded through hexwx.io.load."""
 from __future__ import annotations
 
 import json
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from hexwx.cli import main
-from hexwx.load import load_map
-from hexwx.movement import path, reach, step
-from hexwx.weather.asl import AslWeather
+from hexwx.io.load import load_map
+from hexwx.movement.paths import path, reach, step
+from hexwx.weather.asl.state import AslWeather
 
 DATA = Path(__file__).parent / "data"
 VILLAGE = str(DATA / "move_village.toml")

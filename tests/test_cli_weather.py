@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from hexwx.cli import main
-from hexwx.cli_weather import add_weather_flags, weather_from_args
+from hexwx.cli.weather import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
-from hexwx.scenario import load_scenario
-from hexwx.weather.asl import Drift
+from hexwx.io.scenario import load_scenario
+from hexwx.weather.asl.state import Drift
 
 SCEN = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwx.coords import Grid, column_index, column_letters
+from hexwx.hexmap.coords import Grid, column_index, column_letters
 from hexwx.errors import UsageError
 
 ONE = Grid.single()

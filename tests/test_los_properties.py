@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hexwx.board import HexMap
-from hexwx.load import load_map
-from hexwx.los import LosTable, los, los_table, viewshed
+from hexwx.hexmap.board import HexMap
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import LosTable, los, los_table, viewshed
 
 ROOT = Path(__file__).resolve().parents[1]
 MAP_FILES = {p.stem: p for p in sorted((ROOT / "maps").glob("*.toml"))}

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hexwx.board import HexMap
+from hexwx.hexmap.board import HexMap
 from hexwx.errors import UsageError
-from hexwx.load import load_map
-from hexwx.los import LosResult, los
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import LosResult, los
 
 RULES_MAP = """\
 [map]
@@ -264,5 +264,5 @@ def test_hexspine_obstacle_on_one_side_is_mirror_symmetric(tmp_path: Path) -> No
 ])
 def test_catalogue_hindrance_values(key: str, value: int) -> None:
     # LOS-SPEC 4.5: +1 per hindrance hex, +2 for light woods; obstacles and open ground hinder nothing
-    from hexwx.terrain import catalogue_type
+    from hexwx.hexmap.terrain import catalogue_type
     assert catalogue_type(key).hindrance_value == value

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from hexwx.cli import main
-from hexwx.load import load_map
-from hexwx.los import los, los_table, viewshed
-from hexwx.weather.asl import AslWeather, Drift
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import los, los_table, viewshed
+from hexwx.weather.asl.state import AslWeather, Drift
 
 ROOT = Path(__file__).resolve().parent.parent
 HILL = ROOT / "maps" / "hill_village.toml"

@@ -26,8 +26,8 @@ from __future__ import annotations
 import pytest
 
 from hexwx.errors import UsageError
-from hexwx.weather.asl import AslWeather
-from hexwx.weather.lv import (LvHindrance, ThreadHex, fog_blind_zone, fog_lv, lv_hindrances,
+from hexwx.weather.asl.state import AslWeather
+from hexwx.lineofsight.lv import (LvHindrance, ThreadHex, fog_blind_zone, fog_lv, lv_hindrances,
                               mist_band_drm, mist_drm, total, winter_camouflage_lv)
 
 GROUND = {"I4": 2, "J4": 3, "G4": 1, "H4": 1, "H3": 1, "I5": 1, "G5": 0, "F5": 0,
@@ -236,7 +236,7 @@ def test_fog_needs_a_thread_and_ranges_must_be_sane() -> None:
 def test_lv_total_straight_equals_lv_hindrances_on_a_straight_thread() -> None:
     """The batch forms' shortcut gives exactly what lv_hindrances gives on a thread of one hex
     per range step, for every end elevation, range and kind of weather."""
-    from hexwx.weather.lv import lv_total_straight
+    from hexwx.lineofsight.lv import lv_total_straight
     weathers = [AslWeather(fog_level=f, fog_drm=d) for f in (-1, 0, 1, 2, 3) for d in (1, 2, 3)]
     weathers += [AslWeather(base="Mist"), AslWeather(base="Overcast", rain=True, heavy=True),
                  AslWeather(base="Snow", falling_snow=True), AslWeather()]

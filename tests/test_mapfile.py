@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from hexwx.errors import DataError
-from hexwx.load import load_map
-from hexwx.mapfile import load_mapfile, parse_hexside
-from hexwx.terrain import Category, catalogue_type
+from hexwx.io.load import load_map
+from hexwx.io.mapfile import load_mapfile, parse_hexside
+from hexwx.hexmap.terrain import Category, catalogue_type
 
 ROOT = Path(__file__).resolve().parents[1]
 MAPS = sorted((ROOT / "maps").glob("*.toml"))
@@ -74,7 +74,7 @@ def test_bundled_map_loads_as_written(path: Path) -> None:
 
 
 def _key(name: str) -> str:
-    from hexwx.terrain import CATALOGUE_TYPES
+    from hexwx.hexmap.terrain import CATALOGUE_TYPES
     return next(t.key for t in CATALOGUE_TYPES if t.name == name)
 
 

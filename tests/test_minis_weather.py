@@ -10,8 +10,11 @@ import pytest
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
-from hexwx.weather import agv, mininap, spells, wesencraft
-from hexwx.weather.minis import (ENDED, TurnReport, exact_distribution, frequencies,
+from hexwx.weather.minis import agv
+from hexwx.weather.minis import mininap
+from hexwx.weather.minis import spells
+from hexwx.weather.minis import wesencraft
+from hexwx.weather.minis.common import (ENDED, TurnReport, exact_distribution, frequencies,
                                  initial_probabilities, outcomes, run_weather, simulate)
 
 F = Fraction

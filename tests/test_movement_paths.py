@@ -7,11 +7,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwx.coords import Grid
-from hexwx.movecost import MoveTerrain
-from hexwx.movement import movement_graph
-from hexwx.terrain import CATALOGUE, MOVE_CLASSES, catalogue_type
-from hexwx.weather.asl import AslWeather
+from hexwx.hexmap.coords import Grid
+from hexwx.movement.costs import MoveTerrain
+from hexwx.movement.paths import movement_graph
+from hexwx.hexmap.terrain import CATALOGUE, MOVE_CLASSES, catalogue_type
+from hexwx.weather.asl.state import AslWeather
 
 GRID = Grid.single()
 KEYS = ["open"] * 6 + ["woods", "grain", "brush", "marsh", "stone building", "rubble", "crags",

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from hexwx.errors import DataError, UsageError
-from hexwx.movement import movement_graph, path, reach, step
-from hexwx.weather.asl import AslWeather, Drift
+from hexwx.movement.paths import movement_graph, path, reach, step
+from hexwx.weather.asl.state import AslWeather, Drift
 
 from move_helpers import tiny
 

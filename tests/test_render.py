@@ -7,11 +7,11 @@ import pytest
 from PIL import Image
 
 from hexwx.errors import DataError, UsageError
-from hexwx.render import los_caption, render_map
-from hexwx.render_hex import LV_KINDS, terrain_class
-from hexwx.render_style import HEXSIDE_STYLES, OVERLAY, TERRAIN_STYLES, level_colour
-from hexwx.terrain import CATALOGUE_TYPES
-from hexwx.weather.asl import AslWeather, Drift
+from hexwx.render.core import los_caption, render_map
+from hexwx.render.hexmap import LV_KINDS, terrain_class
+from hexwx.render.style import HEXSIDE_STYLES, OVERLAY, TERRAIN_STYLES, level_colour
+from hexwx.hexmap.terrain import CATALOGUE_TYPES
+from hexwx.weather.asl.state import AslWeather, Drift
 
 from render_helpers import (FakeViewshed, blocked_los_by_woods, clear_los_through_grain, close,
                             synthetic_map)
@@ -202,10 +202,10 @@ def test_mud_changes_the_map(m, plain):
     assert np.abs(np.asarray(r.image, np.int16) - np.asarray(plain.image, np.int16)).mean() > 2
 
 
-# -- movement (real hexwx.movement results) ------------------------------------------------
+# -- movement (real hexwx.movement.paths results) ------------------------------------------------
 
 def test_path_badges_show_the_cumulative_cost(m):
-    from hexwx.movement import path
+    from hexwx.movement.paths import path
     p = path(m, "B6", "F7", unit="infantry")
     r = render_map(m, path=p, window=WINDOW, legend=False)
     badges = r.markers_of("path")
@@ -219,7 +219,7 @@ def test_path_badges_show_the_cumulative_cost(m):
 
 
 def test_reach_shades_and_labels_each_reachable_hex(m):
-    from hexwx.movement import reach
+    from hexwx.movement.paths import reach
     rc = reach(m, "C6", unit="infantry", mf=2)
     r = render_map(m, reach=rc, window=WINDOW)
     got = {x.target: float(x.label) for x in r.markers_of("reach")}
@@ -265,5 +265,5 @@ def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
                                       ("firing out of fog", True), ("rain (intensified)", True),
                                       ("falling snow", True), ("winter camouflage", True)])
 def test_lv_kinds_are_whole_words(kind, lv):
-    from hexwx.render_hex import _is_lv
+    from hexwx.render.hexmap import _is_lv
     assert _is_lv(kind) is lv

@@ -7,8 +7,8 @@ import pytest
 from PIL import Image
 
 from hexwx.cli import main
-from hexwx.render import los_caption, render_map, render_table
-from hexwx.render_style import OVERLAY, SIDE_COLOURS
+from hexwx.render.core import los_caption, render_map, render_table
+from hexwx.render.style import OVERLAY, SIDE_COLOURS
 
 from render_helpers import close
 
@@ -20,13 +20,13 @@ WINTER = ROOT / "scenarios" / "winter_drifts.toml"
 
 @pytest.fixture(scope="module")
 def m():
-    from hexwx.load import load_map
+    from hexwx.io.load import load_map
     return load_map(MAP)
 
 
 def test_real_los_caption_matches_the_result(m):
-    from hexwx.los import los
-    from hexwx.weather.asl import AslWeather
+    from hexwx.lineofsight.engine import los
+    from hexwx.weather.asl.state import AslWeather
     res = los(m, "E8", "F6", weather=AslWeather(fog_level=0))
     r = render_map(m, los=res, window=("C5", "H9"))
     assert los_caption(res) in r.caption
@@ -39,7 +39,7 @@ def test_real_los_caption_matches_the_result(m):
 
 
 def test_real_blocked_los_marks_the_blocking_hex(m):
-    from hexwx.los import los
+    from hexwx.lineofsight.engine import los
     res = los(m, "B3", "K6")
     assert res.blocked
     r = render_map(m, los=res)
@@ -50,8 +50,8 @@ def test_real_blocked_los_marks_the_blocking_hex(m):
 
 
 def test_table_bases_sights_and_weather_caption():
-    from hexwx.table_los import can_see
-    from hexwx.table_scenario import load_table_scenario
+    from hexwx.tabletop.sight import can_see
+    from hexwx.io.table_scenario import load_table_scenario
     sc = load_table_scenario(TABLE)
     s = can_see(sc.table, "52nd", "rha-battery", rules=sc.rules, visibility_cm=sc.visibility_cm(4))
     r = render_table(sc, turn=4, sights=[s])

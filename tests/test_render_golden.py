@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from hexwx.weather.asl import AslWeather, Drift
+from hexwx.weather.asl.state import AslWeather, Drift
 
 from render_helpers import blocked_los_by_woods, clear_los_through_grain, synthetic_map
 
@@ -41,16 +41,16 @@ def _hex_snow_drift() -> Image.Image:
 
 
 def _table() -> Image.Image:
-    from hexwx.render import render_table
-    from hexwx.table_los import can_see
-    from hexwx.table_scenario import load_table_scenario
+    from hexwx.render.core import render_table
+    from hexwx.tabletop.sight import can_see
+    from hexwx.io.table_scenario import load_table_scenario
     sc = load_table_scenario(SCENARIOS / "table_huzzah_fog_lifts.toml")
     s = can_see(sc.table, "french-1", "allied-2", rules=sc.rules, visibility_cm=sc.visibility_cm(1))
     return render_table(sc, sights=[s], width_px=300, legend=False).image
 
 
 def render_map_small(m, **kw) -> Image.Image:
-    from hexwx.render import render_map
+    from hexwx.render.core import render_map
     return render_map(m, window=("B2", "F6"), scale=0.5, legend=False, **kw).image
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from hexwx.errors import DataError
-from hexwx.scenario import load_scenario
-from hexwx.weather.asl import Drift
+from hexwx.io.scenario import load_scenario
+from hexwx.weather.asl.state import Drift
 
 ROOT = Path(__file__).resolve().parent.parent
 SCEN = ROOT / "scenarios"

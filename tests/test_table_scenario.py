@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from hexwx.errors import DataError, UsageError
-from hexwx.table_scenario import load_table_scenario, parse_start
+from hexwx.io.table_scenario import load_table_scenario, parse_start
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "scenarios").glob("table_*.toml"))

@@ -14,17 +14,17 @@ from hypothesis import strategies as st
 from shapely.geometry import box
 
 from hexwx.errors import UsageError
-from hexwx.table_los import (can_see, has_clear_line, in_arc, range_cm, range_info,
+from hexwx.tabletop.sight import (can_see, has_clear_line, in_arc, range_cm, range_info,
                              time_of_day_visibility_cm, visibility_check, visibility_limit_cm,
                              weapon_range_cm)
-from hexwx.table_move import allowance
-from hexwx.tabletop import (CM_PER_INCH, Base, TableTop, TerrainPiece, Unit, arrange_bases,
+from hexwx.tabletop.move import allowance
+from hexwx.tabletop.model import (CM_PER_INCH, Base, TableTop, TerrainPiece, Unit, arrange_bases,
                             from_cm, make_piece, to_cm)
 
 
 @dataclass(frozen=True)
 class Report:
-    """A TurnReport-shaped value (hexwx.weather.minis.TurnReport has these fields)."""
+    """A TurnReport-shaped value (hexwx.weather.minis.common.TurnReport has these fields)."""
 
     turn: int = 1
     weather: str = "clear"

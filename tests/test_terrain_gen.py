@@ -6,7 +6,7 @@ from shapely.ops import unary_union
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
-from hexwx.terrain_gen import (FOOTPRINTS, GeneratedPiece, footprint, generate_terrain,
+from hexwx.tabletop.terrain_gen import (FOOTPRINTS, GeneratedPiece, footprint, generate_terrain,
                                sector_box)
 
 

@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hexwx.board import HexMap
+from hexwx.hexmap.board import HexMap
 from hexwx.cli import main
 from hexwx.errors import DataError
-from hexwx.load import load_map
-from hexwx.los import los, los_table
-from hexwx.vasl import read_losdata
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import los, los_table
+from hexwx.io.vasl import read_losdata
 
 
 def vasl_dir() -> Path:

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hexwx.load import load_map
-from hexwx.los import _lv_total, los, los_table  # _lv_total: to time LV before it is memoised
-from hexwx.weather.asl import AslWeather
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import _lv_total, los, los_table  # _lv_total: to time LV before it is memoised
+from hexwx.weather.asl.state import AslWeather
 
 VASL_SECONDS = {"bd02": 5.6, "bd16": 20.0}
 ROOT = Path(__file__).resolve().parent.parent

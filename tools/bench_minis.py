@@ -10,7 +10,7 @@ import argparse
 import time
 
 from hexwx.dice import Dice
-from hexwx.weather.minis import RULES, exact_distribution, frequencies, run_weather
+from hexwx.weather.minis.common import RULES, exact_distribution, frequencies, run_weather
 
 HUZZAH = {"weather": "dense fog", "ground": "soft", "changes": {4: {"weather": "clear"}}}
 

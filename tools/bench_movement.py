@@ -20,11 +20,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hexwx.coords import Grid  # noqa: E402
-from hexwx.movecost import MoveTerrain, MoveWeather  # noqa: E402
-from hexwx.movement import MoveGraph  # noqa: E402
-from hexwx.terrain import CATALOGUE, catalogue_type  # noqa: E402
-from hexwx.weather.asl import AslWeather  # noqa: E402
+from hexwx.hexmap.coords import Grid  # noqa: E402
+from hexwx.movement.costs import MoveTerrain, MoveWeather  # noqa: E402
+from hexwx.movement.paths import MoveGraph  # noqa: E402
+from hexwx.hexmap.terrain import CATALOGUE, catalogue_type  # noqa: E402
+from hexwx.weather.asl.state import AslWeather  # noqa: E402
 
 WEATHERS = {
     "clear": AslWeather(),

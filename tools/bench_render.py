@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hexwx.load import load_map  # noqa: E402
-from hexwx.los import los, viewshed  # noqa: E402
-from hexwx.movement import path, reach  # noqa: E402
-from hexwx.render import render_map  # noqa: E402
-from hexwx.weather.asl import AslWeather, Drift  # noqa: E402
+from hexwx.io.load import load_map  # noqa: E402
+from hexwx.lineofsight.engine import los, viewshed  # noqa: E402
+from hexwx.movement.paths import path, reach  # noqa: E402
+from hexwx.render.core import render_map  # noqa: E402
+from hexwx.weather.asl.state import AslWeather, Drift  # noqa: E402
 
 
 def timed(fn, repeat: int) -> tuple[float, float]:

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hexwx import loskernel as K
-from hexwx.load import load_map
-from hexwx.los import REASONS
+from hexwx import _native as K
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import REASONS
 
 
 def golden_rows(path: Path) -> list[dict]:

@@ -1,0 +1,188 @@
+"""Hex-map commands: ``los``, ``los-table`` and ``import-vasl``."""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from typing import TYPE_CHECKING
+
+from hexwx.errors import DataError, UsageError
+
+if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
+    from hexwx.hexmap.board import HexMap
+
+
+def add_map_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vasl-metadata", metavar="FILE",
+                   help="VASL's SharedBoardMetadata.xml, needed for VASL board archives "
+                        "(default: $HEXWX_VASL_METADATA)")
+
+
+def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
+    from hexwx.io.load import load_map
+    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None))
+
+
+def write_text(path: str | None, text: str) -> None:
+    """Write ``text`` to ``path`` (or stdout for None / '-') without leaving a partial file."""
+    if path in (None, "-"):
+        sys.stdout.write(text)
+        return
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(p)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise DataError(f"{p}: cannot write: {exc.strerror}") from None
+
+
+# -- los ---------------------------------------------------------------------------------------
+
+def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any]:
+    """A hex name, or (with a scenario) a unit id: returns (hex, level or None, unit or None)."""
+    if scenario is not None:
+        for u in scenario.units:
+            if u.id == text:
+                return m.parse(u.hex), u.level, u
+        try:
+            return m.parse(text), None, None
+        except UsageError:
+            ids = ", ".join(u.id for u in scenario.units) or "none"
+            raise UsageError(f"{text!r} is neither a hex of the map nor a unit of the scenario "
+                             f"(units: {ids})") from None
+    return m.parse(text), None, None
+
+
+def _cmd_los(args: argparse.Namespace) -> int:
+    from hexwx.cli.weather import weather_from_args
+    from hexwx.lineofsight.engine import los
+    scenario = None
+    items = list(args.items)
+    if args.scenario:
+        from hexwx.io.scenario import load_scenario
+        scenario = load_scenario(args.scenario)
+        if len(items) == 3:
+            m = open_map(items.pop(0), args)
+        elif len(items) == 2:
+            m = scenario.map
+        else:
+            raise UsageError("expected FROM TO (hexes or unit ids) after --scenario FILE")
+    else:
+        if len(items) != 3:
+            raise UsageError("expected MAP FROM TO (or --scenario FILE FROM TO)")
+        m = open_map(items.pop(0), args)
+    a, a_level, _ = _endpoint(m, scenario, items[0])
+    b, b_level, b_unit = _endpoint(m, scenario, items[1])
+    from_level = args.from_level if args.from_level is not None else (a_level or 0)
+    to_level = args.to_level if args.to_level is not None else (b_level or 0)
+    levels = range(m.min_ground_level - 1, m.max_ground_level + 1)
+    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
+                 target_is_infantry=b_unit.is_infantry if b_unit else True,
+                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
+    if args.json:
+        data = result.to_json()
+        data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
+        print(json.dumps(data, indent=2))
+    else:
+        print(result.explain())
+    return 0
+
+
+# -- los-table ---------------------------------------------------------------------------------
+
+def los_table_csv(m: HexMap, weather: Any = None) -> str:
+    """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance[,lv].
+
+    ``hindrance`` (terrain) and ``lv`` (weather, only with weather) are empty when blocked.
+    """
+    import numpy as np
+
+    from hexwx.lineofsight.engine import los_table
+    t = los_table(m, weather=weather)
+    names = np.array(m.grid.names(), dtype=object)
+    hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
+    rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
+            + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
+    header = "src,tgt,range,blocked,hindrance"
+    if t.lv is not None:
+        rows = rows + "," + np.where(t.blocked, "", t.lv.astype(str)).astype(object)
+        header += ",lv"
+    buf = io.StringIO()
+    buf.write(header + "\n")
+    buf.write("\n".join(rows.tolist()))
+    buf.write("\n")
+    return buf.getvalue()
+
+
+def _cmd_los_table(args: argparse.Namespace) -> int:
+    from hexwx.cli.weather import weather_flags_given, weather_from_args
+    m = open_map(args.map, args)
+    weather = None
+    if weather_flags_given(args):
+        weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
+    write_text(args.output, los_table_csv(m, weather))
+    return 0
+
+
+# -- import-vasl -------------------------------------------------------------------------------
+
+def _cmd_import_vasl(args: argparse.Namespace) -> int:
+    from hexwx.io.vasl import is_vasl_archive
+    from hexwx.io.vasl_export import export_mapfile
+    if not is_vasl_archive(args.archive):
+        raise DataError(f"{args.archive}: not a VASL board archive (expected a zip file with LOSData)")
+    m = open_map(args.archive, args)
+    write_text(args.output, export_mapfile(m))
+    if args.output not in (None, "-"):
+        print(f"wrote {args.output} ({len(m)} hexes)", file=sys.stderr)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from hexwx.cli.weather import add_weather_flags
+    p = subparsers.add_parser(
+        "los", help="line of sight between two locations, with DRM and reasons",
+        description="Line of sight from FROM to TO on MAP (a hexwx .toml map or a VASL board\n"
+                    "archive): blocked or clear, where and why, every hindrance and LV DRM with\n"
+                    "its hex and rule, and the range.  With --scenario, FROM and TO may be unit\n"
+                    "ids and the scenario's map and weather are used.",
+        epilog="examples:\n  hexwx los maps/hill_village.toml J4 C5 --json\n"
+               "  hexwx los bd02 I4 B5 --fog 0 --fog-drm 1 --vasl-metadata SharedBoardMetadata.xml\n"
+               "  hexwx los --scenario scenarios/fog_on_the_hill.toml hill-squad village-squad",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("items", nargs="*", metavar="MAP FROM TO", help="map file, source and target hex")
+    p.add_argument("--from-level", type=int, default=None, metavar="N",
+                   help="level of the source location in its hex (0 ground, building levels, rooftop)")
+    p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
+    p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_map_options(p)
+    add_weather_flags(p)
+    p.set_defaults(func=_cmd_los)
+
+    p = subparsers.add_parser(
+        "los-table", help="LOS between every ordered pair of hexes, as CSV",
+        description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
+                    "hexes at ground level (hindrance empty when blocked).  With weather flags "
+                    "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.")
+    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
+    add_map_options(p)
+    add_weather_flags(p)
+    p.set_defaults(func=_cmd_los_table)
+
+    p = subparsers.add_parser(
+        "import-vasl", help="write a hexwx map file from a VASL board archive",
+        description="Convert a VASL board archive into a hexwx TOML map (whole-hex terrain, "
+                    "ground levels, hexside terrain and roads) for your own use.")
+    p.add_argument("archive", metavar="ARCHIVE", help="VASL board archive, e.g. bd02")
+    p.add_argument("-o", "--output", metavar="FILE", help="the .toml to write (default stdout)")
+    add_map_options(p)
+    p.set_defaults(func=_cmd_import_vasl)

@@ -1,0 +1,240 @@
+"""``hexwx render``: annotated PNG images of hex maps, hex scenarios and tabletop scenarios.
+
+The handler asks the library for every answer (LOS, viewshed, path, reach, sight, range) and
+hands the result objects to :mod:`hexwx.render.core`; it prints the file written and the caption.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from hexwx.errors import DataError, UsageError
+
+_EPILOG = """\
+examples:
+  hexwx render maps/hill_village.toml -o map.png
+  hexwx render bd02 --vasl-metadata SharedBoardMetadata.xml --background board -o bd02.png
+  hexwx render bd02 --los I4 P6 -o los.png                 thread, hindrance/LV badges, caption
+  hexwx render bd02 --from I4 --viewshed --fog 0 -o view.png
+  hexwx render bd02 --path B3 K5 --unit infantry --mud -o path.png
+  hexwx render bd02 --reach H5 --unit infantry --mf 4 --window E2 L8 -o reach.png
+  hexwx render scenarios/winter_drifts.toml -o winter.png  (scenario weather: snow, drifts)
+  hexwx render scenarios/table_agv_village_and_wood.toml --turn 4 --los 52nd rha-battery -o t.png
+
+MAP is a hexwx map (.toml) or a VASL board archive (VASL terrain table from --vasl-metadata or
+HEXWX_VASL_METADATA).  A TOML file with a [table] section renders a tabletop; one with a map =
+key is a hex scenario (its weather is shaded unless weather flags are given).  The caption
+under the image (also printed) explains each overlay.  See docs/rendering.md.
+"""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "render", help="draw a map, scenario or table with overlays to a PNG",
+        description="Draw a hex map (terrain, ground levels, hexsides, hex ids, board joins) or a "
+                    "tabletop scenario (terrain, bases, visibility) as an annotated PNG, with "
+                    "optional overlays: a LOS thread with its hindrances, a viewshed, a movement "
+                    "path or reach, and the weather.",
+        epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("source", metavar="MAP|SCENARIO",
+                   help="hexwx map (.toml), VASL board archive, hex scenario or table scenario")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="PNG file to write")
+    p.add_argument("--vasl-metadata", metavar="FILE", help="VASL terrain table for an archive")
+    p.add_argument("--scenario", metavar="FILE",
+                   help="hex scenario whose weather (and drifts) to shade on MAP")
+    look = p.add_argument_group("image")
+    look.add_argument("--background", choices=("terrain", "board"), default="terrain",
+                      help="terrain: hexwx colours and patterns (default); board: a VASL "
+                      "board's own artwork from its archive")
+    look.add_argument("--scale", type=float, default=1.0, metavar="F",
+                      help="pixels per map pixel (default 1: a board is 1800 px wide)")
+    look.add_argument("--window", nargs=2, metavar=("HEX", "HEX"),
+                      help="crop to the rectangle spanned by two hexes")
+    look.add_argument("--no-ids", action="store_true", help="leave out hex ids")
+    look.add_argument("--no-legend", action="store_true", help="leave out legend and caption")
+    look.add_argument("--width", type=int, default=1600, metavar="PX",
+                      help="tables: image width in pixels (default 1600)")
+    ov = p.add_argument_group("overlays (hex maps)")
+    ov.add_argument("--los", nargs=2, metavar=("FROM", "TO"),
+                    help="LOS thread FROM -> TO (tables: unit ids) with hindrances and caption")
+    ov.add_argument("--from-level", type=int, default=0, metavar="N", help="level of FROM (default 0)")
+    ov.add_argument("--to-level", type=int, default=0, metavar="N", help="level of TO (default 0)")
+    ov.add_argument("--from", dest="from_hex", metavar="HEX", help="viewer hex for --viewshed")
+    ov.add_argument("--viewshed", action="store_true",
+                    help="shade what --from HEX sees: hindered hexes by DRM, the rest hatched")
+    ov.add_argument("--path", nargs=2, metavar=("FROM", "TO"),
+                    help="cheapest path for --unit with the cumulative cost at each hex")
+    ov.add_argument("--reach", metavar="HEX", help="hexes --unit can reach from HEX with --mf")
+    ov.add_argument("--unit", metavar="KIND", help="unit class for --path/--reach (e.g. infantry)")
+    ov.add_argument("--mf", type=float, metavar="N", help="movement allowance for --reach")
+    tb = p.add_argument_group("tables")
+    tb.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
+    tb.add_argument("--range", nargs=2, metavar=("A", "B"), dest="range_",
+                    help="range from unit A to unit B (with weapon range)")
+    from hexwx.cli.weather import add_weather_flags
+    add_weather_flags(p)
+    p.set_defaults(func=run)
+
+
+# -------------------------------------------------------------------------------------------
+# what is the source?
+# -------------------------------------------------------------------------------------------
+
+def source_kind(path: str | Path) -> str:
+    """``"table"``, ``"scenario"`` (hex scenario) or ``"map"`` (map file or VASL archive)."""
+    p = Path(path)
+    if not p.exists():
+        raise DataError(f"{str(p)!r}: no such file")
+    if p.is_dir():
+        raise DataError(f"{str(p)!r}: is a directory; expected a map, scenario or VASL archive")
+    if p.suffix.lower() != ".toml":
+        return "map"
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(f"{p}: not valid TOML ({exc})") from None
+    if "table" in data:
+        return "table"
+    if isinstance(data.get("map"), str):
+        return "scenario"
+    return "map"
+
+
+def _load_map(path: str | Path, metadata: str | None) -> Any:
+    try:
+        load = importlib.import_module("hexwx.io.load")
+    except ModuleNotFoundError as exc:  # pragma: no cover - until hexwx.io.load exists
+        if exc.name != "hexwx.io.load":
+            raise
+        raise DataError("map loading is not available in this version of hexwx") from None
+    kwargs = {"vasl_metadata": metadata} if metadata else {}
+    return load.load_map(path, **kwargs)
+
+
+def _check_output(path: str) -> None:
+    """Fail early (before any work) on an output path that cannot be written."""
+    p = Path(path)
+    if p.suffix.lower() != ".png":
+        raise UsageError(f"-o {path!r}: the output file must end in .png")
+    if p.is_dir():
+        raise DataError(f"cannot write {path!r}: it is a directory")
+    if not p.parent.exists() and str(p.parent) not in ("", "."):
+        raise DataError(f"cannot write {path!r}: directory {str(p.parent)!r} does not exist")
+
+
+def _check_options(args: argparse.Namespace, kind: str) -> None:
+    if kind == "table":
+        hex_only = [f for f, v in (("--viewshed", args.viewshed), ("--path", args.path),
+                                   ("--reach", args.reach), ("--from", args.from_hex),
+                                   ("--background board", args.background == "board"),
+                                   ("--window", args.window)) if v]
+        if hex_only:
+            raise UsageError(f"{hex_only[0]} is for hex maps; {args.source!r} is a table scenario")
+        return
+    if args.range_:
+        raise UsageError("--range is for table scenarios; use --los on hex maps")
+    if args.viewshed and not args.from_hex:
+        raise UsageError("--viewshed needs --from HEX (the viewer's hex)")
+    if args.from_hex and not args.viewshed:
+        raise UsageError("--from HEX is the viewer of --viewshed; add --viewshed")
+    if (args.path or args.reach) and not args.unit:
+        raise UsageError(f"{'--path' if args.path else '--reach'} needs --unit KIND (e.g. infantry)")
+    if args.reach and args.mf is None:
+        raise UsageError("--reach needs --mf N (the movement allowance)")
+    if args.mf is not None and not args.reach:
+        raise UsageError("--mf goes with --reach HEX")
+
+
+# -------------------------------------------------------------------------------------------
+# the handler
+# -------------------------------------------------------------------------------------------
+
+def run(args: argparse.Namespace) -> int:
+    _check_output(args.output)
+    kind = source_kind(args.source)
+    _check_options(args, kind)
+    rendering = _render_table(args) if kind == "table" else _render_hex(args, kind)
+    rendering.save(args.output)
+    w, h = rendering.image.size
+    print(f"wrote {args.output} ({w} x {h})")
+    print(rendering.caption)
+    return 0
+
+
+def _render_hex(args: argparse.Namespace, kind: str) -> Any:
+    from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.render.core import render_map
+
+    scenario = None
+    if kind == "scenario":
+        from hexwx.io.scenario import load_scenario
+        scenario = load_scenario(args.source)
+        m = scenario.map
+    else:
+        m = _load_map(args.source, args.vasl_metadata)
+    if args.scenario:
+        from hexwx.io.scenario import load_scenario
+        scenario = load_scenario(args.scenario)
+    levels = range(m.min_ground_level, m.max_ground_level + 1)
+    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    shade_weather = scenario is not None or weather_flags_given(args)
+    overlays = _hex_overlays(args, m, weather)
+    return render_map(m, weather=weather if shade_weather else None,
+                      background=args.background, scale=args.scale, window=args.window,
+                      hex_ids=not args.no_ids, legend=not args.no_legend, **overlays)
+
+
+def _parse(m: Any, text: str, flag: str) -> int:
+    """The hex named ``text``; a UsageError naming the option if it is not on the map."""
+    try:
+        return m.grid.parse(text)
+    except UsageError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+
+
+def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any) -> dict[str, Any]:
+    """Ask the library for each requested overlay's result object."""
+    out: dict[str, Any] = {}
+    if args.los or args.viewshed:
+        try:
+            los_mod = importlib.import_module("hexwx.lineofsight.engine")
+        except ModuleNotFoundError as exc:  # pragma: no cover - until hexwx.lineofsight.engine exists
+            if exc.name != "hexwx.lineofsight.engine":
+                raise
+            raise UsageError("LOS overlays are not available in this version of hexwx") from None
+        if args.los:
+            a, b = (_parse(m, h, "--los") for h in args.los)
+            out["los"] = los_mod.los(m, a, b, from_level=args.from_level, to_level=args.to_level,
+                                     weather=weather)
+        if args.viewshed:
+            src = _parse(m, args.from_hex, "--from")
+            out["viewshed"] = los_mod.viewshed(m, src, level=args.from_level, weather=weather)
+            out["viewshed_from"] = src
+            out["viewshed_level"] = args.from_level
+    if args.path or args.reach:
+        from hexwx.movement import paths as movement
+        for flag, names in (("--path", args.path or ()), ("--reach", [args.reach] if args.reach else [])):
+            for name in names:
+                _parse(m, name, flag)
+        if args.path:
+            out["path"] = movement.path(m, args.path[0], args.path[1], unit=args.unit, weather=weather)
+        if args.reach:
+            out["reach"] = movement.reach(m, args.reach, unit=args.unit, mf=args.mf, weather=weather)
+    return out
+
+
+def _render_table(args: argparse.Namespace) -> Any:
+    from hexwx.render.core import render_table
+    from hexwx.tabletop.sight import can_see, range_info
+    from hexwx.io.table_scenario import load_table_scenario
+
+    sc = load_table_scenario(args.source)
+    sc.check_turn(args.turn)
+    vis = sc.visibility_cm(args.turn)
+    sights = [can_see(sc.table, *args.los, rules=sc.rules, visibility_cm=vis)] if args.los else []
+    ranges = [range_info(sc.table, *args.range_, rules=sc.rules, visibility_cm=vis)] if args.range_ else []
+    return render_table(sc, turn=args.turn, sights=sights, ranges=ranges, width_px=args.width,
+                        legend=not args.no_legend)

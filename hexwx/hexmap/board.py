@@ -1,0 +1,217 @@
+"""The immutable hex map: grid, terrain raster, derived per-hex terrain, ready for queries.
+
+A :class:`HexMap` is built once from a VASL board archive or a hexwx map file (see
+:mod:`hexwx.io.load`).  Everything queries need is precomputed here: pixel geometry, per-hex
+terrain, and the array tuples the compiled LOS kernel reads.  Nothing in it changes afterwards;
+weather and other state live outside (DESIGN principle 5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+
+from hexwx.hexmap.coords import Grid, Hex
+from hexwx.errors import UsageError
+from hexwx.hexmap.derive import HexTerrain, derive
+from hexwx.hexmap.pixelgeom import PixelGeometry, build_geometry
+from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+
+
+@dataclass(frozen=True, eq=False)
+class HexMap:
+    """A loaded hex map.  ``elevation``/``terrain`` are x-major rasters [width, height]."""
+
+    name: str
+    grid: Grid
+    table: TerrainTable
+    elevation: np.ndarray
+    terrain: np.ndarray
+    source: str = ""
+    kind: str = "hexwx"               # "hexwx" map file or "vasl" archive
+    stairways: np.ndarray | None = None
+    image_bytes: bytes | None = field(default=None, repr=False)  # a VASL board's own image
+    move_overrides: dict[str, Any] = field(default_factory=dict, repr=False)
+    roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
+    fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
+
+    def __post_init__(self) -> None:
+        for arr in (self.elevation, self.terrain):
+            arr.setflags(write=False)
+
+    # -- derived data (computed once) ------------------------------------------------------
+    @cached_property
+    def geometry(self) -> PixelGeometry:
+        return build_geometry(self.grid)
+
+    @cached_property
+    def hexes(self) -> HexTerrain:
+        return derive(self.grid, self.geometry, self.elevation, self.terrain, self.table,
+                      self.stairways)
+
+    @cached_property
+    def kernel_map(self) -> tuple:
+        """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""
+        g, ht, grid = self.geometry, self.hexes, self.grid
+        n = len(grid)
+        hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
+                       ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
+                       self._inherent_near, np.zeros(n), self._fills], axis=1).astype(np.int32)
+        h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
+                       ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
+        bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
+                         g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32)
+        pix = ((g.hex_at.astype(np.int32) + 1) << 16) | ((self.elevation.astype(np.int32) + 128) << 8) \
+            | self.terrain.astype(np.int32)
+        return (self.elevation, self.terrain, g.hex_at, hx, h6,
+                np.ascontiguousarray(g.ext, np.int32), np.ascontiguousarray(g.loc, np.int32), bbox,
+                np.ascontiguousarray(pix.T))
+
+    @cached_property
+    def kernel_terrain(self) -> tuple:
+        """The packed terrain attributes ``T = (TA [256, 15], split [256], fast class [256])``."""
+        from hexwx._native import TA_COLUMNS
+        a = self.table.arrays()
+        cols = [np.zeros(256) if c == "split" else a[c] for c in TA_COLUMNS]
+        from hexwx._native import FAST_BUILDING, FAST_END_SKIP, FAST_HEXSIDE, FAST_PLAIN
+        fast = (a["plain"] * FAST_PLAIN + a["building"] * FAST_BUILDING
+                + a["end_skip"] * FAST_END_SKIP + a["hexside"] * FAST_HEXSIDE).astype(np.int32)
+        return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64), fast)
+
+    @cached_property
+    def _fills(self) -> np.ndarray:
+        """Whole-hex fill code per hex (map files), -1 where the hex is drawn otherwise."""
+        return self.fills if self.fills is not None else np.full(len(self.grid), -1, np.int32)
+
+    @cached_property
+    def _inherent_near(self) -> np.ndarray:
+        """int8 [n]: the hex or a neighbour may be read as its own terrain on a hexspine
+        (inherent centre terrain, or a map-file fill that is not plain)."""
+        a = self.table.arrays()
+        fills = self._fills
+        inh = a["inherent"][self.hexes.centre].astype(bool) | (
+            (fills >= 0) & (a["plain"][np.maximum(fills, 0)] == 0))
+        nb = self.grid.neighbours
+        near = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
+        return near.astype(np.int8)
+
+    def _repr_png_(self) -> bytes:
+        """The map drawn with its terrain and levels, for notebooks."""
+        from hexwx.render.core import map_png
+        return map_png(self)
+
+    def with_hexside_terrain(self, sides: tuple[tuple[Hex, int], ...], name: str) -> "HexMap":
+        """A new map with terrain ``name`` (e.g. "Hedge") drawn on the given (hex, hexside)s.
+
+        Hexsides that already carry hexside terrain keep it.  Used for weather that acts as
+        hexside terrain, such as drifts (treated as hedges, E3 3.752).  Cached per map.
+        """
+        return _with_hexsides(self, tuple(sorted(set(sides))), name)
+
+    # -- per-hex facts ---------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.grid)
+
+    def parse(self, name: str) -> Hex:
+        return self.grid.parse(name)
+
+    def name_of(self, h: Hex) -> str:
+        return self.grid.name(h)
+
+    def ground_level(self, h: Hex) -> int:
+        """Base ground level of hex ``h`` (the level at its centre dot)."""
+        return int(self.hexes.base[h])
+
+    def terrain_of(self, h: Hex) -> TerrainType:
+        """The terrain of hex ``h``: a map file's fill, else the terrain at its centre dot."""
+        if self.fills is not None and self.fills[h] >= 0:
+            return self.table[int(self.fills[h])]
+        return self.table[int(self.hexes.centre[h])]
+
+    def hexside_terrain(self, h: Hex, side: int) -> TerrainType | None:
+        code = int(self.hexes.side_terrain[h, side])
+        return None if code < 0 else self.table[code]
+
+    def levels_at(self, h: Hex) -> range:
+        """Valid location levels in hex ``h``: 0, building levels, rooftop (and -1 cellar? no)."""
+        top = int(self.hexes.levels[h]) + (1 if self.hexes.rooftop[h] else 0)
+        return range(0, top + 1)
+
+    def check_level(self, h: Hex, level: int) -> None:
+        """UsageError unless ``level`` is a location of hex ``h``."""
+        lv = self.levels_at(h)
+        if level not in lv:
+            where = self.name_of(h)
+            if len(lv) == 1:
+                raise UsageError(f"level {level} does not exist in hex {where}: it has only ground "
+                                 f"level 0 (no building levels)")
+            raise UsageError(f"level {level} does not exist in hex {where}: expected 0-{lv[-1]}")
+
+    def is_rooftop(self, h: Hex, level: int) -> bool:
+        return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1
+
+    @cached_property
+    def building_ids(self) -> np.ndarray:
+        """int32 [n]: which building each hex belongs to (-1 for none).
+
+        Reading of "the same building" (E3 3.8): building hexes joined across their shared
+        hexsides form one building.
+        """
+        bld = np.array([self.terrain_of(h).is_building for h in range(len(self.grid))])
+        ids = np.full(len(self.grid), -1, np.int32)
+        nb = self.grid.neighbours
+        for start in np.flatnonzero(bld):
+            if ids[start] >= 0:
+                continue
+            ids[start] = start
+            stack = [int(start)]
+            while stack:
+                h = stack.pop()
+                for o in nb[h]:
+                    if o >= 0 and bld[o] and ids[o] < 0:
+                        ids[o] = start
+                        stack.append(int(o))
+        ids.setflags(write=False)
+        return ids
+
+    @cached_property
+    def road_sides(self) -> np.ndarray:
+        """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
+
+        Map files declare roads; for VASL boards a hexside is a road hexside when the terrain at
+        its location point is road terrain (paved for paved and elevated roads).
+        """
+        if self.roads is not None:
+            return self.roads
+        out = np.zeros((len(self.grid), 6), np.int8)
+        for code in np.unique(self.hexes.loc_terrain):
+            t = self.table[int(code)]
+            if t.category == Category.ROAD:
+                out[self.hexes.loc_terrain == code] = 2 if ("Paved" in t.name or "Elevated" in t.name) else 1
+        out[~self.geometry.side_on_map] = 0
+        return out
+
+    @cached_property
+    def max_ground_level(self) -> int:
+        return int(self.hexes.base.max())
+
+    @cached_property
+    def min_ground_level(self) -> int:
+        return int(self.hexes.base.min())
+
+
+@lru_cache(maxsize=16)
+def _with_hexsides(m: HexMap, sides: tuple[tuple[Hex, int], ...], name: str) -> HexMap:
+    from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
+    code = m.table.code_named(name)
+    shapes = []
+    for h, side in sides:
+        if m.hexes.side_terrain[h, side] >= 0:
+            continue  # a wall (or other hexside terrain) already there takes precedence
+        corners = m.grid.corners(h)
+        shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
+    if not shapes:
+        return m
+    return replace(m, terrain=draw(m.terrain, shapes), name=f"{m.name} (+{len(shapes)} {name.lower()})")

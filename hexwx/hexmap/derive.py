@@ -1,0 +1,147 @@
+"""Deriving each hex's terrain from the raster, as VASL does (LOS-SPEC 2.2).
+
+For every hex: its centre terrain (buildings that miss the centre dot included), building
+levels and rooftop, the terrain of each hexside (walls, hedges, cliffs...), which hexside
+locations are depressions, the base height, and inherent terrain filling the hex.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hexwx.hexmap.coords import Grid
+from hexwx.hexmap.pixelgeom import PixelGeometry
+from hexwx.hexmap.terrain import Category, F_GENERIC_BUILDING, F_ONE_LEVEL_BUILDING, F_ROOFLESS, TerrainTable
+
+
+@dataclass(frozen=True, eq=False)
+class HexTerrain:
+    """Per-hex derived terrain arrays (index = hex id)."""
+
+    centre: np.ndarray        # int32 terrain code of the hex (after inherent replacement)
+    centre_raw: np.ndarray    # int32 centre terrain before inherent replacement
+    base: np.ndarray          # int32 ground level at the LOS point
+    depression: np.ndarray    # bool: the centre is a depression (gully, stream, sunken road)
+    side_terrain: np.ndarray  # int32 [n, 6] hexside terrain code, -1 = none
+    loc_terrain: np.ndarray   # int32 [n, 6] terrain at each hexside location
+    loc_depression: np.ndarray  # bool [n, 6]
+    cliff: np.ndarray         # bool [n, 6]
+    levels: np.ndarray        # int32 upper building levels (0 = none)
+    rooftop: np.ndarray       # bool: a rooftop location above the top level
+    stairway: np.ndarray      # bool
+
+
+def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.ndarray,
+           table: TerrainTable, stairway_bytes: np.ndarray | None = None) -> HexTerrain:
+    """Derive the terrain of every hex of ``grid`` from its raster (LOS-SPEC 2.2)."""
+    a = table.arrays()
+    cat, flags, height = a["category"], a["flags"], a["height"]
+    building, hexside = a["building"], a["hexside"]
+    n = len(grid)
+    nb = grid.neighbours
+    centre = np.zeros(n, np.int32)
+    base = np.zeros(n, np.int32)
+    side = np.full((n, 6), -1, np.int32)
+    loc_t = np.zeros((n, 6), np.int32)
+    loc_d = np.zeros((n, 6), bool)
+    cliff = np.zeros((n, 6), bool)
+    levels = np.zeros(n, np.int32)
+    rooftop = np.zeros(n, bool)
+    stair = np.zeros(n, bool)
+    open_code = next((t.code for t in table.types if t.name == "Open Ground"), 0)
+    cliff_codes = {t.code for t in table.types if "Cliff" in t.name}
+    lx, ly, loc, on = geo.los_x, geo.los_y, geo.loc, geo.side_on_map
+
+    def t_at(x: int, y: int) -> int:
+        return int(terrain[x, y])
+
+    for h in range(n):
+        # 1. centre terrain, or building terrain at a location point
+        c = t_at(lx[h], ly[h])
+        if not building[c]:
+            for k in range(6):
+                if on[h, k]:
+                    tk = t_at(loc[h, k, 0], loc[h, k, 1])
+                    if building[tk]:
+                        c = tk
+                        break
+        # 2. buildings
+        if building[c]:
+            is_factory = cat[c] == Category.FACTORY
+            has_stair = bool(stairway_bytes[h]) if stairway_bytes is not None and h < len(stairway_bytes) else False
+            has_stair = has_stair or bool(flags[c] & F_ONE_LEVEL_BUILDING)
+            stair[h] = has_stair
+            if not (flags[c] & F_GENERIC_BUILDING) and (not is_factory or has_stair):
+                levels[h] = height[c]
+            multi = any(on[h, k] and building[t_at(loc[h, k, 0], loc[h, k, 1])] for k in range(6))
+            if multi and not (flags[c] & F_ROOFLESS) and levels[h] > 0:
+                rooftop[h] = True
+            if cat[c] == Category.MARKETPLACE:
+                c = open_code
+        centre[h] = c
+        # 3. hexside terrain (own location point, else the neighbour's opposite one)
+        for k in range(6):
+            if not on[h, k]:
+                continue
+            tk = t_at(loc[h, k, 0], loc[h, k, 1])
+            if not hexside[tk]:
+                o = nb[h, k]
+                if o >= 0:
+                    to = t_at(loc[o, (k + 3) % 6, 0], loc[o, (k + 3) % 6, 1])
+                    if hexside[to]:
+                        tk = to
+            if hexside[tk]:
+                side[h, k] = tk
+                if tk in cliff_codes:
+                    cliff[h, k] = True
+            loc_t[h, k] = tk
+        # 4. base height
+        base[h] = int(elevation[lx[h], ly[h]])
+    depression = cat[centre] == Category.DEPRESSION
+    centre_raw = centre.copy()
+    # 6. inherent terrain filling the hex (after levels are created)
+    _inherent_pass(centre, geo.border, geo.width, geo.height, terrain, a["inherent"], lx, ly, loc, on)
+    # 7. hexside pass 2: own location point, then the neighbour's side of a shared hexside
+    for h in range(n):
+        for k in range(6):
+            if not on[h, k]:
+                continue
+            tk = t_at(loc[h, k, 0], loc[h, k, 1])
+            if hexside[tk]:
+                side[h, k] = tk
+                if tk in cliff_codes:
+                    cliff[h, k] = True
+            elif cat[tk] == Category.DEPRESSION:
+                loc_d[h, k] = True
+            o = nb[h, k]
+            if o >= 0 and side[o, (k + 3) % 6] >= 0:
+                side[h, k] = side[o, (k + 3) % 6]
+                cliff[h, k] = cliff[o, (k + 3) % 6]
+    return HexTerrain(centre, centre_raw, base, depression, side, loc_t, loc_d, cliff,
+                      levels, rooftop, stair)
+
+
+def _inherent_pass(centre: np.ndarray, border: np.ndarray, W: int, H: int, terrain: np.ndarray,
+                   inherent: np.ndarray, lx: np.ndarray, ly: np.ndarray, loc: np.ndarray,
+                   on: np.ndarray) -> None:
+    """Replace ``centre[h]`` (int32, in place) by inherent terrain filling hex h: the first
+    inherent pixel, column by column inside the border's bounding box, whose nearest location
+    is the centre (LOS-SPEC 2.2 step 6).  The loop is C, in ``hexwx/_loskernel.c``."""
+    from hexwx._native import clib
+    if centre.dtype != np.int32 or not centre.flags.c_contiguous:
+        raise ValueError("centre must be a C-contiguous int32 array")
+    n = len(centre)
+    terrain = np.ascontiguousarray(terrain, np.uint8)
+    if terrain.shape != (W, H):
+        raise ValueError(f"terrain raster has shape {terrain.shape}, expected {(W, H)}")
+    inherent = np.ascontiguousarray(inherent, np.int8)
+    if inherent.shape != (256,):
+        raise ValueError("inherent needs one entry per terrain code (256)")
+    args = [np.ascontiguousarray(a, np.int32) for a in (border, lx, ly, loc, on)]
+    if args[0].shape != (n, 6, 2) or args[3].shape != (n, 6, 2) or args[4].shape != (n, 6):
+        raise ValueError("inherent pass needs border and loc [n, 6, 2] and on [n, 6]")
+    border, lx, ly, loc, on = args
+    clib().hexwx_inherent_pass(n, centre.ctypes.data, border.ctypes.data, W, H, terrain.ctypes.data,
+                               inherent.ctypes.data, lx.ctypes.data, ly.ctypes.data,
+                               loc.ctypes.data, on.ctypes.data)

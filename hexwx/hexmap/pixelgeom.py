@@ -1,0 +1,101 @@
+"""Pixel geometry of a hex map in VASL's raster convention (LOS-SPEC 1.3-1.8).
+
+Everything here is computed once per map: hex LOS points, border and extended-border
+polygons, hexside location points, which hexsides lie off the map, and the pixel -> hex lookup
+for every pixel.  The per-pixel loops (grid lookup with the AWT polygon insideness test, nearest
+location, range) are C, in ``hexwx/_loskernel.c``, shared with the LOS kernel.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX, Grid
+
+_HALF_H = HEX_HEIGHT_PX / 2                 # 32.25
+_HO = math.cos(math.radians(30)) * _HALF_H  # 27.93: centre to hexside location points
+#: Vertex offsets v0..v5 from the exact centre (LOS-SPEC 1.4).
+_VERTS = ((-HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX, 0.0),
+          (HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX, 0.0))
+#: Offsets applied to the truncated vertices of the extended border (LOS-SPEC 1.5).
+_EXT_DELTA = ((-1, -1), (-1, 1), (1, 0), (1, 1), (-1, 1), (-1, 0))
+#: Hexside location point offsets from the centre, before truncation (LOS-SPEC 1.8).
+_LOC_OFFS = ((0.0, -_HALF_H + 1), (_HO - 1, -_HALF_H / 2 + 1), (_HO - 1, _HALF_H / 2 - 1),
+             (0.0, _HALF_H - 1), (-_HO + 1, _HALF_H / 2 - 1), (-_HO + 1, -_HALF_H / 2 + 1))
+
+
+def _edge_fix(v: float, size: int) -> float:
+    """VASL's edge fix: exactly -1 -> 0; integer part size or size+1 -> size-1 (LOS-SPEC 1.3)."""
+    if v == -1:
+        return 0.0
+    if int(v) in (size, size + 1):
+        return float(size - 1)
+    return v
+
+
+@dataclass(frozen=True, eq=False)
+class PixelGeometry:
+    """Per-hex pixel geometry arrays and the per-pixel hex lookup of one map."""
+
+    width: int
+    height: int
+    los_x: np.ndarray       # int32 [n]
+    los_y: np.ndarray       # int32 [n]
+    border: np.ndarray      # int32 [n, 6, 2]
+    ext: np.ndarray         # int32 [n, 6, 2]
+    loc: np.ndarray         # int32 [n, 6, 2] hexside location points
+    side_on_map: np.ndarray  # bool [n, 6]
+    hex_at: np.ndarray      # int32 [width, height]: grid lookup (LOS-SPEC 1.6), -1 = none
+
+
+def build_geometry(grid: Grid) -> PixelGeometry:
+    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6)."""
+    W, H = grid.width_px, grid.height_px
+    n = len(grid)
+    los_x = np.zeros(n, np.int32)
+    los_y = np.zeros(n, np.int32)
+    border = np.zeros((n, 6, 2), np.int32)
+    ext = np.zeros((n, 6, 2), np.int32)
+    loc = np.zeros((n, 6, 2), np.int32)
+    on_map = np.ones((n, 6), bool)
+    last_col = grid.ncols - 1
+    for h in range(n):
+        X, Y = float(grid.centre_x[h]), float(grid.centre_y[h])
+        los_x[h] = math.floor(_edge_fix(X, W))
+        los_y[h] = math.floor(_edge_fix(Y, H))
+        for k, (ox, oy) in enumerate(_VERTS):
+            vx, vy = _edge_fix(X + ox, W), _edge_fix(Y + oy, H)
+            border[h, k] = (math.floor(vx + 0.5), math.floor(vy + 0.5))
+            ext[h, k] = (int(vx) + _EXT_DELTA[k][0], int(vy) + _EXT_DELTA[k][1])
+        for k, (ox, oy) in enumerate(_LOC_OFFS):
+            loc[h, k] = (_edge_fix(float(int(X + ox)), W), _edge_fix(float(int(Y + oy)), H))
+        c, r = int(grid.col[h]), int(grid.row[h])
+        if c == 0:
+            on_map[h, 4] = on_map[h, 5] = False
+        if c == last_col:
+            on_map[h, 1] = on_map[h, 2] = False
+        if c % 2 == 1 and r == 0:
+            on_map[h, 0] = on_map[h, 1] = on_map[h, 5] = False
+        if c % 2 == 1 and r == grid.rows_in_global_column(c) - 1:
+            on_map[h, 3] = on_map[h, 2] = on_map[h, 4] = False
+    first = np.array([grid.cell(c, 0) for c in range(grid.ncols)], np.int32)
+    nrows = np.array([grid.rows_in_global_column(c) for c in range(grid.ncols)], np.int32)
+    hex_at = _grid_lookup_all(W, H, border, first, nrows)
+    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, hex_at)
+
+
+def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
+                     nrows: np.ndarray) -> np.ndarray:
+    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6."""
+    from hexwx._native import clib
+    border = np.ascontiguousarray(border, np.int32)
+    first = np.ascontiguousarray(first, np.int32)
+    nrows = np.ascontiguousarray(nrows, np.int32)
+    if border.ndim != 3 or border.shape[1:] != (6, 2) or first.shape != nrows.shape:
+        raise ValueError("grid lookup needs border [n, 6, 2] and first/nrows per column")
+    out = np.empty((W, H), np.int32)
+    clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
+                                 len(first), out.ctypes.data)
+    return out

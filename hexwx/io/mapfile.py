@@ -1,0 +1,169 @@
+"""Reading hexwx map files (TOML) into a :class:`~hexwx.hexmap.board.HexMap`.
+
+A map file lists ground levels and terrain by hex (whole hexes), hexside terrain, roads, and
+optional explicit depictions of terrain inside hexes as polygons.  On loading, everything is
+drawn into a pixel raster in VASL's geometry (DESIGN principle 2), so the same LOS engine
+serves map files and VASL boards.  The format is documented in ``docs/mapfile.md``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import HEX_WIDTH_PX, Grid, parse_hexside
+from hexwx.errors import UsageError
+from hexwx.hexmap.pixelgeom import build_geometry
+from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
+from hexwx.hexmap.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
+from hexwx.io.tomlfile import Table, load_toml
+
+MAP_KEYS = ("map", "levels", "terrain", "hexsides", "roads", "depiction", "movement")
+LEVEL_RANGE = (-2, 9)
+ROAD_HALF_WIDTH = 4.0
+ROAD_KINDS = {"dirt": ("road", 1), "paved": ("paved road", 2)}
+
+
+def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
+    if not isinstance(name, str):
+        raise table.error(key, f"expected a hex name like 'C4', got {name!r}")
+    try:
+        return grid.parse(name)
+    except UsageError:
+        raise table.error(key, f"hex {name!r} is not on this map") from None
+
+
+def _hex_list(grid: Grid, table: Table, key: str) -> list[tuple[int, str]]:
+    """The hexes listed under ``key``, each with the name as written."""
+    return [(_hex(grid, table, key, n), n) for n in table.list(key)]
+
+
+def load_mapfile(path: str | Path) -> HexMap:
+    """Read a hexwx TOML map; DataError naming the file and key on any problem."""
+    doc = load_toml(path)
+    doc.check_keys(MAP_KEYS)
+    head = doc.table("map")
+    head.check_keys(("name", "boards", "default", "description"))
+    name = head.str("name", Path(path).stem)
+    boards = head.list("boards", [[""]])
+    if not (boards and all(isinstance(r, list) and r and all(isinstance(b, (str, int)) for b in r)
+                           for r in boards)):
+        raise head.error("boards", f"expected rows of board labels like [[\"1\", \"2\"]], got {boards!r}")
+    try:
+        grid = Grid.single(str(boards[0][0])) if len(boards) == 1 and len(boards[0]) == 1 \
+            else Grid.layout([[str(b) for b in r] for r in boards])
+    except UsageError as exc:
+        raise head.error("boards", str(exc)) from None
+    default = head.str("default", "open", choices=HEX_KEYS)
+    n = len(grid)
+    levels = np.zeros(n, np.int32)
+    hex_code = np.full(n, catalogue_type(default).code, np.int32)
+
+    if "levels" in doc:
+        lv = doc.table("levels")
+        seen: dict[int, str] = {}
+        for key, _ in lv.items():
+            try:
+                level = int(key)
+            except ValueError:
+                raise lv.error(key, "expected a whole-number level as the key, e.g. 1 = [\"C4\"]") from None
+            if not LEVEL_RANGE[0] <= level <= LEVEL_RANGE[1]:
+                raise lv.error(key, f"level {level} outside {LEVEL_RANGE[0]}..{LEVEL_RANGE[1]}")
+            for h, written in _hex_list(grid, lv, key):
+                if h in seen:
+                    raise lv.error(key, f"hex {written!r} already has level {seen[h]}")
+                seen[h] = key
+                levels[h] = level
+
+    if "terrain" in doc:
+        tt = doc.table("terrain")
+        owner: dict[int, str] = {}
+        for key, _ in tt.items():
+            if key not in HEX_KEYS:
+                hint = " (hexside terrain goes in [hexsides])" if key in HEXSIDE_KEYS else ""
+                raise tt.error(key, f"unknown terrain {key!r}{hint}; expected one of {', '.join(HEX_KEYS)}")
+            code = catalogue_type(key).code
+            for h, written in _hex_list(grid, tt, key):
+                if h in owner:
+                    raise tt.error(key, f"hex {written!r} is already {owner[h]!r}")
+                owner[h] = key
+                hex_code[h] = code
+
+    geo = build_geometry(grid)
+    W, H = grid.width_px, grid.height_px
+    hex_at = geo.hex_at
+    terrain = np.where(hex_at >= 0, hex_code[np.maximum(hex_at, 0)], hex_code[0]).astype(np.uint8)
+    elevation = np.where(hex_at >= 0, levels[np.maximum(hex_at, 0)], 0).astype(np.int8)
+
+    shapes: list[tuple[list[tuple[float, float]], int]] = []  # drawn in order, later on top
+    fills = hex_code.copy()  # whole-hex fills; hexes with a depiction are drawn, not filled
+    # explicit depictions of terrain inside hexes (polygons in hex widths around the centre)
+    for i, dep in enumerate(doc.tables("depiction", [])):
+        dep.check_keys(("hex", "terrain", "polygon"))
+        h = _hex(grid, dep, "hex", dep.raw("hex"))
+        key = dep.str("terrain")
+        if key not in HEX_KEYS:
+            raise dep.error("terrain", f"unknown terrain {key!r}; expected one of {', '.join(HEX_KEYS)}")
+        pts = dep.list("polygon")
+        if len(pts) < 3 or not all(isinstance(p, list) and len(p) == 2 and
+                                   all(isinstance(v, (int, float)) for v in p) for p in pts):
+            raise dep.error("polygon", "expected at least three [x, y] points in hex widths")
+        fills[h] = -1
+        cx, cy = grid.centre(h)
+        poly = [(cx + float(px) * HEX_WIDTH_PX, cy + float(py) * HEX_WIDTH_PX) for px, py in pts]
+        shapes.append((poly, catalogue_type(key).code))
+
+    # roads: strips from centre to centre, and the road hexsides for movement
+    roads = np.zeros((n, 6), np.int8)
+    if "roads" in doc:
+        rt = doc.table("roads")
+        for kind, _ in rt.items():
+            if kind not in ROAD_KINDS:
+                raise rt.error(kind, f"unknown road kind {kind!r}; expected dirt or paved")
+            key, level = ROAD_KINDS[kind]
+            code = catalogue_type(key).code
+            runs = rt.list(kind)
+            for j, run in enumerate(runs):
+                if not isinstance(run, list) or len(run) < 2:
+                    raise rt.error(f"{kind}[{j}]", "expected a list of at least two adjacent hexes")
+                hexes = [_hex(grid, rt, f"{kind}[{j}]", nm) for nm in run]
+                for a, b in zip(hexes, hexes[1:]):
+                    try:
+                        side = grid.side_towards(a, b)
+                    except UsageError as exc:
+                        raise rt.error(f"{kind}[{j}]", str(exc)) from None
+                    roads[a, side] = level
+                    roads[b, (side + 3) % 6] = level
+                    shapes.append((strip(grid.centre(a), grid.centre(b), ROAD_HALF_WIDTH), code))
+
+    # hexside terrain drawn along the hexside line
+    if "hexsides" in doc:
+        hs = doc.table("hexsides")
+        for key, _ in hs.items():
+            if key not in HEXSIDE_KEYS:
+                raise hs.error(key, f"unknown hexside terrain {key!r}; expected one of {', '.join(HEXSIDE_KEYS)}")
+            code = catalogue_type(key).code
+            for spec in hs.list(key):
+                try:
+                    name_, side = parse_hexside(spec)
+                except UsageError as exc:
+                    raise hs.error(key, str(exc)) from None
+                h = _hex(grid, hs, key, name_)
+                corners = grid.corners(h)
+                shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
+
+    if shapes:
+        terrain = draw(terrain, shapes)
+    overrides: dict = {}
+    if "movement" in doc:
+        mv = doc.table("movement")
+        for key, value in mv.items():
+            if not isinstance(value, dict):
+                raise mv.error(key, f"expected a table like {{ infantry = 2 }}, got {value!r}")
+            overrides[key] = dict(value)
+    return HexMap(name=name, grid=grid, table=CATALOGUE, elevation=elevation, terrain=terrain,
+                  source=str(path), kind="hexwx", move_overrides=overrides, roads=roads,
+                  fills=fills)
+
+

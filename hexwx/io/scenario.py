@@ -1,0 +1,236 @@
+"""Hex scenario files (TOML): a map, a month, the ASL weather (fixed or rolled), drifts and units.
+
+Format (``docs/scenarios.md`` has the full description)::
+
+    name = "Fog on the hill"
+    map = "../maps/hill_village.toml"      # relative to this file; .toml map or VASL archive
+    month = "Oct"
+    turns = 6                              # optional
+
+    [weather]                              # fixed keys ...
+    fog = 0
+    fog_drm = 1
+    wind = "mild"
+    # ... or: roll = true, seed = 7
+
+    [[drifts]]                             # optional
+    hex = "C5"
+    hexside = 2
+
+    [[units]]
+    id = "A"
+    side = "German"
+    hex = "I4"
+    level = 2
+    kind = "infantry"
+    winter_camouflage = false
+
+Every error names the file and the key (:mod:`hexwx.io.tomlfile`).  The map loads lazily through
+``hexwx.io.load.load_map`` the first time :attr:`Scenario.map` is used.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hexwx.dice import Dice
+from hexwx.errors import DataError, UsageError
+from hexwx.io.tomlfile import Table, load_toml
+from hexwx.weather.asl import charts as C
+from hexwx.weather.asl.state import AslWeather, ChartRoll, Drift, parse_month, roll_weather
+
+UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle")
+TOP_KEYS: tuple[str, ...] = ("name", "map", "vasl_metadata", "month", "turns", "weather",
+                             "drifts", "units", "description")
+#: Fixed weather keys of ``[weather]`` (booleans unless noted).
+FIXED_WEATHER_KEYS: tuple[str, ...] = (
+    "base", "fog", "fog_drm", "mist", "overcast", "gusty", "mud", "rain", "falling_snow", "heavy",
+    "ground_snow", "deep_snow", "extreme_winter", "drifts_in_play", "wind", "wind_direction",
+    "plowed_roads")
+ROLL_WEATHER_KEYS: tuple[str, ...] = ("roll", "seed", "wind", "wind_direction", "plowed_roads")
+
+_HEX_RE = re.compile(r"^\d*[A-Za-z]{1,2}\d{1,2}$")
+
+
+@dataclass(frozen=True)
+class ScenarioUnit:
+    """A unit placed on the map: id, side, hex, level, kind (infantry/vehicle), winter camouflage."""
+
+    id: str
+    side: str
+    hex: str
+    level: int = 0
+    kind: str = "infantry"
+    winter_camouflage: bool = False
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.kind == "infantry"
+
+
+@dataclass
+class Scenario:
+    """A loaded hex scenario.  ``weather`` is the state at setup; ``rolls`` the DYO chart rolls."""
+
+    path: Path
+    name: str
+    map_path: Path
+    month: str | None
+    weather: AslWeather
+    units: tuple[ScenarioUnit, ...] = ()
+    rolls: tuple[ChartRoll, ...] = ()
+    seed: int | None = None
+    turns: int | None = None
+    vasl_metadata: Path | None = None
+    _map: Any = field(default=None, repr=False)
+
+    @property
+    def map(self) -> Any:
+        """The map, loaded on first use with ``hexwx.io.load.load_map``."""
+        if self._map is None:
+            if not self.map_path.exists():
+                raise DataError(f"{self.path}: map: no such file {str(self.map_path)!r}")
+            try:
+                load = importlib.import_module("hexwx.io.load")
+            except ModuleNotFoundError as exc:
+                if exc.name != "hexwx.io.load":
+                    raise
+                raise DataError(f"{self.path}: map: map loading is not available in this "
+                                "version of hexwx") from None
+            kwargs = {"vasl_metadata": self.vasl_metadata} if self.vasl_metadata else {}
+            self._map = load.load_map(self.map_path, **kwargs)
+        return self._map
+
+    def unit(self, unit_id: str) -> ScenarioUnit:
+        """The unit with id ``unit_id``."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise UsageError(f"no unit {unit_id!r} in {self.path}; expected one of "
+                         f"{', '.join(u.id for u in self.units) or '(none)'}")
+
+    def to_json(self) -> dict:
+        return {"path": str(self.path), "name": self.name, "map": str(self.map_path),
+                "month": self.month, "turns": self.turns, "seed": self.seed,
+                "weather": self.weather.to_json(), "rolls": [r.to_json() for r in self.rolls],
+                "units": [u.__dict__ for u in self.units]}
+
+
+def _fixed_weather(w: Table, month: str | None) -> AslWeather:
+    w.check_keys(FIXED_WEATHER_KEYS + ("roll",))
+    comps: list[str] = []
+    base = w.str("base", None)
+    if base:
+        comps.append(base)
+    for key, comp in (("mist", "Mist"), ("overcast", "Overcast"), ("gusty", "Gusty"), ("mud", "Mud")):
+        if w.bool(key, False):
+            comps.append(comp)
+    fields: dict[str, Any] = dict(
+        base=" & ".join(comps) or "Clear", month=month,
+        fog_level=w.int("fog", None, min=-1, max=4), fog_drm=w.int("fog_drm", None, min=1, max=3),
+        wind=w.str("wind", "none", choices=C.WIND_FORCES),
+        wind_direction=w.int("wind_direction", None, min=0, max=5),
+    )
+    for key in ("rain", "falling_snow", "heavy", "ground_snow", "deep_snow", "extreme_winter",
+                "drifts_in_play", "plowed_roads"):
+        fields[key] = w.bool(key, False)
+    try:
+        return AslWeather(**fields)
+    except UsageError as exc:
+        raise w.error(None, str(exc)) from None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a hex scenario file; raise :class:`DataError` naming file and key on bad input."""
+    p = Path(path)
+    t = load_toml(p)
+    t.check_keys(TOP_KEYS)
+    name = t.str("name", p.stem)
+    map_rel = t.str("map")
+    map_path = (p.parent / map_rel) if not Path(map_rel).is_absolute() else Path(map_rel)
+    meta = t.str("vasl_metadata", None)
+    meta_path = None if meta is None else (p.parent / meta if not Path(meta).is_absolute() else Path(meta))
+    month_text = t.raw("month", None)
+    month = None
+    if month_text is not None:
+        if not isinstance(month_text, (str, int)) or isinstance(month_text, bool):
+            raise t.error("month", f"expected a month name such as 'Oct', got {month_text!r}")
+        try:
+            month = parse_month(month_text)
+        except UsageError as exc:
+            raise t.error("month", str(exc)) from None
+    turns = t.int("turns", None, min=1)
+    w = t.table("weather", None)
+    rolls: tuple[ChartRoll, ...] = ()
+    seed = None
+    if w is None:
+        weather = AslWeather(month=month)
+    elif w.bool("roll", False):
+        w.check_keys(ROLL_WEATHER_KEYS)
+        if month is None:
+            raise t.error("month", "missing: rolled weather (roll = true) needs the month")
+        seed = w.int("seed", None)
+        try:
+            weather, rl = roll_weather(month, Dice(seed=seed),
+                                       wind=w.str("wind", "none", choices=C.WIND_FORCES),
+                                       wind_direction=w.int("wind_direction", None, min=0, max=5))
+            if w.bool("plowed_roads", False):
+                weather = weather.replace(plowed_roads=True)
+        except UsageError as exc:
+            raise w.error(None, str(exc)) from None
+        rolls = tuple(rl)
+    else:
+        weather = _fixed_weather(w, month)
+    drifts = []
+    for d in t.tables("drifts", []):
+        d.check_keys(("hex", "hexside"))
+        hex_ = d.str("hex")
+        if not _HEX_RE.match(hex_):
+            raise d.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
+        drifts.append(Drift(hex_, d.int("hexside", min=0, max=5)))
+    if drifts:
+        try:
+            weather = weather.replace(drifts=weather.drifts + tuple(drifts),
+                                      drifts_in_play=False)
+        except UsageError as exc:
+            raise t.error("drifts", str(exc)) from None
+    units = []
+    seen: set[str] = set()
+    for u in t.tables("units", []):
+        u.check_keys(("id", "side", "hex", "level", "kind", "winter_camouflage"))
+        uid = u.str("id")
+        if uid in seen:
+            raise u.error("id", f"duplicate unit id {uid!r}")
+        seen.add(uid)
+        hex_ = u.str("hex")
+        if not _HEX_RE.match(hex_):
+            raise u.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
+        units.append(ScenarioUnit(uid, u.str("side"), hex_.upper(), u.int("level", 0, min=-1),
+                                  u.str("kind", "infantry", choices=UNIT_KINDS),
+                                  u.bool("winter_camouflage", False)))
+    return Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path)
+
+
+def _call(value: Any) -> Any:
+    return value() if callable(value) else value
+
+
+def hex_names_of(board: Any) -> list[str] | None:
+    """All hex names of a loaded map (duck-typed: ``len(map)`` and ``map.name_of(i)``), or None."""
+    if board is None or not hasattr(board, "name_of"):
+        return None
+    try:
+        return [board.name_of(i) for i in range(len(board))]
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def levels_of(board: Any) -> range | None:
+    """The ground levels of a loaded map (``min_ground_level``..``max_ground_level``), or None."""
+    lo, hi = getattr(board, "min_ground_level", None), getattr(board, "max_ground_level", None)
+    if lo is None or hi is None:
+        return None
+    return range(int(_call(lo)), int(_call(hi)) + 1)

@@ -1,0 +1,235 @@
+"""Importing VASL board archives: the LOSData raster and VASL's terrain table.
+
+A board archive is a zip.  Its ``LOSData`` entry is a gzip'ed Java serialization stream
+(magic ``AC ED 00 05``) whose payload sits in block-data records (``0x77`` + 1-byte length,
+``0x7A`` + 4-byte big-endian length).  The payload holds four big-endian int32 (hexes wide,
+hexes high, pixel grid width, pixel grid height), then for each pixel column x and each row y a
+signed elevation byte and an unsigned terrain-code byte, then one stairway byte per hex
+(LOS-SPEC 2.1).  Terrain codes resolve through ``terrainType`` elements of VASL's
+``SharedBoardMetadata.xml``.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import struct
+import zipfile
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from xml.etree import ElementTree
+
+import numpy as np
+
+from hexwx.errors import DataError, UsageError
+from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+
+METADATA_ENV = "HEXWX_VASL_METADATA"
+
+
+@dataclass(frozen=True, eq=False)
+class VaslRaster:
+    """The decoded LOSData of one board: per-pixel elevation and terrain code, stairways."""
+
+    hexes_wide: int
+    hexes_high: int
+    elevation: np.ndarray   # int8 [width, height] (x-major like VASL)
+    terrain: np.ndarray     # uint8 [width, height]
+    stairways: np.ndarray   # bool, one per hex in VASL column-major order
+    image_name: str | None  # the board image in the archive (bdNN.gif), kept for rendering
+
+
+def _block_payload(stream: bytes, source: str) -> bytes:
+    """Concatenate the block-data records of a Java serialization stream."""
+    if stream[:4] != b"\xac\xed\x00\x05":
+        raise DataError(f"{source}: LOSData is not a Java serialization stream (bad magic "
+                        f"{stream[:4].hex()!r}, expected 'aced0005')")
+    out = bytearray()
+    i, n = 4, len(stream)
+    while i < n:
+        tag = stream[i]
+        if tag == 0x77:
+            if i + 2 > n:
+                break
+            length = stream[i + 1]
+            start = i + 2
+        elif tag == 0x7A:
+            if i + 5 > n:
+                break
+            length = struct.unpack_from(">i", stream, i + 1)[0]
+            start = i + 5
+        else:
+            raise DataError(f"{source}: LOSData has an unexpected record tag 0x{tag:02x} at byte "
+                            f"{i}; expected block data (0x77 or 0x7a)")
+        if length < 0 or start + length > n:
+            raise DataError(f"{source}: LOSData is truncated (a block of {length} bytes at byte "
+                            f"{i} runs past the end)")
+        out += stream[start:start + length]
+        i = start + length
+    return bytes(out)
+
+
+def read_losdata(archive: str | Path) -> VaslRaster:
+    """Decode the LOSData of a VASL board archive; DataError naming the file if anything is wrong."""
+    path = Path(archive)
+    source = str(path)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+            if "LOSData" not in names:
+                raise DataError(f"{source}: no LOSData entry in the archive; expected a VASL board "
+                                f"archive (found {', '.join(names[:5]) or 'nothing'})")
+            packed = zf.read("LOSData")
+            image = _board_image_name(path, names)
+    except FileNotFoundError:
+        raise DataError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{source}: is a directory, expected a VASL board archive") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise DataError(f"{source}: not a readable zip archive ({exc}); expected a VASL board "
+                        f"archive") from None
+    try:
+        stream = gzip.decompress(packed)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DataError(f"{source}: LOSData is not valid gzip data ({exc})") from None
+    payload = _block_payload(stream, source)
+    if len(payload) < 16:
+        raise DataError(f"{source}: LOSData is truncated (header of {len(payload)} bytes, expected 16)")
+    wide, high, gw, gh = struct.unpack_from(">4i", payload, 0)
+    if not (0 < wide < 1000 and 0 < high < 1000 and 0 < gw < 20000 and 0 < gh < 20000):
+        raise DataError(f"{source}: LOSData header is implausible (hexes {wide}x{high}, "
+                        f"grid {gw}x{gh})")
+    nhex = sum(high + (c % 2) for c in range(wide))
+    need = 16 + 2 * gw * gh
+    if len(payload) < need:
+        raise DataError(f"{source}: LOSData is truncated ({len(payload)} bytes, expected at least "
+                        f"{need} for a {gw}x{gh} grid)")
+    pairs = np.frombuffer(payload, dtype=np.uint8, count=2 * gw * gh, offset=16).reshape(gw, gh, 2)
+    elevation = pairs[:, :, 0].view(np.int8).copy()
+    terrain = pairs[:, :, 1].copy()
+    stairs = np.frombuffer(payload, dtype=np.uint8, count=min(nhex, len(payload) - need),
+                           offset=need)
+    stairways = np.zeros(nhex, dtype=bool)
+    stairways[:len(stairs)] = stairs == 1
+    return VaslRaster(wide, high, elevation, terrain, stairways, image)
+
+
+def _board_image_name(path: Path, names: list[str]) -> str | None:
+    stem = path.name.split(".")[0]
+    for cand in (f"{stem}.gif", f"{stem}.png"):
+        if cand in names:
+            return cand
+    gifs = [n for n in names if re.fullmatch(r"bd\w+\.(gif|png)", n)]
+    return gifs[0] if gifs else None
+
+
+def read_board_image(archive: str | Path) -> bytes | None:
+    """The bytes of the board's own image inside the archive (for rendering), or None."""
+    path = Path(archive)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            name = _board_image_name(path, zf.namelist())
+            return zf.read(name) if name else None
+    except (OSError, zipfile.BadZipFile):
+        return None
+
+
+# -- the terrain table -----------------------------------------------------------------------
+
+def _flag(attrs: dict[str, str], key: str, source: str, code: str) -> bool:
+    value = attrs.get(key, "FALSE").strip().upper()
+    if value not in ("TRUE", "FALSE"):
+        raise DataError(f"{source}: terrainType {code}: {key} must be TRUE or FALSE, got {value!r}")
+    return value == "TRUE"
+
+
+@lru_cache(maxsize=8)
+def _read_metadata_cached(path: str, mtime: float) -> TerrainTable:
+    source = path
+    try:
+        root = ElementTree.parse(path).getroot()
+    except FileNotFoundError:
+        raise DataError(f"{source}: no such file (VASL terrain table)") from None
+    except ElementTree.ParseError as exc:
+        raise DataError(f"{source}: malformed XML ({exc}); expected VASL's SharedBoardMetadata.xml") from None
+    types: dict[int, TerrainType] = {}
+    for el in root.iter("terrainType"):
+        a = el.attrib
+        code_s = a.get("typeCode", "?")
+        try:
+            code = int(code_s)
+            height = int(float(a.get("height", "0")))
+            split = float(a.get("split", "0"))
+        except ValueError:
+            raise DataError(f"{source}: terrainType {a.get('name', '?')!r}: typeCode/height/split "
+                            f"must be numbers, got {code_s!r}") from None
+        if not 0 <= code <= 255:
+            raise DataError(f"{source}: terrainType {a.get('name')!r}: typeCode {code} outside 0-255")
+        cat_name = a.get("LOSCategory", "OPEN").upper()
+        try:
+            category = Category[cat_name]
+        except KeyError:
+            raise DataError(f"{source}: terrainType {code}: unknown LOSCategory {cat_name!r}") from None
+        if code in types:  # VASL lists "Scrub" twice (LOS-SPEC 7.9); keep the first
+            continue
+        types[code] = TerrainType(
+            name=a.get("name", f"code {code}"), code=code, category=category,
+            obstacle=_flag(a, "isLOSObstacle", source, code_s),
+            hindrance=_flag(a, "isLOSHindrance", source, code_s),
+            half_level=_flag(a, "isHalfLevelHeight", source, code_s),
+            inherent=_flag(a, "isInherentTerrain", source, code_s),
+            split=split,
+            lower_obstacle=_flag(a, "isLowerLOSObstacle", source, code_s),
+            lower_hindrance=_flag(a, "isLowerLOSHindrance", source, code_s),
+            height=height,
+            rule="VASL SharedBoardMetadata.xml",
+        )
+    if not types:
+        raise DataError(f"{source}: no terrainType elements; expected VASL's SharedBoardMetadata.xml")
+    return TerrainTable(tuple(types.values()), source=source)
+
+
+def read_metadata(path: str | Path | None = None) -> TerrainTable:
+    """VASL's terrain table from ``path``, or from ``$HEXWX_VASL_METADATA`` when path is None."""
+    if path is None:
+        env = os.environ.get(METADATA_ENV)
+        if not env:
+            raise UsageError(f"a VASL board archive needs VASL's terrain table: give "
+                             f"--vasl-metadata FILE or set {METADATA_ENV}")
+        path = env
+    p = Path(path)
+    try:
+        mtime = p.stat().st_mtime
+    except FileNotFoundError:
+        raise DataError(f"{p}: no such file (VASL terrain table)") from None
+    return _read_metadata_cached(str(p), mtime)
+
+
+def is_vasl_archive(path: str | Path) -> bool:
+    """True if ``path`` is a zip file (a VASL board archive rather than a TOML map)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
+
+
+def board_label(path: str | Path) -> str:
+    """The board number of an archive named like ``bd02`` -> ``"2"`` ("" if none)."""
+    m = re.match(r"bd0*(\w+?)(\.\w+)?$", Path(path).name)
+    return m.group(1) if m else ""
+
+
+def check_codes(raster: VaslRaster, table: TerrainTable, source: str) -> None:
+    """DataError if the raster uses a terrain code the table does not define."""
+    used = np.unique(raster.terrain)
+    missing = [int(c) for c in used if not table.has(int(c))]
+    if missing:
+        raise DataError(f"{source}: terrain code {missing[0]} is not in the VASL terrain table "
+                        f"{table.source} ({len(missing)} unknown code(s): {missing[:8]})")
+
+
+_ = io  # (io kept for callers that pass BytesIO archives)

@@ -1,0 +1,330 @@
+"""Line of sight between hex locations, with explanations (DESIGN principle 3).
+
+``los(m, "I4", "B5")`` answers *can this unit see that one, with what DRM, and why*: blocked or
+clear, where and by what (pixel, hex, reason, rule), every terrain hindrance and weather LV
+hindrance with its hex, DRM and rule, the totals and the range.  Terrain comes from the compiled
+pixel-walk kernel (:mod:`hexwx._native`); LV DRMs from :mod:`hexwx.lineofsight.lv`.
+
+Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground level) and
+:func:`viewshed` (one location to every hex) give exactly the single query's answers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from hexwx import _native as K
+from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import Hex
+from hexwx.errors import UsageError
+from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
+
+#: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
+REASONS: dict[int, tuple[str, str | None]] = {
+    K.CLEAR: ("clear", None),
+    K.HIGHER_THAN_BOTH: ("terrain is higher than both the source and the target", "A6.2"),
+    K.GROUND_HIGHER: ("ground level is higher than both the source and the target", "A6.2"),
+    K.HEIGHT_ADVANTAGE: ("a height advantage is needed to see over this terrain", "A6.2"),
+    K.HALF_LEVEL: ("half-level terrain is as high as both the source and the target", "A6.2"),
+    K.BLIND_OBSTACLE: ("the source or target is in a blind hex behind an obstacle", "A6.4"),
+    K.BLIND_CREST: ("the source or target is in a blind hex behind a crest", "B10.23"),
+    K.HEXSIDE: ("intervening hexside terrain (wall, hedge) at the level of both ends", "B9.2"),
+    K.BOCAGE: ("bocage blocks the LOS", "B9.52"),
+    K.ROWHOUSE: ("the LOS cannot cross a rowhouse wall", "B23.71"),
+    K.HINDRANCE_SIX: ("hindrances total six or more", "B.10"),
+    K.LEAVE_BUILDING: ("the LOS must leave the building before it leaves the unit's hex", "A6.8"),
+    K.EXITS_DEPRESSION: ("the LOS leaves the depression before the range allows it", "A6.3"),
+    K.ENTERS_DEPRESSION: ("the LOS enters the depression before the range allows it", "A6.3"),
+    K.CREST_EXIT: ("the LOS leaves a crest line at a vertex", "B19.51"),
+    K.CREST_ENTRY: ("the LOS enters a crest line at a vertex", "B19.51"),
+    K.SPLIT_SAME_LEVEL: ("split terrain blocks LOS between units at its own level", None),
+    K.SAME_HEX: ("different levels of a building not joined by a stairway", "B23.22"),
+}
+LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", "E3.1")
+
+
+@dataclass(frozen=True)
+class LosResult:
+    """The answer to one LOS query, with everything needed to explain it."""
+
+    source: str
+    target: str
+    source_level: int
+    target_level: int
+    range: int
+    blocked: bool
+    reason: str
+    rule: str | None
+    blocked_at: tuple[int, int] | None
+    blocking_hex: str | None
+    hindrance: int
+    lv: int
+    hindrances: tuple[Hindrance, ...]
+    thread: tuple[ThreadHex, ...] = field(repr=False, default=())
+    map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The LOS drawn on its map, for notebooks."""
+        from hexwx.render.core import los_png
+        return los_png(self, self.map)
+
+    @property
+    def drm(self) -> int:
+        """Total hindrance DRM: terrain plus weather LV."""
+        return self.hindrance + self.lv
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "target": self.target,
+            "source_level": self.source_level, "target_level": self.target_level,
+            "range": self.range, "blocked": self.blocked,
+            "hindrance": None if self.blocked else self.hindrance,
+            "lv": None if self.blocked else self.lv,
+            "drm": None if self.blocked else self.drm,
+            "reason": self.reason, "rule": self.rule,
+            "blocked_at": list(self.blocked_at) if self.blocked_at else None,
+            "blocking_hex": self.blocking_hex,
+            "hindrances": [h.to_json() for h in self.hindrances],
+            "thread": [t.name for t in self.thread],
+        }
+
+    def explain(self) -> str:
+        """The answer in words, one fact a line."""
+        ends = f"{self.source} (level {self.source_level}) -> {self.target} (level {self.target_level})"
+        lines = [f"{ends}: range {self.range}"]
+        if self.blocked:
+            where = f" in {self.blocking_hex}" if self.blocking_hex else ""
+            rule = f" ({self.rule})" if self.rule else ""
+            lines.append(f"BLOCKED{where}: {self.reason}{rule}")
+        else:
+            lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
+        if not self.blocked:
+            for h in self.hindrances:
+                lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
+        return "\n".join(lines)
+
+
+def weathered(m: HexMap, weather: Any) -> HexMap:
+    """The map as the weather leaves it for LOS: drift hexsides act as hedges (E3 3.752)."""
+    drifts = getattr(weather, "drifts", ()) if weather is not None else ()
+    if not drifts:
+        return m
+    sides = []
+    for d in drifts:
+        try:
+            sides.append((m.parse(d.hex), d.hexside))
+        except UsageError:
+            raise UsageError(f"drift {d.hex}:{d.hexside} is not on this map") from None
+    return m.with_hexside_terrain(tuple(sides), "Hedge")
+
+
+def _hex(m: HexMap, h: Hex | str) -> Hex:
+    if isinstance(h, str):
+        return m.parse(h)
+    if isinstance(h, (int, np.integer)) and 0 <= int(h) < len(m):
+        return int(h)
+    raise UsageError(f"hex {h!r} is not on this map")
+
+
+def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+        raise UsageError(f"level must be a whole number, got {level!r}")
+    m.check_level(h, int(level))
+    return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
+
+
+_BUFFERS: dict[int, tuple[np.ndarray, ...]] = {}
+
+
+def _buffers(m: HexMap) -> tuple[np.ndarray, ...]:
+    """Scratch arrays for one trace (reused: the kernel resets what it reads)."""
+    n = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    if n not in _BUFFERS:
+        _BUFFERS[n] = (np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4096, np.int64),
+                       np.zeros(4096, np.int64), np.zeros(4096, np.int64), np.zeros(4096, np.int64))
+    return _BUFFERS[n]
+
+
+def _terrain_rule(m: HexMap, code: int) -> str:
+    from hexwx.hexmap.terrain import CATALOGUE_TYPES
+    name = m.table[code].name
+    for t in CATALOGUE_TYPES:
+        if t.name == name:
+            return t.rule
+    return "A6.7"
+
+
+def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
+        weather: Any = None, target_is_infantry: bool = True,
+        target_winter_camouflage: bool = False, target_positive_tem: bool = False) -> LosResult:
+    """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
+
+    ``weather`` is an :class:`~hexwx.weather.asl.state.AslWeather` (or None for Clear); its LV
+    hindrances (fog, mist, rain, falling snow, winter camouflage) are added to the answer,
+    terrain plus LV hindrances of 6 or more block (E3.1: LV is treated like a LOS hindrance),
+    and drift hexsides act as hedges (E3 3.752).
+    Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
+    """
+    m = weathered(m, weather)
+    src, tgt = _hex(m, a), _hex(m, b)
+    sE, s_roof = _elevation(m, src, from_level)
+    tE, t_roof = _elevation(m, tgt, to_level)
+    xs, ys, hv, hh, thread, tkeys = _buffers(m)
+    reason, bx, by, bhex, total, nth = K.trace(
+        m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof,
+        xs, ys, hv, hh, thread, tkeys, 1)
+    R = m.grid.distance(src, tgt)
+    name = m.name_of
+    hind: list[Hindrance] = []
+    terrain_total = 0
+    for key in np.flatnonzero(hv[:R + 1]).tolist():
+        hx, code = divmod(int(hh[key]), 256)
+        hind.append(Hindrance(name(hx), int(hv[key]), m.table[code].name.lower(),
+                              _terrain_rule(m, code)))
+        terrain_total += int(hv[key])
+    canon = src > tgt
+    ids = thread[:nth].tolist()
+    keys = tkeys[:nth].tolist()
+    # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
+    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
+          for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
+    if not th or th[0].rs != 0:
+        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
+    blocked = reason != K.CLEAR
+    text, rule = REASONS[int(reason)]
+    lv_items: list[Hindrance] = []
+    if weather is not None:
+        lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
+                       target_winter_camouflage, target_positive_tem)
+    lv_total = sum(h.drm for h in lv_items)
+    if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
+        blocked = True
+        text, rule = LV_BLOCK_REASON
+    return LosResult(
+        source=name(src), target=name(tgt), source_level=int(from_level), target_level=int(to_level),
+        range=R, blocked=blocked, reason=text, rule=rule,
+        blocked_at=(int(bx), int(by)) if reason != K.CLEAR else None,
+        blocking_hex=name(int(bhex)) if reason != K.CLEAR and bhex >= 0 else None,
+        hindrance=terrain_total, lv=lv_total,
+        hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
+
+
+def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
+        thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
+    from hexwx.lineofsight.lv import lv_hindrances
+    return lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
+                          range=R, target_is_infantry=infantry, target_positive_tem=tem,
+                          target_winter_camouflage=camo,
+                          same_building=bool(m.building_ids[src] >= 0
+                                             and m.building_ids[src] == m.building_ids[tgt]),
+                          same_location=src == tgt and sE == tE)
+
+
+def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Weather LV DRM of many pairs of ground-level hexes (no units: no winter camouflage).
+
+    Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
+    range of each step of the thread, so a small cube of LV by (source elevation, target
+    elevation, range) is worked out once (:func:`_lv_total`, memoised per weather) on a thread
+    of one hex per range step -- the same ranges the single query uses -- and looked up.
+    """
+    lo = int(min(s_elev.min(), t_elev.min()))
+    levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
+    cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(int(rng.max()) + 1)]
+                      for b in range(levels)] for a in range(levels)], dtype=np.int32)
+    return cube[s_elev - lo, t_elev - lo, rng]
+
+
+@lru_cache(maxsize=65536)
+def _lv_total(weather: Any, se: int, te: int, r: int) -> int:
+    """LV DRM between ground-level ends at elevations se, te and range r (memoised per weather)."""
+    from hexwx.lineofsight.lv import lv_total_straight
+    return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
+
+
+def _apply_lv(m: HexMap, weather: Any, src: np.ndarray, tgt: np.ndarray, s_level: int,
+              blocked: np.ndarray, hindrance: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
+
+    Fire within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the
+    single query's answer.
+    """
+    s_elev = m.hexes.base[src] + s_level
+    lv = _lv_totals(weather, s_elev, m.hexes.base[tgt], rng)
+    bid = m.building_ids
+    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
+    for i in np.flatnonzero(src == tgt):
+        lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=s_level, weather=weather).lv
+    over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
+    blocked |= over
+    return lv
+
+
+@dataclass(frozen=True)
+class Viewshed:
+    """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
+
+    source: str
+    level: int
+    blocked: np.ndarray
+    drm: np.ndarray
+    range: np.ndarray
+
+
+def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) -> Viewshed:
+    """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
+    m = weathered(m, weather)
+    src = _hex(m, a)
+    sE, _ = _elevation(m, src, level)
+    n = len(m)
+    tgts = np.arange(n, dtype=np.int64)
+    srcs = np.full(n, src, np.int64)
+    es = np.full(n, sE, np.int64)
+    et = m.hexes.base.astype(np.int64)
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen)
+    blocked = reasons != 0
+    drm = totals.astype(np.int32)
+    rng = m.grid.distances_from(src)
+    if weather is not None:
+        drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng)
+
+
+@dataclass(frozen=True)
+class LosTable:
+    """Every ordered pair of distinct hexes at ground level: ids, range, blocked, hindrance."""
+
+    src: np.ndarray
+    tgt: np.ndarray
+    range: np.ndarray
+    blocked: np.ndarray
+    hindrance: np.ndarray
+    lv: np.ndarray | None = None
+
+
+def los_table(m: HexMap, *, weather: Any = None) -> LosTable:
+    """All ordered pairs at ground level, from the parallel all-pairs kernel.
+
+    With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,
+    exactly as :func:`los` answers each pair.
+    """
+    m = weathered(m, weather)
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                         m.hexes.base.astype(np.int64), maxlen)
+    n = len(m)
+    src, tgt = np.divmod(np.arange(n * n), n)
+    keep = src != tgt
+    src, tgt = src[keep], tgt[keep]
+    dist = m.grid.distance_matrix()
+    rng = dist[src, tgt].astype(np.int32)
+    blocked = reasons[src, tgt] != 0
+    hindrance = totals[src, tgt].astype(np.int32)
+    lv = None
+    if weather is not None:
+        lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng)
+    return LosTable(src, tgt, rng, blocked, hindrance, lv)

@@ -1,0 +1,287 @@
+"""Low Visibility (LV) hindrance DRMs of ASL E3 weather, as pure functions.
+
+The LOS engine calls :func:`lv_hindrances` (or the parts) with the weather state and the hexes
+the LOS thread passes through; every DRM comes back as an :class:`LvHindrance` naming its hex
+(or None for a range-based DRM), its kind and its rule (DESIGN principle 3).
+
+A thread is a sequence of objects with ``name`` (hex name), ``rs`` (range from the source hex),
+``rt`` (range to the target hex), ``ground`` (ground level) and ``key`` (hexes with equal key,
+e.g. the two hexes along a hexspine, count once), listed in order from the source, including the
+source (``rs == 0``) and the target (``rt == 0``).  :class:`ThreadHex` is a ready-made one.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol, Sequence
+
+from hexwx.errors import UsageError
+from hexwx.weather.asl import charts as C
+from hexwx.weather.asl.state import AslWeather
+
+
+@dataclass(frozen=True)
+class Hindrance:
+    """One hindrance DRM on a LOS, terrain or LV: the hex it comes from (None for range-based
+    ones such as mist), DRM, kind and rule.  :mod:`hexwx.lineofsight.engine` reports terrain hindrances with it
+    too."""
+
+    hex: str | None
+    drm: int
+    kind: str
+    rule: str
+
+    def to_json(self) -> dict:
+        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
+
+
+LvHindrance = Hindrance  # the name the weather code uses for its own hindrances
+
+
+class ThreadHexLike(Protocol):
+    name: str
+    rs: int
+    rt: int
+    ground: int
+    key: int
+
+
+@dataclass(frozen=True)
+class ThreadHex:
+    """A hex of a LOS thread (see the module docstring for the fields)."""
+
+    name: str
+    rs: int
+    rt: int
+    ground: int = 0
+    key: int = -1
+
+    def __post_init__(self) -> None:
+        if self.key == -1:
+            object.__setattr__(self, "key", hash(self.name))
+
+
+def total(hindrances: Sequence[LvHindrance]) -> int:
+    """The summed LV DRM."""
+    return sum(h.drm for h in hindrances)
+
+
+# -------------------------------------------------------------------------------------------
+# mist, rain, falling snow (3.32, 3.51, 3.52, 3.71, 3.711)
+# -------------------------------------------------------------------------------------------
+
+
+def mist_band_drm(range_: int) -> int:
+    """3.32: 0 up to 6 hexes, then +1 per started band of 6 hexes beyond 6 (7-12 +1, 13-18 +2)."""
+    _check_range(range_)
+    if range_ <= C.MIST_FREE_RANGE:
+        return 0
+    return math.ceil((range_ - C.MIST_FREE_RANGE) / C.MIST_BAND)
+
+
+def mist_drm(range_: int, *, heavy: bool = False) -> int:
+    """Mist LV DRM at ``range_``; intensified precipitation adds +1 at every range (3.51/3.71)."""
+    return mist_band_drm(range_) + (1 if heavy else 0)
+
+
+def mist_lv(state: AslWeather, range_: int) -> list[LvHindrance]:
+    """The mist LV hindrances at ``range_``: the band DRM (kind = its cause) and intensification.
+
+    Rain (3.52) and falling snow (3.711) cause mist; intensified precipitation is +1 at <= 6
+    hexes and +1 more at every longer range, never further (3.51, 3.71).
+    """
+    if not state.mist:
+        return []
+    if state.rain:
+        kind, rule, heavy_rule = "rain", "3.52, 3.32", "3.51"
+    elif state.falling_snow:
+        kind, rule, heavy_rule = "falling snow", "3.711, 3.32", "3.71"
+    else:
+        kind, rule, heavy_rule = "mist", "3.32", ""
+    out = []
+    band = mist_band_drm(range_)
+    if band:
+        out.append(LvHindrance(None, band, kind, rule))
+    if state.heavy:
+        out.append(LvHindrance(None, 1, f"{kind} (intensified)", heavy_rule))
+    return out
+
+
+# -------------------------------------------------------------------------------------------
+# winter camouflage (3.712)
+# -------------------------------------------------------------------------------------------
+
+
+def winter_camouflage_lv(state: AslWeather, range_: int, *, target_is_infantry: bool = True,
+                         target_winter_camouflage: bool = False,
+                         target_positive_tem: bool = False) -> list[LvHindrance]:
+    """3.712: +1 vs a winter-camouflaged target in any snow, beyond 8 hexes (infantry) or 16
+    (others), unless it already has a positive TEM other than SMOKE."""
+    _check_range(range_)
+    if not (state.any_snow and target_winter_camouflage) or target_positive_tem:
+        return []
+    beyond = C.WINTER_CAMOUFLAGE_BEYOND["infantry" if target_is_infantry else "other"]
+    if range_ > beyond:
+        return [LvHindrance(None, 1, "winter camouflage", "3.712")]
+    return []
+
+
+# -------------------------------------------------------------------------------------------
+# fog (3.31, 3.311) by level
+# -------------------------------------------------------------------------------------------
+
+
+def fog_top(state: AslWeather) -> int | None:
+    """The height where fog ends: level L+1 for fog at level L and lower (3.311), or None."""
+    return None if state.fog_level is None else state.fog_level + 1
+
+
+def in_fog(state: AslWeather, elevation: float) -> bool:
+    """A location at ``elevation`` is in fog: below the start of level L+1 (3.311)."""
+    top = fog_top(state)
+    return top is not None and elevation < top
+
+
+def fog_blind_zone(top: float, hi: float, lo: float, r_hi: int) -> float:
+    """How many hexes behind a fog hex are hidden from the higher end (A6.41, A6.42).
+
+    One per level the fog top is above the lower end, +1 per full 5 hexes from the higher end
+    to the fog hex (A6.41), −1 per level the higher end stands above the fog top beyond the
+    first (A6.42); at least 1.
+    """
+    zone = top - lo - (hi - top) + 1 + r_hi // 5   # exact: levels are whole or half numbers
+    return max(zone, 1)
+
+
+def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHexLike], source_elevation: float,
+           target_elevation: float, same_location: bool = False) -> list[LvHindrance]:
+    """Fog LV hindrances along ``thread`` (3.31, 3.311, A6, A24.8).
+
+    Reading (RULES-NOTES "fog geometry"): fog at level L and lower is Smoke of the density DRM
+    filling every hex up to the start of level L+1 (the *fog top*), in hill hexes too (E3
+    example: G4).  Each hex (or hexspine pair, by ``key``) counts once:
+
+    * an end hex counts when that end is in fog (elevation < L+1): the target hex, and the
+      firer's own hex (E3 example 2B5→2I4);
+    * an intermediate hex counts when the fog top is higher than both ends (the thread is in
+      fog), or level with the higher end and above the lower (no height advantage, A6.2); when
+      the fog top lies strictly between the ends it counts only if the lower end is inside its
+      blind-hex zone (:func:`fog_blind_zone`, A6.41/A6.42), measured from the higher end;
+    * firing out of fog adds +1 (A24.8);
+    * fire within one fog location: the DRM halved, fractions rounded up (3.311).
+
+    These height rules are the ASL obstacle rules with the fog top as obstacle height.  A thread
+    height interpolated linearly between the ends is *not* used to decide "through fog": it would
+    put 2E5 in 2I4→2B5 (6/7 of a level up) and 2D5 in 2J4→2B5 in fog, contradicting the E3
+    example's +3 and +2.  ``ground`` is therefore not needed for fog.  The result is the same in
+    both directions except the firing-out +1.
+    """
+    top = fog_top(state)
+    if top is None:
+        return []
+    drm = int(state.fog_drm or 1)
+    se, te = Fraction(source_elevation), Fraction(target_elevation)
+    thread = list(thread)
+    if not thread:
+        raise UsageError("empty LOS thread; expected the hexes from source to target")
+    src, tgt = thread[0], thread[-1]
+    if same_location:
+        if se < top:
+            return [LvHindrance(src.name, math.ceil(drm / 2), "fog", "3.311")]
+        return []
+    hi, lo = max(se, te), min(se, te)
+    out: list[LvHindrance] = []
+    groups: dict[int, list[ThreadHexLike]] = {}
+    order: list[int] = []
+    for h in thread:
+        if h.key not in groups:
+            groups[h.key] = []
+            order.append(h.key)
+        groups[h.key].append(h)
+    for key in order:
+        members = groups[key]
+        first = members[0]
+        name = "/".join(m.name for m in members)
+        rule = fog_hex_rule(top, se, te, first.rs, first.rt)
+        if rule:
+            out.append(LvHindrance(name, drm, "fog", rule))
+    if se < top:
+        out.append(LvHindrance(src.name, 1, "firing out of fog", "A24.8"))
+    return out
+
+
+def fog_hex_rule(top: float, se: float, te: float, rs: int,
+                 rt: int) -> str | None:
+    """Whether the fog of one hex of a thread (``rs`` from the source, ``rt`` to the target)
+    hinders a LOS between elevations ``se`` and ``te``: the rule that makes it count, or None.
+    The per-hex part of :func:`fog_lv` (see its reading)."""
+    if rs == 0:                                 # the firer's hex
+        return "3.311" if se < top else None
+    if rt == 0:                                 # the target's hex
+        return "3.311" if te < top else None
+    hi, lo = max(se, te), min(se, te)
+    if top > hi:
+        return "3.311"
+    if top == hi and top > lo:
+        return "3.311, A6.2"
+    if lo < top < hi:
+        r_hi, r_lo = (rs, rt) if se > te else (rt, rs)
+        if r_lo <= fog_blind_zone(top, hi, lo, r_hi):
+            return "3.311, A6.4"
+    return None
+
+
+def lv_total_straight(state: AslWeather, *, source_elevation: int, target_elevation: int,
+                      range: int) -> int:  # noqa: A002
+    """The LV DRM :func:`lv_hindrances` gives a straight thread of one hex per range step
+    between two ground-level hexes with no units (no winter camouflage) -- without building
+    the thread; the batch forms of LOS use it for every pair."""
+    r = range
+    _check_range(r)
+    total_drm = mist_drm(r, heavy=state.heavy) if state.mist else 0   # = what mist_lv sums
+    top = fog_top(state)
+    if top is None:
+        return total_drm
+    drm = int(state.fog_drm or 1)
+    se, te = source_elevation, target_elevation
+    hexes = sum(1 for k in builtins.range(r + 1) if fog_hex_rule(top, se, te, k, r - k))
+    return total_drm + drm * hexes + (1 if se < top else 0)
+
+
+# -------------------------------------------------------------------------------------------
+# everything together
+# -------------------------------------------------------------------------------------------
+
+
+def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHexLike] | None,
+                  source_elevation: float, target_elevation: float, range: int,  # noqa: A002
+                  target_is_infantry: bool = True, target_positive_tem: bool = False,
+                  target_winter_camouflage: bool = False, same_building: bool = False,
+                  same_location: bool = False) -> list[LvHindrance]:
+    """All weather LV hindrances for one LOS: fog (by level), mist/rain/falling snow by range,
+    winter camouflage.  Fire from a building to another Location of the same building through a
+    building hexside (``same_building``) is always Clear (3.8): no LV at all.
+
+    ``thread`` may be None only when there is no fog.
+    """
+    _check_range(range)
+    if same_building:
+        return []
+    out: list[LvHindrance] = []
+    if state.fog:
+        if thread is None:
+            raise UsageError("fog LV needs the LOS thread (hexes from source to target)")
+        out += fog_lv(state, thread=thread, source_elevation=source_elevation,
+                      target_elevation=target_elevation, same_location=same_location)
+    out += mist_lv(state, range)
+    out += winter_camouflage_lv(state, range, target_is_infantry=target_is_infantry,
+                                target_winter_camouflage=target_winter_camouflage,
+                                target_positive_tem=target_positive_tem)
+    return out
+
+
+def _check_range(range_: int) -> None:
+    if isinstance(range_, bool) or not isinstance(range_, int) or range_ < 0:
+        raise UsageError(f"bad range {range_!r}; expected a whole number of hexes >= 0")

@@ -1,0 +1,909 @@
+"""Annotated images of hex maps: terrain, ground levels, hexsides, hex ids, and overlays.
+
+:func:`render_map` draws a :class:`~hexwx.hexmap.board.HexMap` and returns a
+:class:`~hexwx.render.style.Rendering` (image, caption text, overlay markers).  Overlays only
+*read* result objects made by the library: a LOS result (:func:`hexwx.lineofsight.engine.los`), a viewshed
+(:func:`hexwx.lineofsight.engine.viewshed`), a movement path or reach (:mod:`hexwx.movement.paths`) and an ASL weather
+state (:class:`hexwx.weather.asl.state.AslWeather`).  Nothing here computes LOS or movement.
+
+Geometry: map pixels in VASL's convention (a board is 1800 x 645); the image has ``scale``
+final pixels per map pixel (default 1.0, so a board is 1800 px wide) and is drawn at
+:data:`~hexwx.render.style.SUPERSAMPLE` times that size, then downsampled with LANCZOS.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
+from hexwx.errors import DataError, UsageError
+from hexwx.render.style import (
+    BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, RGB, SUPERSAMPLE, TERRAIN_STYLES,
+    Marker, Rendering, downsample, font, halo_text, legend_strip, level_colour, line_swatch,
+    PATTERNS, marker_swatch, pattern_mask, stack, swatch,
+)
+from hexwx.hexmap.terrain import Category, TerrainType
+
+BACKGROUNDS = ("terrain", "board")
+#: Hindrance kinds drawn as weather (LV) badges; everything else is a terrain hindrance.
+LV_KINDS = ("lv", "fog", "mist", "rain", "snow", "dust", "weather", "camouflage", "night")
+
+
+# -------------------------------------------------------------------------------------------
+# terrain classification (which TERRAIN_STYLES entry a terrain type is drawn with)
+# -------------------------------------------------------------------------------------------
+
+def terrain_class(t: TerrainType) -> str:
+    """The :data:`~hexwx.render.style.TERRAIN_STYLES` key of terrain ``t``."""
+    n, c = t.name, t.category
+    if c == Category.HEXSIDE:
+        return "hexside"
+    if c == Category.ROAD:
+        return "road"
+    if c == Category.WATER or n in ("Ocean", "Shallow Ocean", "Flooded Stream", "Canal"):
+        return "water"
+    if c == Category.DEPRESSION:
+        return "stream"
+    if c == Category.BRIDGE:
+        return "bridge"
+    if c == Category.ENTRENCHMENT:
+        return "entrenchment"
+    if c == Category.WOODS or n in ("Forest", "Bamboo", "Palm Trees"):
+        return "woods"
+    if "Rubble" in n or n in ("Debris", "Collapsed Huts"):
+        return "rubble"
+    if t.is_building:
+        return "wooden building" if ("Wooden" in n or n == "Huts") else "stone building"
+    if "Orchard" in n or "Light Woods" in n or n in ("Olive Grove", "Vineyard", "Lumberyard"):
+        return "light woods"
+    if n in ("Grain", "Kunai", "Rice Paddy, In Season"):
+        return "grain"
+    if n in ("Brush", "Cactus Patch", "Scrub"):
+        return "brush"
+    if n in ("Marsh", "Swamp", "Mudflats"):
+        return "marsh"
+    if t.hindrance or t.obstacle or c == Category.OTHER:
+        return "hindrance"
+    return "open"
+
+
+def hexside_style_key(t: TerrainType) -> str | None:
+    """The :data:`~hexwx.render.style.HEXSIDE_STYLES` key of hexside terrain ``t`` (None: not drawn)."""
+    if t.category != Category.HEXSIDE:
+        return None  # rowhouse and interior factory walls show in the raster
+    n = t.name
+    for key in ("bocage", "hedge", "wall", "cliff"):
+        if key in n.lower():
+            return key
+    return "other"
+
+
+_CLASS_KEYS = tuple(TERRAIN_STYLES)
+
+
+@dataclass(frozen=True)
+class _Palette:
+    """Per-code lookup arrays of one terrain table: class index and fill colour."""
+
+    cls: np.ndarray      # uint8 [256]
+    fill: np.ndarray     # uint8 [len(classes), 3]
+    has_fill: np.ndarray  # bool [len(classes)]
+
+
+def _palette(table: Any) -> _Palette:
+    cache = getattr(table, "__dict__", {}).get("_hexwx_render_palette")
+    if cache is not None:
+        return cache
+    cls = np.zeros(256, np.uint8)
+    for t in table.types:
+        cls[t.code] = _CLASS_KEYS.index(terrain_class(t))
+    fill = np.zeros((len(_CLASS_KEYS), 3), np.uint8)
+    has = np.zeros(len(_CLASS_KEYS), bool)
+    for i, k in enumerate(_CLASS_KEYS):
+        st = TERRAIN_STYLES[k]
+        if st.fill is not None:
+            fill[i], has[i] = st.fill, True
+    pal = _Palette(cls, fill, has)
+    try:
+        object.__setattr__(table, "_hexwx_render_palette", pal)
+    except (AttributeError, TypeError):  # pragma: no cover - a table without __dict__
+        pass
+    return pal
+
+
+# -------------------------------------------------------------------------------------------
+# the view: which part of the map, at what scale
+# -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class View:
+    """A window of the map (map pixels x0..x1, y0..y1) drawn at ``scale`` final px per map px."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    scale: float
+    ss: int = SUPERSAMPLE
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Final image size of the map area."""
+        return (max(1, round((self.x1 - self.x0) * self.scale)),
+                max(1, round((self.y1 - self.y0) * self.scale)))
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        w, h = self.size
+        return (w * self.ss, h * self.ss)
+
+    @property
+    def k(self) -> float:
+        """Canvas px per map px."""
+        return self.scale * self.ss
+
+    def c(self, x: float, y: float) -> tuple[float, float]:
+        """Canvas point of map point (x, y)."""
+        return ((x - self.x0) * self.k, (y - self.y0) * self.k)
+
+    def final(self, x: float, y: float) -> tuple[int, int]:
+        """Final-image pixel of map point (x, y)."""
+        return (round((x - self.x0) * self.scale), round((y - self.y0) * self.scale))
+
+    def px(self, map_px: float) -> int:
+        """A length of ``map_px`` map pixels on the canvas (at least 1)."""
+        return max(1, round(map_px * self.k))
+
+    def sees(self, x: float, y: float, margin: float = HEX_WIDTH_PX) -> bool:
+        return self.x0 - margin <= x <= self.x1 + margin and self.y0 - margin <= y <= self.y1 + margin
+
+
+def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | None = None) -> View:
+    """The :class:`View` of ``m`` at ``scale``; ``window`` (two hexes) crops to their bounding box."""
+    if not (isinstance(scale, (int, float)) and 0.05 <= scale <= 4):
+        raise UsageError(f"scale must be a number from 0.05 to 4, got {scale!r}")
+    W, H = m.grid.width_px, m.grid.height_px
+    if window is None:
+        return View(0, 0, W, H, float(scale))
+    if len(window) != 2:
+        raise UsageError(f"a window is two hexes (opposite corners), got {list(window)!r}")
+    hs = [_hex(m, w, "window") for w in window]
+    pts = [p for h in hs for p in m.grid.corners(h)]
+    pad = HEX_WIDTH_PX / 2                         # half a hex around the two hexes
+    x0 = max(0, math.floor(min(p[0] for p in pts) - pad))
+    y0 = max(0, math.floor(min(p[1] for p in pts) - pad))
+    x1 = min(W, math.ceil(max(p[0] for p in pts) + pad))
+    y1 = min(H, math.ceil(max(p[1] for p in pts) + pad))
+    return View(x0, y0, x1, y1, float(scale))
+
+
+def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
+    """Hex id of ``h`` (a name or an id); UsageError naming the overlay if not on the map."""
+    if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
+        if 0 <= int(h) < len(m.grid):
+            return int(h)
+        raise UsageError(f"{what}: hex id {h!r} is not on this map (0-{len(m.grid) - 1})")
+    try:
+        return m.grid.parse(str(h))
+    except UsageError as exc:
+        raise UsageError(f"{what}: {exc}") from None
+
+
+# -------------------------------------------------------------------------------------------
+# base layer: terrain raster or the board's own artwork
+# -------------------------------------------------------------------------------------------
+
+def _upsample(arr_yx: np.ndarray, view: View) -> np.ndarray:
+    """A y-major uint8 map-pixel array resized (nearest) to the final image size."""
+    img = Image.fromarray(np.ascontiguousarray(arr_yx), "L")
+    if img.size == view.size:
+        return np.asarray(img)
+    return np.asarray(img.resize(view.size, Image.Resampling.NEAREST))
+
+
+def _level_ids(elev_yx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(uint8 index into the level table, level colours [k, 3]) for a y-major elevation window."""
+    lo, hi = int(elev_yx.min()), int(elev_yx.max())
+    colours = np.array([level_colour(v) for v in range(lo, hi + 1)], np.uint8)
+    return (elev_yx.astype(np.int16) - lo).astype(np.uint8), colours
+
+
+def _contours(elev_yx: np.ndarray) -> np.ndarray:
+    """Bool mask (y-major, map res) of pixels where the ground level changes to a neighbour."""
+    e = elev_yx
+    mask = np.zeros(e.shape, bool)
+    mask[:, 1:] |= e[:, 1:] != e[:, :-1]
+    mask[1:, :] |= e[1:, :] != e[:-1, :]
+    return mask
+
+
+def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
+    """The coloured terrain raster of the view at final size, with the terrain classes and the
+    ground levels it shows (for the legend).  The raster is the artwork's own resolution (one
+    map pixel), so it is coloured directly at the final size; vectors are drawn at 2x.
+
+    One lookup does it all: every pixel gets the index (class, on-pattern, level or contour)
+    into a small colour table, so the cost is a few passes over the image.
+    """
+    pal = _palette(m.table)
+    codes = m.terrain[view.x0:view.x1, view.y0:view.y1].T
+    elev = m.elevation[view.x0:view.x1, view.y0:view.y1].T
+    cls_small = pal.cls[codes]
+    lvl_small, lvl_colours = _level_ids(elev)
+    nlev = len(lvl_colours) + 1                     # the last "level" is the contour colour
+    lvl_small[_contours(elev)] = nlev - 1
+    lut = _colour_table(pal, lvl_colours)
+    cls = _upsample(cls_small, view)
+    lvl = _upsample(lvl_small, view)
+    bits = _pattern_bits(cls.shape, _period(view))
+    on = (bits >> _PATTERN_BIT[cls]) & 1
+    index = (cls.astype(np.uint16) * 2 + on) * nlev + lvl
+    rgb = lut.reshape(-1, 3)[index]
+    present = {int(c) for c in np.unique(cls_small)}
+    levels = sorted({int(v) for v in np.unique(elev)})
+    return Image.fromarray(rgb, "RGB"), {_CLASS_KEYS[i] for i in present}, levels
+
+
+#: Bit of each pattern in :func:`_pattern_bits`; 7 = no pattern (never set).
+_PATTERN_NUMBER = {name: i for i, name in enumerate(PATTERNS)}
+_PATTERN_BIT = np.array([_PATTERN_NUMBER.get(TERRAIN_STYLES[k].pattern or "", 7)
+                         for k in _CLASS_KEYS], np.uint8)
+
+
+@lru_cache(maxsize=8)
+def _pattern_bits(shape: tuple[int, int], period: int) -> np.ndarray:
+    """uint8 [h, w]: bit i set where pattern PATTERNS[i] has ink (cached per canvas size)."""
+    ys, xs = np.ogrid[0:shape[0], 0:shape[1]]
+    bits = np.zeros(shape, np.uint8)
+    for name, i in _PATTERN_NUMBER.items():
+        bits |= pattern_mask(name, xs, ys, period).astype(np.uint8) << i
+    bits.setflags(write=False)
+    return bits
+
+
+def _colour_table(pal: _Palette, lvl_colours: np.ndarray) -> np.ndarray:
+    """uint8 [classes, 2 (on pattern), levels + contour, 3]."""
+    nlev = len(lvl_colours) + 1
+    lut = np.zeros((len(_CLASS_KEYS), 2, nlev, 3), np.uint8)
+    ground = np.vstack([lvl_colours, np.array([CONTOUR], np.uint8)])
+    for i, k in enumerate(_CLASS_KEYS):
+        st = TERRAIN_STYLES[k]
+        lut[i, :, :] = ground if st.fill is None else st.fill
+        if st.pattern:
+            lut[i, 1, :] = st.ink
+    return lut
+
+
+def board_layer(m: HexMap, view: View) -> Image.Image:
+    """The board's own artwork (VASL archive image) for the view, at final size."""
+    if not m.image_bytes:
+        raise UsageError(f"--background board needs a VASL board archive with its image; "
+                         f"{m.name or m.source!r} has none (use --background terrain)")
+    if len(m.grid.boards) != 1:
+        raise UsageError("--background board works for a single VASL board, not a layout of "
+                         f"{len(m.grid.boards)} boards")
+    try:
+        art = Image.open(io.BytesIO(m.image_bytes)).convert("RGB")
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{m.source or m.name}: the board image cannot be read ({exc})") from None
+    if art.size != (m.grid.width_px, m.grid.height_px):
+        art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
+    art = art.crop((view.x0, view.y0, view.x1, view.y1))
+    return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
+
+
+# -------------------------------------------------------------------------------------------
+# vector layers: grid, hexsides, board joins, hex ids
+# -------------------------------------------------------------------------------------------
+
+def visible_hexes(m: HexMap, view: View) -> np.ndarray:
+    """Ids of hexes whose centre lies in (or within a hex of) the view."""
+    g = m.grid
+    x, y = g.centre_x, g.centre_y
+    sel = ((x >= view.x0 - HEX_WIDTH_PX) & (x <= view.x1 + HEX_WIDTH_PX)
+           & (y >= view.y0 - HEX_HEIGHT_PX) & (y <= view.y1 + HEX_HEIGHT_PX))
+    return np.nonzero(sel)[0]
+
+
+def _hex_poly(m: HexMap, view: View, h: Hex) -> list[tuple[float, float]]:
+    return [view.c(x, y) for x, y in m.grid.corners(h)]
+
+
+def draw_grid(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[int]) -> None:
+    """Thin translucent hex outlines on the (transparent) vector layer; a shared hexside is
+    drawn twice but replaces rather than blends, so the tone is even."""
+    w = max(1, round(view.k * 0.9))
+    for h in hexes:
+        pts = _hex_poly(m, view, int(h))
+        d.line(pts + [pts[0]], fill=GRID_LINE, width=w)
+
+
+def _hexside_segments(m: HexMap, hexes: Iterable[int]) -> list[tuple[str, Hex, int]]:
+    """(style key, hex, side) of every drawn hexside feature, each shared hexside once."""
+    side_t = m.hexes.side_terrain
+    seen: set[tuple[int, int]] = set()
+    out: list[tuple[str, Hex, int]] = []
+    for h in hexes:
+        h = int(h)
+        for k in range(6):
+            code = int(side_t[h, k])
+            if code < 0:
+                continue
+            key = hexside_style_key(m.table[code])
+            if key is None:
+                continue
+            nb = int(m.grid.neighbours[h, k])
+            ident = (min(h, nb), max(h, nb)) if nb >= 0 else (h, -1 - k)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            out.append((key, h, k))
+    return out
+
+
+def _side_points(m: HexMap, h: Hex, k: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    c = m.grid.corners(h)
+    return c[k], c[(k + 1) % 6]
+
+
+def dashed_line(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float],
+                fill: Any, width: int, dash: float, gap: float) -> None:
+    """A dashed straight line from ``a`` to ``b`` (canvas px)."""
+    length = math.dist(a, b)
+    if length == 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    t = 0.0
+    while t < length:
+        e = min(length, t + dash)
+        d.line((a[0] + ux * t, a[1] + uy * t, a[0] + ux * e, a[1] + uy * e), fill=fill, width=width)
+        t = e + gap
+
+
+def draw_hexsides(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[int]) -> set[str]:
+    """Walls, hedges, bocage, cliffs on their hexsides; returns the style keys drawn."""
+    used: set[str] = set()
+    for key, h, k in _hexside_segments(m, hexes):
+        _label, colour, width, dash = HEXSIDE_STYLES[key]
+        a, b = (view.c(*p) for p in _side_points(m, h, k))
+        w = view.px(width * 0.6)
+        d.line((*a, *b), fill=(255, 255, 255), width=w + view.px(2))
+        if dash:
+            dashed_line(d, a, b, colour, w, dash[0] * view.k, dash[1] * view.k)
+        else:
+            d.line((*a, *b), fill=colour, width=w)
+        if key == "cliff":
+            _cliff_ticks(d, m, view, h, k, a, b, colour)
+        used.add(key)
+    return used
+
+
+def _cliff_ticks(d: ImageDraw.ImageDraw, m: HexMap, view: View, h: Hex, k: int,
+                 a: tuple[float, float], b: tuple[float, float], colour: RGB) -> None:
+    """Short ticks on a cliff, pointing into the lower of the two hexes."""
+    nb = int(m.grid.neighbours[h, k])
+    low = nb if nb >= 0 and m.ground_level(nb) < m.ground_level(h) else h
+    cx, cy = view.c(*m.grid.centre(low))
+    for t in (0.2, 0.4, 0.6, 0.8):
+        px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        dx, dy = cx - px, cy - py
+        n = math.hypot(dx, dy) or 1.0
+        L = 7 * view.k
+        d.line((px, py, px + dx / n * L, py + dy / n * L), fill=colour, width=view.px(1.6))
+
+
+def draw_board_joins(d: ImageDraw.ImageDraw, m: HexMap, view: View) -> None:
+    """Heavy lines where boards meet, and each board's number in its top-left corner."""
+    g = m.grid
+    w = view.px(3)
+    for bx in range(1, g.nbx):
+        x = bx * BOARD_WIDTH_PX
+        d.line((*view.c(x, 0), *view.c(x, g.height_px)), fill=BOARD_JOIN, width=w)
+    for by in range(1, g.nby):
+        y = by * BOARD_HEIGHT_PX
+        d.line((*view.c(0, y), *view.c(g.width_px, y)), fill=BOARD_JOIN, width=w)
+    for b in g.boards:
+        if not b.label:
+            continue
+        x, y = b.bx * BOARD_WIDTH_PX + 8, b.by * BOARD_HEIGHT_PX + 6
+        if view.sees(x, y, 0):
+            cx, cy = view.c(x, y)
+            halo_text(d, (cx, cy), f"board {b.label}", round(15 * view.k), anchor="la")
+
+
+def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[int]) -> None:
+    """Each hex's name near its top edge, dark on a light halo (legible on any terrain)."""
+    size = round(10.5 * view.k)
+    for h in hexes:
+        x, y = m.grid.centre(int(h))
+        cx, cy = view.c(x, y - HEX_HEIGHT_PX * 0.36)
+        halo_text(d, (cx, cy), m.grid.name(int(h)), size)
+
+
+# -------------------------------------------------------------------------------------------
+# per-hex veils (viewshed, reach, fog): one value per hex, painted through the pixel->hex lookup
+# -------------------------------------------------------------------------------------------
+
+def hex_veil(base: Image.Image, m: HexMap, view: View, alpha: np.ndarray, colour: RGB,
+             pattern: str | None = None) -> None:
+    """Blend ``colour`` over every hex with ``alpha[h]`` (0-255) on the final-size ``base``; a
+    pattern raises the alpha on its lines, so the veil is visible without colour."""
+    hex_at = m.geometry.hex_at[view.x0:view.x1, view.y0:view.y1].T
+    alpha = np.clip(np.asarray(alpha), 0, 255).astype(np.uint8)
+    if not alpha.any():
+        return
+    a = np.where(hex_at >= 0, alpha[np.clip(hex_at, 0, None)], 0).astype(np.uint8)
+    a_big = _upsample(a, view)
+    if pattern:
+        boosted = np.minimum(255, np.arange(256) * 2 + 40).astype(np.uint8)
+        boosted[0] = 0
+        on = (_pattern_bits(a_big.shape, _period(view)) >> _PATTERN_NUMBER[pattern]) & 1
+        a_big = np.where(on.astype(bool), boosted[a_big], a_big)
+    base.paste(colour, mask=Image.fromarray(a_big, "L"))
+
+
+def _period(view: View) -> int:
+    """Pattern period in final pixels (8 at full scale, never below 4)."""
+    return max(4, round(8 * view.scale))
+
+
+# -------------------------------------------------------------------------------------------
+# badges and lines
+# -------------------------------------------------------------------------------------------
+
+def badge(d: ImageDraw.ImageDraw, view: View, centre_map: tuple[float, float], text: str,
+          colour: RGB, shape: str, *, kind: str, target: str) -> Marker:
+    """A filled badge (``square`` or ``circle``) with ``text``; the marker's sample point is a
+    solid part of the badge away from the text."""
+    size = 15 * view.k if text else 10 * view.k
+    tw = font(round(11 * view.k)).getlength(text) if text else 0
+    half_w = max(size / 2, tw / 2 + 7 * view.k)
+    half_h = size / 2
+    cx, cy = view.c(*centre_map)
+    box = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+    outline_w = view.px(1.2)
+    if shape == "circle":
+        d.rounded_rectangle(box, radius=half_h, fill=colour, outline=(0, 0, 0), width=outline_w)
+    else:
+        d.rectangle(box, fill=colour, outline=(0, 0, 0), width=outline_w)
+    if text:
+        d.text((cx, cy), text, font=font(round(11 * view.k)), fill=(0, 0, 0), anchor="mm")
+    sample_x = centre_map[0] - (half_w - 3.5 * view.k) / view.k
+    return Marker(kind, target, view.final(sample_x, centre_map[1]), colour, text)
+
+
+def thick_line(d: ImageDraw.ImageDraw, view: View, a: tuple[float, float], b: tuple[float, float],
+               colour: RGB, width: float, *, dashed: bool = False) -> None:
+    """A line between map points with a white casing, solid or dashed."""
+    ca, cb = view.c(*a), view.c(*b)
+    d.line((*ca, *cb), fill=(255, 255, 255), width=view.px(width + 2.5))
+    if dashed:
+        dashed_line(d, ca, cb, colour, view.px(width), 9 * view.k, 6 * view.k)
+    else:
+        d.line((*ca, *cb), fill=colour, width=view.px(width))
+
+
+def ring(d: ImageDraw.ImageDraw, m: HexMap, view: View, h: Hex, colour: RGB, width: float = 3.0) -> None:
+    """An outline along the inside of hex ``h``."""
+    x, y = m.grid.centre(h)
+    pts = [view.c(x + (px - x) * 0.92, y + (py - y) * 0.92) for px, py in m.grid.corners(h)]
+    d.line(pts + [pts[0]], fill=colour, width=view.px(width), joint="curve")
+
+
+def x_mark(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float], colour: RGB, *,
+           kind: str, target: str) -> Marker:
+    """The blocking point: a filled disk with a white X; the sample point is inside the disk."""
+    r = 9 * view.k
+    cx, cy = view.c(*p)
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=(255, 255, 255), width=view.px(1.5))
+    q = r * 0.5
+    w = view.px(2)
+    d.line((cx - q, cy - q, cx + q, cy + q), fill=(255, 255, 255), width=w)
+    d.line((cx - q, cy + q, cx + q, cy - q), fill=(255, 255, 255), width=w)
+    return Marker(kind, target, view.final(p[0], p[1] - 6.0), colour)
+
+
+# -------------------------------------------------------------------------------------------
+# overlays
+# -------------------------------------------------------------------------------------------
+
+def _is_lv(kind: str) -> bool:
+    words = set(re.findall(r"[a-z]+", str(kind).lower()))
+    return bool(words & set(LV_KINDS))
+
+
+def _sgn(n: int) -> str:
+    return f"+{n}" if n >= 0 else str(n)
+
+
+def los_caption(result: Any) -> str:
+    """The caption of a LOS result: ends, range, verdict with the reason and rule, every
+    hindrance and LV hex with its DRM, and the total.  Tests compare it with the result."""
+    r = result
+    lv = f" level {r.source_level}" if getattr(r, "source_level", 0) else ""
+    tv = f" level {r.target_level}" if getattr(r, "target_level", 0) else ""
+    head = f"LOS {r.source}{lv} -> {r.target}{tv}, range {r.range}: "
+    if r.blocked:
+        where = f" at {r.blocking_hex}" if getattr(r, "blocking_hex", None) else ""
+        verdict = f"BLOCKED{where}: {r.reason}"
+    else:
+        verdict = f"clear: {r.reason}" if r.reason and r.reason != "clear" else "clear"
+    if getattr(r, "rule", None):
+        verdict += f" ({r.rule})"
+    parts = [head + verdict]
+    hs = list(getattr(r, "hindrances", ()) or ())
+    if hs:
+        parts.append("hindrances: " + "; ".join(
+            (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
+            + (f" ({x.rule})" if getattr(x, "rule", "") else "") for x in hs))
+    parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
+                 f"total DRM {_sgn(int(r.drm))}")
+    return "\n".join(parts)
+
+
+def draw_los(d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Any) -> list[Marker]:
+    """The LOS thread (green clear; red dashed past the blocking point, marked with an X) and a
+    badge with the DRM on every hindrance (square, orange) and LV (round, sky blue) hex."""
+    a = m.grid.centre(_hex(m, r.source, "--los"))
+    b = m.grid.centre(_hex(m, r.target, "--los"))
+    markers: list[Marker] = []
+    if r.blocked and getattr(r, "blocked_at", None) is not None:
+        p = (float(r.blocked_at[0]), float(r.blocked_at[1]))
+        thick_line(d, view, a, p, OVERLAY["los clear"], 3.5)
+        thick_line(d, view, p, b, OVERLAY["los blocked"], 3.5, dashed=True)
+        markers.append(x_mark(d, view, p, OVERLAY["los blocked"], kind="blocked",
+                              target=str(getattr(r, "blocking_hex", "") or "")))
+    elif r.blocked:
+        thick_line(d, view, a, b, OVERLAY["los blocked"], 3.5, dashed=True)
+    else:
+        thick_line(d, view, a, b, OVERLAY["los clear"], 3.5)
+    markers += _hindrance_badges(d, m, view, getattr(r, "hindrances", ()) or ())
+    for p_end in (a, b):
+        _end_dot(d, view, p_end)
+    return markers
+
+
+def _hex_list(m: HexMap, names: Iterable[Any]) -> list[Hex]:
+    out = []
+    for n in names:
+        try:
+            out.append(_hex(m, n, "thread"))
+        except UsageError:
+            continue
+    return out
+
+
+def _end_dot(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float]) -> None:
+    r = 6 * view.k
+    cx, cy = view.c(*p)
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(0, 0, 0), outline=(255, 255, 255), width=view.px(1.5))
+
+
+def _hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, float]]:
+    """Hexes of a hindrance's place (``"F7"``, or ``"E7/F7"`` for a hexside) and its centre."""
+    hs = [_hex(m, part, "hindrance") for part in str(where).split("/")]
+    pts = [m.grid.centre(h) for h in hs]
+    return hs, (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View, hs: Iterable[Any]) -> list[Marker]:
+    """A badge with the DRM for every hindrance tied to a place: square orange for terrain,
+    round sky blue for LV; a second badge in the same place goes to the other side."""
+    markers: list[Marker] = []
+    count: dict[tuple[float, float], int] = {}
+    for x in hs:
+        if not x.hex:
+            continue  # range-based LV (mist, rain, camouflage): in the caption only
+        hexes, (cx, cy) = _hindrance_place(m, x.hex)
+        lv = _is_lv(x.kind)
+        colour = OVERLAY["lv" if lv else "hindrance"]
+        if len(hexes) == 1:
+            ring(d, m, view, hexes[0], colour, 2.5)
+        n = count.get((cx, cy), 0)
+        count[(cx, cy)] = n + 1
+        pos = (cx + (14 if n % 2 == 0 else -14), cy + 16 + 14 * (n // 2))
+        markers.append(badge(d, view, pos, _sgn(int(x.drm)), colour, "circle" if lv else "square",
+                             kind="lv" if lv else "hindrance", target=str(x.hex)))
+    return markers
+
+
+def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, vs: Any,
+                  source: Hex, hexes: Iterable[int]) -> list[Marker]:
+    """Hexes out of LOS under a dark hatched veil; hindered hexes under an orange veil that
+    deepens with the DRM, with the DRM printed; the viewer's hex ringed in black."""
+    blocked = np.asarray(vs.blocked, bool)
+    drm = np.asarray(vs.drm, np.int32)
+    hidden = np.where(blocked, 120, 0)
+    hex_veil(base, m, view, hidden, OVERLAY["viewshed hidden"], "backhatch")
+    hind = np.where(~blocked & (drm > 0), np.clip(60 + 40 * drm, 0, 200), 0)
+    hex_veil(base, m, view, hind, OVERLAY["viewshed hindered"])
+    markers: list[Marker] = []
+    for h in hexes:
+        h = int(h)
+        if not blocked[h] and drm[h] > 0:
+            cx, cy = m.grid.centre(h)
+            halo_text(d, view.c(cx, cy + 8), _sgn(int(drm[h])), round(13 * view.k))
+            markers.append(Marker("viewshed hindered", m.grid.name(h),
+                                  view.final(cx - 18, cy + 10), OVERLAY["viewshed hindered"],
+                                  _sgn(int(drm[h]))))
+    ring(d, m, view, source, OVERLAY["source"], 4)
+    return markers
+
+
+def viewshed_caption(m: HexMap, vs: Any, source: Hex, level: int) -> str:
+    blocked = np.asarray(vs.blocked, bool)
+    drm = np.asarray(vs.drm, np.int32)
+    seen = int((~blocked).sum()) - 1
+    hindered = int(((~blocked) & (drm > 0)).sum())
+    lv = f" level {level}" if level else ""
+    return (f"viewshed of {m.grid.name(source)}{lv}: {seen} of {len(m.grid) - 1} hexes in LOS, "
+            f"{hindered} of them hindered (DRM shown), {int(blocked.sum())} out of LOS (hatched)")
+
+
+# -------------------------------------------------------------------------------------------
+# weather
+# -------------------------------------------------------------------------------------------
+
+def draw_weather(base: Image.Image, m: HexMap, view: View, w: Any) -> None:
+    """Fog over every hex at or below the fog level (3.31), a mud or snow veil (on ``base``)."""
+    levels = m.hexes.base
+    if getattr(w, "fog_level", None) is not None:
+        alpha = np.where(levels <= int(w.fog_level), 130, 0)
+        hex_veil(base, m, view, alpha, OVERLAY["fog"], "hlines")
+    if getattr(w, "mud", False):
+        hex_veil(base, m, view, np.full(len(m.grid), 45), OVERLAY["mud"], "dots")
+    if getattr(w, "ground_snow", False) or getattr(w, "deep_snow", False):
+        a = 110 if getattr(w, "deep_snow", False) else 75
+        hex_veil(base, m, view, np.full(len(m.grid), a), OVERLAY["snow"], "dots")
+
+
+def draw_drifts(d: ImageDraw.ImageDraw, m: HexMap, view: View, w: Any) -> list[Marker]:
+    return [draw_drift(d, m, view, dr) for dr in getattr(w, "drifts", ()) or ()]
+
+
+def draw_drift(d: ImageDraw.ImageDraw, m: HexMap, view: View, drift: Any) -> Marker:
+    """A drift: a white bar with a blue casing along its hexside."""
+    h = _hex(m, drift.hex, "drift")
+    a, b = (view.c(*p) for p in _side_points(m, h, int(drift.hexside)))
+    d.line((*a, *b), fill=OVERLAY["drift outline"], width=view.px(10))
+    d.line((*a, *b), fill=OVERLAY["drift"], width=view.px(6))
+    (ax, ay), (bx, by) = _side_points(m, h, int(drift.hexside))
+    return Marker("drift", m.grid.name(h), view.final((ax + bx) / 2, (ay + by) / 2), OVERLAY["drift"])
+
+
+def weather_caption(w: Any) -> str:
+    desc = w.describe() if hasattr(w, "describe") else str(w)
+    bits = [f"weather: {desc}"]
+    if getattr(w, "fog_level", None) is not None:
+        bits.append(f"fog veils hexes of ground level {w.fog_level} and lower")
+    if getattr(w, "drifts", ()):
+        bits.append("drifts: " + ", ".join(str(x) for x in w.drifts))
+    return "; ".join(bits)
+
+
+# -------------------------------------------------------------------------------------------
+# movement (reads hexwx.movement.paths results)
+# -------------------------------------------------------------------------------------------
+
+def _path_steps(p: Any) -> list[tuple[str, str]]:
+    """(hex name, cumulative cost label) of each hex of a :class:`~hexwx.movement.paths.MovePath`:
+    the start at 0, then the running sum of the steps' own costs ("all" once a step takes the
+    whole move, e.g. across a drift)."""
+    hexes = list(getattr(p, "hexes", ()) or ())
+    if not hexes:
+        return []
+    out = [(str(hexes[0]), "0")]
+    total: float | None = 0.0
+    for name, st in zip(hexes[1:], getattr(p, "steps", ()) or ()):
+        cost = getattr(st, "cost", None)
+        total = None if (total is None or cost is None) else total + float(cost)
+        out.append((str(name), "all" if total is None else f"{total:g}"))
+    return out
+
+
+def draw_path(d: ImageDraw.ImageDraw, m: HexMap, view: View, p: Any) -> list[Marker]:
+    """The path as a blue line through hex centres with the cumulative cost at each hex."""
+    steps = _path_steps(p)
+    pts = [m.grid.centre(_hex(m, h, "--path")) for h, _ in steps]
+    for a, b in zip(pts, pts[1:]):
+        thick_line(d, view, a, b, OVERLAY["path"], 3.5)
+    markers = []
+    for (name, cost), (x, y) in zip(steps, pts):
+        markers.append(badge(d, view, (x, y), cost, tint_badge(OVERLAY["path"]), "circle",
+                             kind="path", target=name))
+    return markers
+
+
+def tint_badge(rgb: RGB) -> RGB:
+    """A lighter badge fill so black text on it stays legible (blue is too dark for black)."""
+    return tuple(round(c + (255 - c) * 0.55) for c in rgb)  # type: ignore[return-value]
+
+
+def draw_reach(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Any,
+               source: Hex) -> list[Marker]:
+    """Reachable hexes under a sky-blue veil with their cost; the start ringed."""
+    costs = reach_costs(m, r)
+    alpha = np.zeros(len(m.grid), np.int32)
+    for h in costs:
+        alpha[h] = 110
+    hex_veil(base, m, view, alpha, OVERLAY["reach"], "hatch")
+    markers = []
+    for h, c in costs.items():
+        cx, cy = m.grid.centre(h)
+        if view.sees(cx, cy, 0):
+            halo_text(d, view.c(cx, cy + 12), f"{c:g}", round(12 * view.k))
+            markers.append(Marker("reach", m.grid.name(h), view.final(cx - 20, cy + 14),
+                                  OVERLAY["reach"], f"{c:g}"))
+    ring(d, m, view, source, OVERLAY["source"], 4)
+    return markers
+
+
+def reach_costs(m: HexMap, r: Any) -> dict[Hex, float]:
+    """{hex id: cost} of a reach result (a mapping of names or ids to costs, or ``.costs``)."""
+    costs = getattr(r, "costs", None)
+    if costs is None:
+        costs = r if isinstance(r, dict) else dict(getattr(r, "hexes", {}))
+    return {_hex(m, h, "--reach"): float(c) for h, c in dict(costs).items()}
+
+
+# -------------------------------------------------------------------------------------------
+# the whole picture
+# -------------------------------------------------------------------------------------------
+
+def render_map(m: HexMap, *, los: Any = None, viewshed: Any = None, viewshed_from: str | Hex | None = None,
+               viewshed_level: int = 0, path: Any = None, reach: Any = None, reach_from: str | Hex | None = None,
+               weather: Any = None, background: str = "terrain", scale: float = 1.0,
+               window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
+               title: str | None = None) -> Rendering:
+    """Draw hex map ``m`` with the given overlays; returns a :class:`Rendering` whose
+    ``caption`` is the text printed under the map (LOS verdict, weather, ...).
+
+    ``background``: ``"terrain"`` (our colours, patterns and level contours) or ``"board"`` (a
+    VASL board's own artwork).  ``window``: two hexes, crop to their bounding box.
+    """
+    if background not in BACKGROUNDS:
+        raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    if viewshed is not None and viewshed_from is None:
+        viewshed_from = getattr(viewshed, "source", None)
+        if viewshed_from is None:
+            raise UsageError("a viewshed overlay needs the viewer's hex (viewshed_from)")
+    view = make_view(m, scale=scale, window=window)
+    vs_src = _hex(m, viewshed_from, "--from") if viewshed is not None else None
+    reach_src = None
+    if reach is not None:
+        rf = reach_from if reach_from is not None else getattr(reach, "start", None)
+        reach_src = _hex(m, rf, "--reach") if rf is not None else None
+    if background == "board":
+        base, classes, levels = board_layer(m, view), set(), []
+    else:
+        base, classes, levels = terrain_layer(m, view)
+    hexes = visible_hexes(m, view)
+    layer = Image.new("RGBA", view.canvas_size, (0, 0, 0, 0))   # vectors, drawn at 2x
+    d = ImageDraw.Draw(layer)
+    markers: list[Marker] = []
+    captions: list[str] = [title or _title(m)]
+    overlays: list[str] = []
+    if weather is not None:
+        draw_weather(base, m, view, weather)
+        captions.append(weather_caption(weather))
+        overlays += _weather_keys(weather)
+    if viewshed is not None:
+        markers += draw_viewshed(base, d, m, view, viewshed, vs_src, hexes)
+        captions.append(viewshed_caption(m, viewshed, vs_src, viewshed_level))
+        overlays += ["viewshed"]
+    if reach is not None:
+        markers += draw_reach(base, d, m, view, reach, reach_src if reach_src is not None else 0)
+        captions.append(_reach_caption(m, reach, reach_src))
+        overlays += ["reach"]
+    draw_grid(d, m, view, hexes)
+    sides = draw_hexsides(d, m, view, hexes)
+    draw_board_joins(d, m, view)
+    if hex_ids:
+        draw_hex_ids(d, m, view, hexes)
+    if weather is not None:
+        markers += draw_drifts(d, m, view, weather)
+    if path is not None:
+        markers += draw_path(d, m, view, path)
+        captions.append(_path_caption(path))
+        overlays += ["path"]
+    if los is not None:
+        markers += draw_los(d, m, view, los)
+        captions.append(los_caption(los))
+        overlays += ["los"]
+    image = base.convert("RGBA")
+    image.alpha_composite(downsample(layer, view.size))
+    image = image.convert("RGB")
+    caption = "\n".join(captions)
+    entries = legend_entries(classes, levels, sides, overlays)
+    if legend:
+        image = stack([image, legend_strip(entries, captions, image.width,
+                                           size=max(11, round(15 * min(1.0, view.scale * 1.2))))])
+    return Rendering(image=image, caption=caption, markers=tuple(markers), scale=view.scale,
+                     origin=(float(view.x0), float(view.y0)),
+                     legend=tuple(label for _img, label in entries))
+
+
+def _title(m: HexMap) -> str:
+    boards = ", ".join(b.label for b in m.grid.boards if b.label)
+    what = f"board {boards}" if boards and m.kind == "vasl" else (m.name or "map")
+    return f"{what}" if what == m.name else f"{m.name}: {what}" if m.name else what
+
+
+def _weather_keys(w: Any) -> list[str]:
+    keys = []
+    if getattr(w, "fog_level", None) is not None:
+        keys.append("fog")
+    if getattr(w, "mud", False):
+        keys.append("mud")
+    if getattr(w, "ground_snow", False) or getattr(w, "deep_snow", False):
+        keys.append("snow")
+    if getattr(w, "drifts", ()):
+        keys.append("drift")
+    return keys
+
+
+def _path_caption(p: Any) -> str:
+    if not getattr(p, "found", True):
+        return f"path: none for {getattr(p, 'unit', '?')}: {getattr(p, 'reason', '')}"
+    steps = _path_steps(p)
+    if not steps:
+        return "path: none"
+    total = getattr(p, "total", None)
+    cost = "the whole move" if total is None else f"{float(total):g}"
+    measure = getattr(p, "measure", "MF")
+    unit = getattr(p, "unit", None)
+    who = f" for {unit}" if unit else ""
+    return (f"path {steps[0][0]} -> {steps[-1][0]}{who}: {len(steps) - 1} steps, cost {cost} "
+            f"{measure} (cumulative cost at each hex)")
+
+
+def _reach_caption(m: HexMap, r: Any, src: Hex | None) -> str:
+    n = len(reach_costs(m, r))
+    mf = getattr(r, "mf", None)
+    start = f" from {m.grid.name(src)}" if src is not None else ""
+    who = f" for {r.unit}" if getattr(r, "unit", None) else ""
+    lim = f" with {mf:g} MF/MP" if isinstance(mf, (int, float)) else ""
+    return f"reach{start}{who}{lim}: {n} hexes (cumulative cost shown)"
+
+
+def legend_entries(classes: set[str], levels: list[int], sides: set[str],
+                   overlays: list[str], size: int = 20) -> list[tuple[Image.Image, str]]:
+    """Legend swatches: ground levels, terrain classes shown, hexside lines, overlay keys."""
+    from hexwx.render.style import OVERLAY as O, level_colour as lc
+    out: list[tuple[Image.Image, str]] = []
+    for lv in levels:
+        out.append((swatch(size, lc(lv), None, (0, 0, 0)), f"level {lv}"))
+    for k in TERRAIN_STYLES:
+        if k in classes and k not in ("open", "hexside"):
+            st = TERRAIN_STYLES[k]
+            out.append((swatch(size, st.fill or (255, 255, 255), st.pattern, st.ink), st.label))
+    for k in HEXSIDE_STYLES:
+        if k in sides:
+            label, colour, width, dash = HEXSIDE_STYLES[k]
+            out.append((line_swatch(size, colour, width * 0.8, dash), label))
+    keys = {
+        "los": [(line_swatch(size, O["los clear"], 4), "LOS clear"),
+                (line_swatch(size, O["los blocked"], 4, (5, 3)), "LOS blocked"),
+                (marker_swatch(size, O["los blocked"], "circle"), "blocking point"),
+                (marker_swatch(size, O["hindrance"], "square"), "hindrance DRM"),
+                (marker_swatch(size, O["lv"], "circle"), "LV DRM")],
+        "viewshed": [(swatch(size, (110, 110, 110), "backhatch", (40, 40, 40)), "out of LOS"),
+                     (swatch(size, tint_badge(O["viewshed hindered"]), None, (0, 0, 0)), "hindered (DRM)")],
+        "path": [(line_swatch(size, O["path"], 4), "path (cumulative cost)")],
+        "reach": [(swatch(size, tint_badge(O["reach"]), "hatch", O["reach"]), "reachable")],
+        "fog": [(swatch(size, (215, 220, 226), "hlines", (160, 170, 180)), "fog")],
+        "mud": [(swatch(size, tint_badge(O["mud"]), "dots", O["mud"]), "mud")],
+        "snow": [(swatch(size, (245, 248, 252), "dots", (180, 190, 200)), "snow")],
+        "drift": [(line_swatch(size, O["drift outline"], 6), "drift (hexside)")],
+    }
+    for k in overlays:
+        out += keys.get(k, [])
+    return out

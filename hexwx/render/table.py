@@ -1,0 +1,359 @@
+"""Annotated images of miniatures tables: terrain pieces, bases with facing, visibility circles,
+lines of sight and ranges in the table's unit (in or cm), and the turn's weather.
+
+:func:`render_table` reads a :class:`~hexwx.io.table_scenario.TableScenario` (or a bare
+:class:`~hexwx.tabletop.model.TableTop`) and result objects made by the library —
+:func:`hexwx.tabletop.sight.can_see` sights and :func:`hexwx.tabletop.sight.range_info` ranges; it never
+computes sight or range itself.  Table coordinates are cm with y growing up the table; the image
+puts y = 0 at the bottom.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from PIL import Image, ImageChops, ImageDraw
+
+from hexwx.errors import UsageError
+from hexwx.render.style import (
+    CONTOUR, OVERLAY, RGB, SIDE_COLOURS, SUPERSAMPLE, TABLE_CLOTH, TABLE_STYLES, Marker, Rendering,
+    downsample, font, halo_text, legend_strip, line_swatch, marker_swatch, pattern_mask, stack,
+    swatch,
+)
+
+#: Default width of the table in final pixels.
+DEFAULT_WIDTH_PX = 1600
+#: Ruler spacing by length unit: a line every foot on inch tables, every 10 cm on cm tables.
+RULER_STEP = {"in": 12.0, "cm": 10.0}
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Table (cm) -> canvas transform: ``scale`` final px per cm, y flipped."""
+
+    width_cm: float
+    depth_cm: float
+    scale: float
+    ss: int = SUPERSAMPLE
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (max(1, round(self.width_cm * self.scale)), max(1, round(self.depth_cm * self.scale)))
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        w, h = self.size
+        return (w * self.ss, h * self.ss)
+
+    @property
+    def k(self) -> float:
+        return self.scale * self.ss
+
+    def c(self, x: float, y: float) -> tuple[float, float]:
+        return (x * self.k, (self.depth_cm - y) * self.k)
+
+    def final(self, x: float, y: float) -> tuple[int, int]:
+        return (round(x * self.scale), round((self.depth_cm - y) * self.scale))
+
+    def px(self, final_px: float) -> int:
+        """``final_px`` final pixels on the canvas."""
+        return max(1, round(final_px * self.ss))
+
+
+def _table_of(obj: Any) -> tuple[Any, Any]:
+    """(TableTop, scenario or None) of a scenario or a table."""
+    if hasattr(obj, "table") and hasattr(obj, "rules"):
+        return obj.table, obj
+    if hasattr(obj, "width") and hasattr(obj, "depth") and hasattr(obj, "units"):
+        return obj, None
+    raise UsageError(f"render_table needs a TableScenario or TableTop, got {type(obj).__name__}")
+
+
+def _rings(geom: Any) -> list[list[tuple[float, float]]]:
+    """Exterior rings of a (multi)polygon."""
+    if hasattr(geom, "geoms"):
+        return [r for g in geom.geoms for r in _rings(g)]
+    if hasattr(geom, "exterior"):
+        return [list(geom.exterior.coords)]
+    return []
+
+
+def _lines(geom: Any) -> list[list[tuple[float, float]]]:
+    if hasattr(geom, "geoms"):
+        return [ln for g in geom.geoms for ln in _lines(g)]
+    return [list(geom.coords)]
+
+
+def _fill_pattern(canvas: Image.Image, view: TableView, ring_pts: list[tuple[float, float]],
+                  fill: RGB, pattern: str | None, ink: RGB) -> None:
+    """Fill a polygon with ``fill`` and ``pattern`` ink, working inside its bounding box."""
+    pts = [view.c(x, y) for x, y in ring_pts]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    x0, y0 = max(0, int(min(xs))), max(0, int(min(ys)))
+    x1, y1 = min(canvas.width, int(max(xs)) + 2), min(canvas.height, int(max(ys)) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+    ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in pts], fill=255)
+    canvas.paste(fill, (x0, y0, x1, y1), mask)
+    if pattern:
+        gy, gx = np.ogrid[y0:y1, x0:x1]
+        on = np.broadcast_to(pattern_mask(pattern, gx, gy, max(8, view.px(6))), (y1 - y0, x1 - x0))
+        pat = np.ascontiguousarray(on, dtype=np.uint8) * 255
+        pmask = ImageChops.multiply(mask, Image.fromarray(pat, "L"))
+        canvas.paste(ink, (x0, y0, x1, y1), pmask)
+
+
+def draw_terrain(canvas: Image.Image, d: ImageDraw.ImageDraw, table: Any, view: TableView) -> set[str]:
+    """Terrain pieces: hills first, then areas, then lines (roads, hedges, walls); labels."""
+    order = sorted(table.terrain, key=lambda p: (0 if p.spec.hill else 2 if p.spec.line else 1))
+    kinds: set[str] = set()
+    for p in order:
+        fill, pattern, ink, width_cm = TABLE_STYLES.get(p.kind, ((200, 200, 200), None, (0, 0, 0), 0.0))
+        kinds.add(p.kind)
+        if p.spec.line:
+            for ln in _lines(p.geometry):
+                pts = [view.c(x, y) for x, y in ln]
+                d.line(pts, fill=ink, width=max(view.px(2), round(width_cm * view.k)), joint="curve")
+            continue
+        for ring_pts in _rings(p.geometry):
+            _fill_pattern(canvas, view, ring_pts, fill, pattern, ink)
+            pts = [view.c(x, y) for x, y in ring_pts]
+            d.line(pts, fill=CONTOUR if p.spec.hill else (40, 40, 40), width=view.px(2 if p.spec.hill else 1))
+    for p in table.terrain:
+        rp = p.geometry.representative_point() if not p.spec.line else p.geometry.interpolate(0.5, normalized=True)
+        label = p.id + (f" (h {p.height:g})" if p.spec.hill or p.spec.dense else "")
+        halo_text(d, view.c(rp.x, rp.y), label, view.px(14))
+    return kinds
+
+
+def _side_colours(table: Any) -> dict[str, RGB]:
+    sides: dict[str, RGB] = {}
+    for u in table.units:
+        if u.side not in sides:
+            sides[u.side] = SIDE_COLOURS[len(sides) % len(SIDE_COLOURS)]
+    return sides
+
+
+def draw_units(d: ImageDraw.ImageDraw, table: Any, view: TableView, colours: dict[str, RGB]) -> list[Marker]:
+    """Every base filled with its side's colour, a heavy white front edge with a black arrow for
+    the facing, and the unit id beside it."""
+    markers = []
+    for u in table.units:
+        col = colours[u.side]
+        for b in u.bases:
+            corners = [view.c(x, y) for x, y in b.corners]
+            d.polygon(corners, fill=col, outline=(0, 0, 0), width=view.px(1))
+            d.line((*corners[0], *corners[1]), fill=(255, 255, 255), width=view.px(3))
+            _facing_arrow(d, view, b)
+        cx, cy = u.centre
+        a = math.radians(u.facing)
+        depth = max(b.depth for b in u.bases)
+        back = depth / 2 + 12 / view.scale           # 12 px behind the rear edge
+        lx, ly = cx - math.sin(a) * back, cy - math.cos(a) * back
+        halo_text(d, view.c(lx, ly), u.id, view.px(14))
+        b0 = u.bases[0]
+        markers.append(Marker("base", u.id, view.final(*_inside(b0, 0.0, -0.3)), col))
+    return markers
+
+
+def _inside(b: Any, across: float, along: float) -> tuple[float, float]:
+    """A point inside base ``b``: ``across``/``along`` in -0.5..0.5 of frontage/depth."""
+    a = math.radians(b.facing)
+    fx, fy = math.sin(a), math.cos(a)
+    rx, ry = fy, -fx
+    return (b.x + rx * across * b.frontage + fx * along * b.depth,
+            b.y + ry * across * b.frontage + fy * along * b.depth)
+
+
+def _facing_arrow(d: ImageDraw.ImageDraw, view: TableView, b: Any) -> None:
+    a = math.radians(b.facing)
+    fx, fy = math.sin(a), math.cos(a)
+    rx, ry = fy, -fx
+    tip = (b.x + fx * (b.depth / 2 + 0.35 * b.depth), b.y + fy * (b.depth / 2 + 0.35 * b.depth))
+    w = 0.18 * b.frontage
+    left = (b.x + fx * b.depth / 2 - rx * w, b.y + fy * b.depth / 2 - ry * w)
+    right = (b.x + fx * b.depth / 2 + rx * w, b.y + fy * b.depth / 2 + ry * w)
+    d.polygon([view.c(*tip), view.c(*left), view.c(*right)], fill=(0, 0, 0))
+
+
+def draw_rulers(d: ImageDraw.ImageDraw, table: Any, view: TableView) -> None:
+    """Faint lines every foot (in) or 10 cm, labelled along the bottom and left edges."""
+    step_u = RULER_STEP.get(table.unit, 10.0)
+    step = table.from_unit(step_u)
+    n = 1
+    while n * step < table.width - 1e-9:
+        x = n * step
+        d.line((*view.c(x, 0), *view.c(x, table.depth)), fill=(150, 160, 130), width=view.px(1))
+        halo_text(d, view.c(x, 0), f"{n * step_u:g}", view.px(11), anchor="mb")
+        n += 1
+    n = 1
+    while n * step < table.depth - 1e-9:
+        y = n * step
+        d.line((*view.c(0, y), *view.c(table.width, y)), fill=(150, 160, 130), width=view.px(1))
+        halo_text(d, view.c(0, y), f" {n * step_u:g}", view.px(11), anchor="lm")
+        n += 1
+
+
+def draw_visibility(d: ImageDraw.ImageDraw, table: Any, view: TableView, vis_cm: float,
+                    units: Iterable[Any], colours: dict[str, RGB]) -> None:
+    """A dashed circle of the visibility distance around each of ``units``."""
+    for u in units:
+        cx, cy = view.c(*u.centre)
+        r = vis_cm * view.k
+        steps = max(24, int(2 * math.pi * r / view.px(10)))
+        for i in range(0, steps, 2):
+            a0, a1 = 2 * math.pi * i / steps, 2 * math.pi * (i + 1) / steps
+            d.line((cx + r * math.cos(a0), cy + r * math.sin(a0), cx + r * math.cos(a1), cy + r * math.sin(a1)),
+                   fill=colours[u.side], width=view.px(2))
+
+
+def _fmt(v: float | None, unit: str) -> str:
+    return "unlimited" if v is None else f"{v:.3g} {unit}" if v < 100 else f"{v:.0f} {unit}"
+
+
+def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: TableView, s: Any) -> list[Marker]:
+    """A line of sight between unit centres: green solid when visible, red dashed when not
+    (orange dashed when only partly blocked); the range at its middle; blockers outlined red."""
+    a, b = table.unit_by_id(s.viewer).centre, table.unit_by_id(s.target).centre
+    if s.visible and s.los == "clear":
+        colour, dashed = OVERLAY["los clear"], False
+    elif s.visible:
+        colour, dashed = OVERLAY["hindrance"], True
+    else:
+        colour, dashed = OVERLAY["los blocked"], True
+    for x in s.blocked_by or (s.obstacles if s.los == "blocked" else ()):
+        for ring_pts in _rings(x.geometry):
+            d.line([view.c(*p) for p in ring_pts], fill=OVERLAY["los blocked"], width=view.px(3))
+    _line(d, view, a, b, colour, dashed)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    verdict = "sees" if s.visible else "cannot see"
+    halo_text(d, view.c(*mid), f"{s.viewer} {verdict} {s.target}: {_fmt(s.range, s.unit)}",
+              view.px(14), anchor="md")
+    return [Marker("sight", f"{s.viewer}->{s.target}", view.final(*a), colour, s.los)]
+
+
+def draw_range(d: ImageDraw.ImageDraw, table: Any, view: TableView, r: Any) -> list[Marker]:
+    """A range line in blue, set off beside the centre line (so a sight line on the same pair
+    stays visible), with the range and weapon range under its middle."""
+    a, b = table.unit_by_id(r.firer).centre, table.unit_by_id(r.target).centre
+    length = math.dist(a, b) or 1.0
+    off = 9 / view.scale                               # 9 final px to the side
+    nx, ny = -(b[1] - a[1]) / length * off, (b[0] - a[0]) / length * off
+    a2, b2 = (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
+    _line(d, view, a2, b2, OVERLAY["path"], False, width=2.5)
+    mid = ((a2[0] + b2[0]) / 2, (a2[1] + b2[1]) / 2)
+    wr = f" / weapon {_fmt(r.weapon_range, r.unit)}" if r.weapon_range is not None else ""
+    halo_text(d, view.c(*mid), f"range {_fmt(r.range, r.unit)}{wr}", view.px(14), anchor="ma")
+    return [Marker("range", f"{r.firer}->{r.target}", view.final(*a2), OVERLAY["path"])]
+
+
+def _line(d: ImageDraw.ImageDraw, view: TableView, a: tuple[float, float], b: tuple[float, float],
+          colour: RGB, dashed: bool, width: float = 3.5) -> None:
+    ca, cb = view.c(*a), view.c(*b)
+    d.line((*ca, *cb), fill=(255, 255, 255), width=view.px(width + 2.5))
+    if not dashed:
+        d.line((*ca, *cb), fill=colour, width=view.px(width))
+        return
+    length = math.dist(ca, cb)
+    if length == 0:
+        return
+    ux, uy = (cb[0] - ca[0]) / length, (cb[1] - ca[1]) / length
+    t, dash, gap = 0.0, view.px(10), view.px(6)
+    while t < length:
+        e = min(length, t + dash)
+        d.line((ca[0] + ux * t, ca[1] + uy * t, ca[0] + ux * e, ca[1] + uy * e), fill=colour, width=view.px(width))
+        t = e + gap
+
+
+def sight_caption(s: Any) -> str:
+    """One caption line of a sight result (its own reason and rule)."""
+    rule = f" ({s.rule})" if s.rule else ""
+    return f"{s.viewer} -> {s.target}: {s.los}, {'visible' if s.visible else 'not visible'}: {s.reason}{rule}"
+
+
+def range_caption(r: Any) -> str:
+    fire = "" if r.can_fire is None else f"; may fire: {'yes' if r.can_fire else 'no'}"
+    why = f" ({'; '.join(r.reasons)})" if r.reasons else ""
+    return (f"{r.firer} -> {r.target}: range {_fmt(r.range, r.unit)} ({r.method}), "
+            f"in arc: {'yes' if r.in_arc else 'no'}{fire}{why}")
+
+
+def weather_line(sc: Any, turn: int) -> tuple[str, float | None]:
+    """The turn's weather line and visibility (cm) of a table scenario."""
+    rep = sc.report(turn)
+    vis = sc.visibility_cm(turn)
+    t = sc.table
+    bits = [f"turn {turn}: {rep.weather}"]
+    if getattr(rep, "time_of_day", None):
+        bits.append(f"time {rep.time_of_day}")
+    bits.append(f"visibility {_fmt(None if vis is None else t.to_unit(vis), t.unit)}")
+    if getattr(rep, "ground", "normal") != "normal":
+        bits.append(f"ground {rep.ground}")
+    if getattr(rep, "movement_multiplier", 1) != 1:
+        bits.append(f"movement x{rep.movement_multiplier:g}")
+    return ", ".join(bits), vis
+
+
+def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges: Sequence[Any] = (),
+                 width_px: int = DEFAULT_WIDTH_PX, visibility: bool = True, legend: bool = True,
+                 title: str | None = None) -> Rendering:
+    """Draw a table scenario (or table) on ``turn`` with sights and ranges; ``caption`` holds
+    the turn's weather and each result's explanation."""
+    table, sc = _table_of(obj)
+    if not isinstance(width_px, int) or not 200 <= width_px <= 8000:
+        raise UsageError(f"width must be 200-8000 px, got {width_px!r}")
+    view = TableView(table.width, table.depth, width_px / table.width)
+    canvas = Image.new("RGB", view.canvas_size, TABLE_CLOTH)
+    d = ImageDraw.Draw(canvas)
+    name = title or getattr(sc, "name", None) or table.name or "table"
+    captions = [f"{name} ({sc.rules}): table {table.to_unit(table.width):g} x "
+                f"{table.to_unit(table.depth):g} {table.unit}" if sc else name]
+    vis = None
+    if sc is not None:
+        sc.check_turn(turn)
+        line, vis = weather_line(sc, turn)
+        captions.append(line)
+    draw_rulers(d, table, view)
+    kinds = draw_terrain(canvas, d, table, view)
+    colours = _side_colours(table)
+    if visibility and vis is not None:
+        shown = {s.viewer for s in sights} | {r.firer for r in ranges}
+        units = [u for u in table.units if not shown or u.id in shown]
+        draw_visibility(d, table, view, vis, units, colours)
+    markers = draw_units(d, table, view, colours)
+    for r in ranges:
+        markers += draw_range(d, table, view, r)
+    for s in sights:
+        markers += draw_sight(d, table, view, s)
+    captions += [sight_caption(s) for s in sights] + [range_caption(r) for r in ranges]
+    image = downsample(canvas, view.size)
+    entries = table_legend(kinds, colours, bool(sights), bool(ranges), vis is not None and visibility)
+    if legend:
+        image = stack([image, legend_strip(entries, captions, image.width, size=15)])
+    return Rendering(image=image, caption="\n".join(captions), markers=tuple(markers),
+                     scale=view.scale, origin=(0.0, 0.0), flip_y=table.depth,
+                     legend=tuple(label for _i, label in entries))
+
+
+def table_legend(kinds: set[str], colours: dict[str, RGB], sights: bool, ranges: bool,
+                 vis: bool, size: int = 20) -> list[tuple[Image.Image, str]]:
+    out: list[tuple[Image.Image, str]] = []
+    for k, (fill, pattern, ink, width) in TABLE_STYLES.items():
+        if k in kinds:
+            out.append((line_swatch(size, ink, max(3, width * 1.5)) if width else
+                        swatch(size, fill, pattern, ink), k))
+    for side, col in colours.items():
+        out.append((marker_swatch(size, col, "square"), side))
+    if vis:
+        out.append((line_swatch(size, (0, 0, 0), 2, (4, 3)), "visibility limit"))
+    if sights:
+        out += [(line_swatch(size, OVERLAY["los clear"], 4), "sees"),
+                (line_swatch(size, OVERLAY["hindrance"], 4, (5, 3)), "partly blocked, sees"),
+                (line_swatch(size, OVERLAY["los blocked"], 4, (5, 3)), "cannot see")]
+    if ranges:
+        out.append((line_swatch(size, OVERLAY["path"], 4), "range"))
+    return out

@@ -1,0 +1,123 @@
+"""A Glorious Victory! weather guidelines (seed 000, Trevor Raymond, February 2014).
+
+Before set-up 2D6 give the weather *pattern*; alternating patterns then run in spells thrown
+with 2D6 against a separate 1D6 (see :mod:`hexwx.weather.minis.spells`).  Visibility is the spell's
+1D6 × 6 inches (showers, mist) or × 3 inches (rain, fog, snow), reported in cm (1 in = 2.54 cm).
+
+Readings (RULES-NOTES "AGV / Mini-Nap 2"): the 1D6 gives both the spell's length in turns and
+its visibility; snow lasts a further 2D6 turns; a new throw when a spell ends; fog and snow clear
+for good after doubles on the 2D6 of two spell throws running.  Ours: the optional re-throw
+(``rethrow=True``) is taken whenever the first throw is a pattern in ``dislike`` (default: all
+but clear); strong winds blow on turn 1 and the first abate throw is at the start of turn 2.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Collection
+
+import numpy as np
+
+from hexwx.dice import Dice
+from hexwx.weather.minis import spells
+from hexwx.weather.minis.common import TurnReport
+from hexwx.weather.minis.spells import FOR_GOOD, Effect, Family, SpellState
+
+OPTIONS = ("rethrow", "dislike")
+
+#: Seed 000 "The Type of Weather": 2D6 before set-up.
+INITIAL_CHART: dict[tuple[int, int], str] = {
+    (2, 2): "snow",
+    (3, 3): "rain",
+    (4, 4): "showers",
+    (5, 9): "clear",
+    (10, 10): "fog and mist",
+    (11, 11): "strong winds",
+    (12, 12): "hot weather",
+}
+
+#: Seed 000 "The Effects of the Weather": pattern -> ((weather, length) if 2D6 > 1D6,
+#: (weather, length) otherwise).  Length "1D6" is the spell's 1D6, "2D6" a new throw.
+SPELL_CHART: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "showers":      (("clear", "1D6"), ("showers", "1D6")),
+    "rain":         (("showers", "1D6"), ("rain", "1D6")),
+    "fog and mist": (("mist", "1D6"), ("fog", "1D6")),
+    "strong winds": (("clear", FOR_GOOD), ("strong winds", "1D6")),
+    "snow":         (("mist", "1D6"), ("snow", "2D6")),
+}
+
+_HALF_DICE = "muskets and artillery fire with half dice, fractions rounded down (AGV Showers)"
+
+#: Seed 000, effects of each weather; visibility is inches per pip of the spell's 1D6.
+EFFECTS: dict[str, Effect] = {
+    "clear":        Effect(),
+    "showers":      Effect(6, 1.0, (_HALF_DICE,)),
+    "rain":         Effect(3, 0.5, ("no musket or artillery fire (AGV Rain)",),
+                           ("all units move at half rate (AGV Rain)",)),
+    "mist":         Effect(6),
+    "fog":          Effect(3),
+    "snow":         Effect(3),
+    "strong winds": Effect(None, 1.0, ("no artillery fire at long range (AGV Strong Winds)",)),
+    "hot weather":  Effect(None, 0.5, (), ("all units move, charge and intercept at half rate; "
+                                            "terrain does not halve it again (AGV Hot Weather)",)),
+}
+
+FAMILY = Family(
+    name="AGV",
+    initial=INITIAL_CHART,
+    spells=SPELL_CHART,
+    effects=EFFECTS,
+    ground_after={"snow": "rough"},   # seed 000 Snow: passable ground is rough from then on
+    unit="in",
+    doubles_to_clear=2,
+    clears_on_doubles=frozenset({"fog and mist", "snow"}),
+    limit_text="firing, charging or intercepts",
+    ground_note="all passable ground is rough ground for the rest of the game (AGV Snow)",
+    one_die_first=False,
+)
+
+WEATHERS: tuple[str, ...] = FAMILY.weathers()
+
+
+def start(dice: Dice, *, rethrow: bool = False,
+          dislike: Collection[str] | None = None) -> SpellState:
+    """Throw the pre-game 2D6 (and the agreed re-throw); the state before turn 1."""
+    disliked = spells.check_rethrow(FAMILY, rethrow, dislike)
+    return spells.begin(spells.throw_pattern(FAMILY, dice, disliked))
+
+
+def step(state: SpellState, turn: int, dice: Dice) -> tuple[SpellState, TurnReport]:
+    """One AGV turn: a spell throw if the last spell ran out, then this turn's report."""
+    now = spells.this_turn(FAMILY, state, dice)
+    return spells.after_turn(now), report(now, turn)
+
+
+def exact_step(state: SpellState, turn: int) -> dict[tuple[SpellState, str, bool], Fraction]:
+    """Exact odds of (next state, weather, battle ends) of :func:`step` from ``state``."""
+    odds: dict[tuple[SpellState, str, bool], Fraction] = {}
+    for now, q in spells.throw_outcomes(FAMILY, state).items():
+        key = (spells.after_turn(now), now.weather, False)
+        odds[key] = odds.get(key, Fraction(0)) + q
+    return odds
+
+
+def report(now: SpellState, turn: int) -> TurnReport:
+    """The :class:`TurnReport` of the spell in force (rolls are filled in by the runner)."""
+    sight = spells.sight_cm(FAMILY, now)
+    fire, notes = spells.describe(FAMILY, now, sight, f"AGV {now.weather.capitalize()}")
+    return TurnReport(turn=turn, weather=now.weather, visibility_cm=sight,
+                      movement_multiplier=EFFECTS[now.weather].movement, fire_effects=fire,
+                      ground=now.ground, battle_ends=False, time_of_day=None, rolls=(),
+                      rules="agv", pattern=now.pattern, notes=notes)
+
+
+def initial_table(*, rethrow: bool = False,
+                  dislike: Collection[str] | None = None) -> dict[str, Fraction]:
+    """Exact odds of the pre-game pattern (clear 24/36; with the re-throw, 8/9)."""
+    return spells.pattern_odds(FAMILY, spells.check_rethrow(FAMILY, rethrow, dislike))
+
+
+def simulate(games: int, turns: int, rng: np.random.Generator, *, rethrow: bool = False,
+             dislike: Collection[str] | None = None) -> np.ndarray:
+    """Weather codes (index into :data:`WEATHERS`) of ``games`` games, vectorised."""
+    disliked = spells.check_rethrow(FAMILY, rethrow, dislike)
+    return spells.simulate(FAMILY, games, turns, rng, disliked)
