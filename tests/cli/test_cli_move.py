@@ -11,9 +11,9 @@ from hexwx.io.load import load_map
 from hexwx.movement.paths import path, reach, step
 from hexwx.weather.asl.state import AslWeather
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 VILLAGE = str(DATA / "move_village.toml")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WINTER = ROOT / "scenarios" / "winter_drifts.toml"
 
 

@@ -9,7 +9,7 @@ from hexwx.errors import DataError
 from hexwx.io.scenario import load_scenario
 from hexwx.weather.asl.state import Drift
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCEN = ROOT / "scenarios"
 
 

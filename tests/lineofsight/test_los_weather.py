@@ -11,7 +11,7 @@ from hexwx.io.load import load_map
 from hexwx.lineofsight.engine import los, los_table, viewshed
 from hexwx.weather.asl.state import AslWeather, Drift
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HILL = ROOT / "maps" / "hill_village.toml"
 FIELDS = ROOT / "maps" / "hedgerow_fields.toml"
 

@@ -13,7 +13,7 @@ from hexwx.errors import UsageError
 from hexwx.io.scenario import load_scenario
 from hexwx.weather.asl.state import Drift
 
-SCEN = Path(__file__).resolve().parent.parent / "scenarios"
+SCEN = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -18,7 +18,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.io.load import load_map
 from hexwx.lineofsight.engine import LosTable, los, los_table, viewshed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAP_FILES = {p.stem: p for p in sorted((ROOT / "maps").glob("*.toml"))}
 NAMES = sorted(MAP_FILES)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,7 @@ import pytest
 from hexwx.errors import DataError, UsageError
 from hexwx.io.table_scenario import load_table_scenario, parse_start
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "scenarios").glob("table_*.toml"))
 
 BASIC = """

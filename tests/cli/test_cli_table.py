@@ -8,7 +8,7 @@ import pytest
 
 from hexwx.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HUZZAH = str(ROOT / "scenarios" / "table_huzzah_fog_lifts.toml")
 AGV = str(ROOT / "scenarios" / "table_agv_village_and_wood.toml")
 MININAP = str(ROOT / "scenarios" / "table_mininap_dawn_crossroads.toml")

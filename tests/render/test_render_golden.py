@@ -17,8 +17,8 @@ from hexwx.weather.asl.state import AslWeather, Drift
 
 from render_helpers import blocked_los_by_woods, clear_los_through_grain, synthetic_map
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
-SCENARIOS = Path(__file__).parent.parent / "scenarios"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
 #: Largest allowed mean absolute difference per channel, and share of pixels off by > 64.
 MEAN_TOL = 5.0
 PIXEL_SHARE_TOL = 0.02

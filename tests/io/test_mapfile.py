@@ -12,7 +12,7 @@ from hexwx.io.load import load_map
 from hexwx.io.mapfile import load_mapfile, parse_hexside
 from hexwx.hexmap.terrain import Category, catalogue_type
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAPS = sorted((ROOT / "maps").glob("*.toml"))
 
 HEAD = '[map]\nname = "test"\n'

@@ -12,7 +12,7 @@ from hexwx.render.style import OVERLAY, SIDE_COLOURS
 
 from render_helpers import close
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 MAP = ROOT / "maps" / "hill_village.toml"
 TABLE = ROOT / "scenarios" / "table_agv_village_and_wood.toml"
 WINTER = ROOT / "scenarios" / "winter_drifts.toml"
