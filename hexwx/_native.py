@@ -92,6 +92,9 @@ class _KMap(ctypes.Structure):
 
 _LIB: ctypes.CDLL | None = None
 
+#: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
+KernelArrays = tuple[np.ndarray, ...]
+
 
 def clib() -> ctypes.CDLL:
     """The compiled kernel library, loaded once (KernelNotBuiltError if it is not built)."""
@@ -108,7 +111,7 @@ def clib() -> ctypes.CDLL:
         # A single trace (tens of microseconds) keeps the GIL: callers
         # such as hexwx.lineofsight.engine reuse one set of scratch buffers, which concurrent Python threads
         # would otherwise share.  The batch functions own their scratch and release it.
-        lib.trace_with_gil = ctypes.PyDLL(_loskernel.__file__).hexwx_trace
+        setattr(lib, "trace_with_gil", ctypes.PyDLL(_loskernel.__file__).hexwx_trace)
         lib.trace_with_gil.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
                                        _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
         lib.trace_with_gil.restype = None
@@ -128,7 +131,7 @@ def clib() -> ctypes.CDLL:
 class _Prepared:
     """C-contiguous copies of one map's arrays (made once) and the struct pointing at them."""
 
-    def __init__(self, M: tuple, T: tuple) -> None:
+    def __init__(self, M: KernelArrays, T: KernelArrays) -> None:
         self.keep = (M, T)  # the ids used as cache key stay valid while this entry lives
         hex_at = _contiguous(M[2], np.int32, "hex_at", 2)
         hx = _contiguous(M[3], np.int32, "HX", 2)
@@ -167,7 +170,7 @@ _PREPARED: OrderedDict[tuple[int, int], _Prepared] = OrderedDict()
 _PREPARED_MAX = 32
 
 
-def _prepared(M: tuple, T: tuple) -> _Prepared:
+def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
     key = (id(M), id(T))
     p = _PREPARED.get(key)
     if p is None:
@@ -205,7 +208,7 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
             raise ValueError(f"hex ids must lie in 0..{p.n - 1}")
 
 
-def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
+def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
           xs: np.ndarray, ys: np.ndarray, hv: np.ndarray, hh: np.ndarray, thread: np.ndarray,
           tkeys: np.ndarray, detail: int) -> tuple[int, int, int, int, int, int]:
     """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread).
@@ -231,7 +234,7 @@ def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int,
     return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
-def trace_many(M: tuple, T: tuple, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
+def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
                elev_t: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
     """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays."""
     p = _prepared(M, T)
@@ -249,7 +252,7 @@ def trace_many(M: tuple, T: tuple, sources: np.ndarray, targets: np.ndarray, ele
     return reasons, totals
 
 
-def all_pairs_matrix(M: tuple, T: tuple, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
+def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
     """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
 
     Returns (reason int8 [n, n], hindrance int16 [n, n]).  Each unordered pair is traced once
