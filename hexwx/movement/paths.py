@@ -22,6 +22,7 @@ Readings:
 """
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,14 @@ class MovePath:
     reason: str = ""
     road_bonus: bool = False
     mf: float | None = None
+    map: Any = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The path drawn on its map, cropped to the path, for notebooks."""
+        if self.map is None or not self.found:
+            return None
+        from hexwx.render.core import result_png
+        return result_png(self.map, self.hexes, path=self)
 
     @property
     def measure(self) -> str:
@@ -146,6 +155,14 @@ class Reach:
     costs: dict[str, float]
     by_road_bonus: frozenset[str] = frozenset()
     whole_move: frozenset[str] = frozenset()
+    map: Any = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The reach drawn on its map, cropped to the hexes reached, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import result_png
+        return result_png(self.map, list(self.costs), reach=self, reach_from=self.start)
 
     def __contains__(self, name: object) -> bool:
         return name in self.costs
@@ -365,12 +382,17 @@ def movement_graph(m: Any, unit: str, weather: Any = None) -> MoveGraph:
 def path(m: Any, start: int | str, goal: int | str, *, unit: str, weather: Any = None,
          mf: float | None = None) -> MovePath:
     """Cheapest path from ``start`` to ``goal`` on map ``m`` for ``unit`` under ``weather``."""
-    return movement_graph(m, unit, weather).path(start, goal, mf=mf)
+    return _with_map(movement_graph(m, unit, weather).path(start, goal, mf=mf), m)
+
+
+def _with_map(res: Any, m: Any) -> Any:
+    """``res`` carrying its map for drawing (not for a bare MoveTerrain)."""
+    return res if isinstance(m, MoveTerrain) else dataclasses.replace(res, map=m)
 
 
 def reach(m: Any, start: int | str, *, unit: str, mf: float, weather: Any = None) -> Reach:
     """Every hex of ``m`` that ``unit`` can reach from ``start`` with ``mf`` MF/MP."""
-    return movement_graph(m, unit, weather).reach(start, mf)
+    return _with_map(movement_graph(m, unit, weather).reach(start, mf), m)
 
 
 def step(m: Any, a: int | str, b: int | str, *, unit: str, weather: Any = None) -> Step:
