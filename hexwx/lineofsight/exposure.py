@@ -122,8 +122,10 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         tg = np.flatnonzero(valid).astype(np.int64)
         src = np.repeat(np.asarray(obs, np.int64), len(tg))
         tgt = np.tile(tg, len(obs))
+        roof_t = (m.hexes.rooftop.astype(bool) & (m.hexes.levels.astype(np.int64) + 1 == level))
         reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, base[src],
-                                       base[tgt] + level, maxlen)
+                                       base[tgt] + level, maxlen, None,
+                                       roof_t[tgt].astype(np.int64))[:2]
     blocked = reasons != 0
     if weather is not None and len(src):
         rng = m.grid.distance_matrix()[src, tgt].astype(np.int64)
