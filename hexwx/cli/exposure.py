@@ -70,7 +70,7 @@ def exposure_json(m: Any, args: argparse.Namespace, *, scenario: Any = None) -> 
                                 levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
     res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather)
     data = {"map": m.name, **res.to_json()}
-    if res.observers is not None:
+    if res.observers is not None and res.seen is not None:
         data["seen_by"] = {m.name_of(h): [o for o, s in zip(res.observers, res.seen[:, h]) if s]
                            for h in range(len(m)) if res.count[h] > 0}
     return data

@@ -66,7 +66,7 @@ def covered_path(m: Any, start: int | str, goal: int | str, *, unit: str,
     a, b = g.hex(start), g.hex(goal)
     exp = exposure(m, observers=list(watchers), weather=weather)
     assert exp.seen is not None and exp.observers is not None
-    exposed = exp.seen.any(axis=0)
+    exposed: np.ndarray = np.asarray(exp.seen.any(axis=0), bool)
     weights = g.costs.total[g.costs.allowed]
     big = int(len(g.grid) * (int(weights.max()) if len(weights) else 1) + 1)
 

@@ -151,7 +151,8 @@ class ViewerServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"http://{name}:{port}/"
 
     def start(self) -> threading.Thread:
         """Serve in a background thread (tests, notebooks); ``shutdown()`` stops it."""
