@@ -105,7 +105,7 @@ class Session:
                     raise UsageError("this source is a tabletop: it has no board image")
                 m = self.map
                 W, H = m.grid.width_px, m.grid.height_px
-                if getattr(m, "board_images", ()):
+                if m.board_images:
                     self._base_type, self._base_png = "image/jpeg", _board_art(m)
                 else:
                     from hexwx.render.core import render_map
@@ -180,7 +180,7 @@ class Session:
             "hexes": hexes, "unit_classes": list(MOVE_CLASSES), "units": [], "weather": None,
             "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
         }
-        if self.kind == "map" and getattr(m, "board_images", ()):
+        if self.kind == "map" and m.board_images:
             out["ssrs"] = _ssr_names(self.vasl_metadata, self.vasl_dir)
         if self.scenario is not None:
             out["scenario"] = getattr(self.scenario, "name", "")
