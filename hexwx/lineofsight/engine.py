@@ -21,6 +21,7 @@ from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
 from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
 from hexwx.weather.asl.state import AslWeather
 
@@ -124,15 +125,11 @@ def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
 
 
 def _hex(m: HexMap, h: Hex | str) -> Hex:
-    if isinstance(h, str):
-        return m.parse(h)
-    if isinstance(h, (int, np.integer)) and 0 <= int(h) < len(m):
-        return int(h)
-    raise UsageError(f"hex {h!r} is not on this map")
+    return m.grid.hex(h)
 
 
 def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+    if not is_whole(level):
         raise UsageError(f"level must be a whole number, got {level!r}")
     m.check_level(h, int(level))
     return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
