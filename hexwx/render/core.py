@@ -12,7 +12,7 @@ Rendering only reads result objects; it never computes LOS or movement.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from hexwx.render.hexmap import los_caption, make_view, render_map, terrain_class
 from hexwx.render.style import Marker, Rendering, save_png
@@ -43,3 +43,25 @@ def los_png(result: LosResult, m: HexMap | None = None) -> bytes | None:
         return None
     return render_map(m, los=result, window=(result.source, result.target),
                       scale=NOTEBOOK_SCALE * 2).to_png()
+
+
+def window_of(m: HexMap, hexes: Iterable[str | int]) -> tuple[str, str] | None:
+    """Two hexes whose window covers every hex in ``hexes`` (names or ids); None if empty."""
+    import numpy as np
+    ids = [m.hex(h) for h in hexes]
+    if not ids:
+        return None
+    g = m.grid
+    xs, ys = g.centre_x[ids], g.centre_y[ids]
+    def nearest(x: float, y: float) -> str:
+        return g.name(int(np.argmin((g.centre_x - x) ** 2 + (g.centre_y - y) ** 2)))
+    return nearest(float(xs.min()), float(ys.min())), nearest(float(xs.max()), float(ys.max()))
+
+
+def result_png(m: HexMap, hexes: Sequence[str | int], **overlays: Any) -> bytes:
+    """PNG bytes of ``m`` with ``overlays`` (render_map keywords), cropped to ``hexes`` (the
+    hexes that matter: those seen, reached, on the path); for ``_repr_png_``."""
+    window = window_of(m, hexes)
+    small = window is not None and len(list(hexes)) < len(m) // 2
+    scale = NOTEBOOK_SCALE * 2 if small else NOTEBOOK_SCALE
+    return render_map(m, window=window, scale=scale, **overlays).to_png()
