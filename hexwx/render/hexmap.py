@@ -24,6 +24,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.transform import transformed
+from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
 from hexwx.errors import DataError, UsageError
 from hexwx.render.style import (
@@ -37,6 +39,7 @@ from hexwx.weather.asl.state import AslWeather, Drift
 
 if TYPE_CHECKING:  # result types only: importing them would load the LOS kernel and networkx
     from hexwx.lineofsight.engine import LosResult, Viewshed
+    from hexwx.lineofsight.exposure import Exposure
     from hexwx.movement.paths import MovePath, Reach
 
 BACKGROUNDS = ("terrain", "board")
@@ -291,21 +294,42 @@ def _colour_table(pal: _Palette, lvl_colours: np.ndarray) -> np.ndarray:
 
 
 def board_layer(m: HexMap, view: View) -> Image.Image:
-    """The board's own artwork (VASL archive image) for the view, at final size."""
-    if not m.image_bytes:
-        raise UsageError(f"--background board needs a VASL board archive with its image; "
-                         f"{m.name or m.source!r} has none (use --background terrain)")
-    if len(m.grid.boards) != 1:
-        raise UsageError("--background board works for a single VASL board, not a layout of "
-                         f"{len(m.grid.boards)} boards")
-    try:
-        art = Image.open(io.BytesIO(m.image_bytes)).convert("RGB")
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{m.source or m.name}: the board image cannot be read ({exc})") from None
-    if art.size != (m.grid.width_px, m.grid.height_px):
-        art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
+    """The boards' own artwork (VASL archive images, rotated where the board is) for the view."""
+    if m.board_images:
+        art = _layout_art(m)
+    else:
+        if not m.image_bytes:
+            raise UsageError(f"--background board needs a VASL board archive with its image; "
+                             f"{m.name or m.source!r} has none (use --background terrain)")
+        art = _open_art(m.image_bytes, m.source or m.name)
+        if art.size != (m.grid.width_px, m.grid.height_px):
+            art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
     art = art.crop((view.x0, view.y0, view.x1, view.y1))
     return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
+
+
+def _open_art(data: bytes, source: str) -> Image.Image:
+    try:
+        return Image.open(io.BytesIO(data)).convert("RGB")
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{source}: the board image cannot be read ({exc})") from None
+
+
+def _layout_art(m: HexMap) -> Image.Image:
+    """Every board's image pasted at its place on the map, turned round where it is rotated."""
+    from hexwx.io.vasl import read_board_image
+    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (255, 255, 255))
+    for path, x, y, rotated in m.board_images:
+        data = read_board_image(path)
+        if not data:
+            raise UsageError(f"--background board: the archive {path} has no board image "
+                             f"(use --background terrain)")
+        art = _open_art(data, path)
+        size = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
+        if art.size != size:
+            art = art.resize(size, Image.Resampling.LANCZOS)
+        canvas.paste(art.rotate(180) if rotated else art, (x, y))
+    return canvas
 
 
 # -------------------------------------------------------------------------------------------
@@ -649,6 +673,33 @@ def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: Vi
     return markers
 
 
+def draw_exposure(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, ex: Exposure,
+                  hexes: Iterable[int]) -> list[Marker]:
+    """The exposure heat map: a vermillion cross-hatched veil deepening with the count of
+    observers that see the hex, the count printed; hexes without the level left bare."""
+    count = np.asarray(ex.count, np.int32)
+    top = max(1, int(count.max()))
+    alpha = np.where(count > 0, 25 + (150 * count) // top, 0)
+    hex_veil(base, m, view, alpha, OVERLAY["exposure"], "cross")
+    markers: list[Marker] = []
+    for h in hexes:
+        h = int(h)
+        if count[h] >= 0:
+            cx, cy = m.grid.centre(h)
+            halo_text(d, view.c(cx, cy + 8), str(int(count[h])), round(13 * view.k))
+            markers.append(Marker("exposure", m.grid.name(h), view.final(cx - 18, cy + 10),
+                                  OVERLAY["exposure"], str(int(count[h]))))
+    return markers
+
+
+def exposure_caption(ex: Exposure) -> str:
+    obs = getattr(ex, "observers", None)
+    who = f"of {', '.join(obs)}" if obs else "hexes"
+    return (f"exposure at level {ex.level}: how many {who} see each hex "
+            f"({getattr(ex, 'weather', 'Clear')}); most seen {int(np.asarray(ex.count).max())} "
+            "(deeper red = seen by more)")
+
+
 def viewshed_caption(m: HexMap, vs: Viewshed, source: Hex, level: int) -> str:
     blocked = np.asarray(vs.blocked, bool)
     drm = np.asarray(vs.drm, np.int32)
@@ -771,7 +822,7 @@ def reach_costs(m: HexMap, r: Reach) -> dict[Hex, float]:
 def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
                viewshed_from: str | Hex | None = None, viewshed_level: int = 0,
                path: MovePath | None = None, reach: Reach | None = None,
-               reach_from: str | Hex | None = None,
+               reach_from: str | Hex | None = None, exposure: Exposure | None = None,
                weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
                window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
                title: str | None = None) -> Rendering:
@@ -783,6 +834,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
@@ -810,6 +862,10 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         markers += draw_viewshed(base, d, m, view, viewshed, vs_src, hexes)
         captions.append(viewshed_caption(m, viewshed, vs_src, viewshed_level))
         overlays += ["viewshed"]
+    if exposure is not None:
+        markers += draw_exposure(base, d, m, view, exposure, hexes)
+        captions.append(exposure_caption(exposure))
+        overlays += ["exposure"]
     if reach is not None:
         markers += draw_reach(base, d, m, view, reach, reach_src if reach_src is not None else 0)
         captions.append(_reach_caption(m, reach, reach_src))
@@ -910,6 +966,8 @@ def legend_entries(classes: set[str], levels: list[int], sides: set[str],
                      (swatch(size, tint_badge(O["viewshed hindered"]), None, (0, 0, 0)), "hindered (DRM)")],
         "path": [(line_swatch(size, O["path"], 4), "path (cumulative cost)")],
         "reach": [(swatch(size, tint_badge(O["reach"]), "hatch", O["reach"]), "reachable")],
+        "exposure": [(swatch(size, tint_badge(O["exposure"]), "cross", O["exposure"]),
+                      "seen by many (count)")],
         "fog": [(swatch(size, (215, 220, 226), "hlines", (160, 170, 180)), "fog")],
         "mud": [(swatch(size, tint_badge(O["mud"]), "dots", O["mud"]), "mud")],
         "snow": [(swatch(size, (245, 248, 252), "dots", (180, 190, 200)), "snow")],
