@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from hexwx.cli.weather import add_weather_flags, weather_from_args
@@ -103,9 +104,7 @@ def _unit(args: argparse.Namespace, unit: Any) -> str:
 
 
 def _weather(args: argparse.Namespace, m: Any, scn: Any) -> Any:
-    levels = range(int(m.min_ground_level), int(m.max_ground_level) + 1) \
-        if hasattr(m, "min_ground_level") else None
-    return weather_from_args(args, scenario=scn, levels=levels)
+    return weather_from_args(args, scenario=scn)
 
 
 def _check_mf(value: float | None) -> None:
@@ -124,9 +123,11 @@ def _cmd_path(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"map": getattr(m, "name", ""), "from": a, "to": b, **res.to_json()},
                          indent=2, ensure_ascii=False))
-    else:
+    elif res.found:
         print(res.describe())
-    return 0
+    else:
+        print(f"hexwx path: {res.describe()}", file=sys.stderr)
+    return 0 if res.found else 1   # no route: exit 1 (bad data for this question), JSON found: false
 
 
 def _cmd_reach(args: argparse.Namespace) -> int:

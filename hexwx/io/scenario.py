@@ -214,10 +214,6 @@ def load_scenario(path: str | Path) -> Scenario:
     return Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path)
 
 
-def _call(value: Any) -> Any:
-    return value() if callable(value) else value
-
-
 def hex_names_of(board: Any) -> list[str] | None:
     """All hex names of a loaded map (duck-typed: ``len(map)`` and ``map.name_of(i)``), or None."""
     if board is None or not hasattr(board, "name_of"):
@@ -226,11 +222,3 @@ def hex_names_of(board: Any) -> list[str] | None:
         return [board.name_of(i) for i in range(len(board))]
     except (TypeError, ValueError, IndexError):
         return None
-
-
-def levels_of(board: Any) -> range | None:
-    """The ground levels of a loaded map (``min_ground_level``..``max_ground_level``), or None."""
-    lo, hi = getattr(board, "min_ground_level", None), getattr(board, "max_ground_level", None)
-    if lo is None or hi is None:
-        return None
-    return range(int(_call(lo)), int(_call(hi)) + 1)

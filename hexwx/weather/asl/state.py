@@ -13,7 +13,7 @@ Public entry points:
 * :func:`roll_weather` (whole pre-game DYO determination);
 * :func:`next_player_turn`, :func:`wind_change`, :func:`run_weather` (turn by turn);
 * :func:`place_drift` (3.75 with the RULES-NOTES placement reading);
-* :func:`parse_month`, :func:`check_fog_against_levels`.
+* :func:`parse_month`.
 """
 from __future__ import annotations
 
@@ -353,18 +353,6 @@ class AslWeather:
         out.update(ec=self.ec, mist=self.mist, overcast=self.overcast, gusty=self.gusty,
                    mud=self.mud, fog=self.fog, description=self.describe())
         return out
-
-
-def check_fog_against_levels(state: AslWeather, levels: Iterable[int]) -> None:
-    """Raise :class:`UsageError` if the fog level lies outside the map's ground levels."""
-    if state.fog_level is None:
-        return
-    lv = sorted(set(int(x) for x in levels))
-    if not lv:
-        return
-    if not lv[0] <= state.fog_level <= lv[-1]:
-        raise UsageError(f"fog level {state.fog_level} is outside this map's levels "
-                         f"{lv[0]}..{lv[-1]}; expected a level in that range")
 
 
 # -------------------------------------------------------------------------------------------
