@@ -113,7 +113,8 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
                                     _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
         lib.hexwx_trace.restype = None
-        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _i64, _ptr, _ptr]
+        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _i64, _ptr,
+                                         _ptr, _ptr]
         lib.hexwx_trace_many.restype = ctypes.c_int
         lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr]
         lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
@@ -241,21 +242,32 @@ def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int,
 
 
 def trace_many(M: tuple, T: tuple, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
-               elev_t: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
-    """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays."""
+               elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
+               roof_t: np.ndarray | None = None, blocking_hex: bool = False
+               ) -> tuple[np.ndarray, ...]:
+    """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays,
+    and the blocking hex of each pair (int32, -1 if clear) as a third when ``blocking_hex``.
+
+    ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
+    exactly the ``s_roof``/``t_roof`` of :func:`trace`.
+    """
     p = _prepared(M, T)
+    n = len(sources)
     cols = [np.ascontiguousarray(a, np.int64) for a in (sources, targets, elev_s, elev_t)]
-    n = len(cols[0])
-    if any(len(a) != n for a in cols):
-        raise ValueError("sources, targets and both elevations must have the same length")
+    roofs = [np.zeros(n, np.int64) if r is None else np.ascontiguousarray(r, np.int64)
+             for r in (roof_s, roof_t)]
+    if any(len(a) != n for a in cols + roofs):
+        raise ValueError("sources, targets, both elevations and rooftop flags must have the same length")
     _hex_ids(p, cols[0], cols[1])
     _check_range(p)
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
-    if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols), int(maxlen),
-                               reasons.ctypes.data, totals.ctypes.data) != 0:
+    bhex = np.full(n, -1, np.int32) if blocking_hex else None
+    if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
+                               reasons.ctypes.data, totals.ctypes.data,
+                               None if bhex is None else bhex.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    return reasons, totals
+    return (reasons, totals) if bhex is None else (reasons, totals, bhex)
 
 
 def all_pairs_matrix(M: tuple, T: tuple, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
