@@ -155,6 +155,7 @@ def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list
         if scenario.map_path.exists():
             try:
                 args.map_hexes = hex_names_of(scenario.map)
+                args.map_forbidden = getattr(scenario.map, "interior_building_hexside", None)
             except HexwxError:
                 args.map_hexes = None
     month = getattr(args, "month", None)
@@ -177,7 +178,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.wind:
         state = state.replace(wind=args.wind)
     hexes = getattr(args, "map_hexes", None)
-    records = run_weather(state, dice, args.turns, hexes=hexes)
+    records = run_weather(state, dice, args.turns, hexes=hexes,
+                          forbidden=getattr(args, "map_forbidden", None))
     if args.json:
         _print_json({"seed": seed, "start": state.to_json(),
                      "rolls": [r.to_json() for r in rolls],

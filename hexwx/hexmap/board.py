@@ -179,6 +179,14 @@ class HexMap:
         ids.setflags(write=False)
         return ids
 
+    def interior_building_hexside(self, name: str, side: int) -> bool:
+        """True when hexside ``side`` of hex ``name`` lies inside one building: both hexes belong
+        to it (:attr:`building_ids`).  A drift placed there is rolled again (E3 3.75)."""
+        h = self.parse(name)
+        o = int(self.grid.neighbours[h, side])
+        bid = self.building_ids
+        return o >= 0 and bid[h] >= 0 and bool(bid[h] == bid[o])
+
     @cached_property
     def road_sides(self) -> np.ndarray:
         """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
