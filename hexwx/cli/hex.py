@@ -16,30 +16,40 @@ if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
     from hexwx.hexmap.board import HexMap
 
 
-def add_map_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--vasl-metadata", metavar="FILE",
-                   help="VASL's SharedBoardMetadata.xml, needed for VASL board archives "
-                        "(default: $HEXWX_VASL_METADATA)")
+MAP_HELP = ("hexwx map (.toml), VASL board archive, board name (bd02, r02: rotated) or layout "
+            "(\"r05/r02/r04\": rows by /, boards by ,)")
+
+
+def add_map_options(p: argparse.ArgumentParser, metadata: bool = True) -> None:
+    """--vasl-metadata, --vasl-dir and --ssr: how MAP's VASL boards are found and changed."""
+    if metadata:
+        p.add_argument("--vasl-metadata", metavar="FILE",
+                       help="VASL's SharedBoardMetadata.xml, needed for VASL boards "
+                            "(default: $HEXWX_VASL_METADATA, else the one in --vasl-dir)")
+    p.add_argument("--vasl-dir", metavar="DIR",
+                   help="folder of VASL board archives (DIR or DIR/boards) for board names and "
+                        "layouts (default: $HEXWX_VASL_DIR)")
+    p.add_argument("--ssr", action="append", default=[], metavar="NAME",
+                   help="a VASL terrain SSR (LOSSSRule of SharedBoardMetadata.xml, e.g. NoGrain); "
+                        "repeatable, applied in order")
 
 
 def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
     from hexwx.io.load import load_map
-    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None))
+    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None),
+                    vasl_dir=getattr(args, "vasl_dir", None), ssr=tuple(getattr(args, "ssr", ()) or ()))
 
 
-def write_text(path: str | None, text: str) -> None:
-    """Write ``text`` to ``path`` (or stdout for None / '-') without leaving a partial file."""
-    if path in (None, "-"):
-        sys.stdout.write(text)
-        return
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(p)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise DataError(f"{p}: cannot write: {exc.strerror}") from None
+def map_inputs(args: argparse.Namespace, *paths: object) -> tuple[object, ...]:
+    """The files a map command reads (for refusing them as its output): ``paths`` and metadata."""
+    import os
+    return (*paths, getattr(args, "vasl_metadata", None) or os.environ.get("HEXWX_VASL_METADATA"))
+
+
+def write_text(path: str | None, text: str, *, inputs: tuple[object, ...] = ()) -> None:
+    """Write ``text`` to ``path`` (or stdout for None / '-') through :mod:`hexwx.outputs`."""
+    from hexwx.outputs import write_output
+    write_output(path, text, inputs=inputs)
 
 
 # -- los ---------------------------------------------------------------------------------------
@@ -104,8 +114,9 @@ def los_table_csv(m: HexMap, weather: Any = None) -> str:
     import numpy as np
 
     from hexwx.lineofsight.engine import los_table
+    from hexwx.outputs import csv_cell
     t = los_table(m, weather=weather)
-    names = np.array(m.grid.names(), dtype=object)
+    names = np.array([csv_cell(n) for n in m.grid.names()], dtype=object)
     hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
     rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
             + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
@@ -122,11 +133,14 @@ def los_table_csv(m: HexMap, weather: Any = None) -> str:
 
 def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.map)
+    check_output(args.output, inputs=inputs)
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
         weather = weather_from_args(args)
-    write_text(args.output, los_table_csv(m, weather))
+    write_text(args.output, los_table_csv(m, weather), inputs=inputs + (m.source,))
     return 0
 
 
@@ -135,10 +149,13 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
 def _cmd_import_vasl(args: argparse.Namespace) -> int:
     from hexwx.io.vasl import is_vasl_archive
     from hexwx.io.vasl_export import export_mapfile
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.archive)
+    check_output(args.output, inputs=inputs)
     if not is_vasl_archive(args.archive):
         raise DataError(f"{args.archive}: not a VASL board archive (expected a zip file with LOSData)")
     m = open_map(args.archive, args)
-    write_text(args.output, export_mapfile(m))
+    write_text(args.output, export_mapfile(m), inputs=inputs + (m.source,))
     if args.output not in (None, "-"):
         print(f"wrote {args.output} ({len(m)} hexes)", file=sys.stderr)
     return 0
@@ -171,7 +188,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
                     "hexes at ground level (hindrance empty when blocked).  With weather flags "
                     "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.")
-    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", metavar="MAP", help=MAP_HELP)
     p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
     add_map_options(p)
     add_weather_flags(p)
