@@ -42,6 +42,7 @@ import numpy as np
 
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Grid
+from hexwx.weather.asl.terrain_changes import DEEP_SNOW_CHANGES, GROUND_SNOW_CHANGES
 from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.terrain import (HEXSIDE_MOVEMENT_COSTS, HEXSIDE_NAME_PARTS, MF_CLASSES, MOVE_CLASSES,
                            MOVEMENT_ALIASES, MOVEMENT_CATEGORY_FALLBACK, MOVEMENT_COSTS,
@@ -72,10 +73,12 @@ MUD_GULLY_ROWS = frozenset({"Gully"})
 MUD_GULLY_COVER_ROWS = ("Woods", "Brush")
 #: reading: a hex "contains" woods/brush when at least this share of its pixels is drawn so.
 COVER_MIN_SHARE = 0.10
-#: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground and freeze streams.
-SNOW_TERRAIN = {"Marsh": ("Open Ground", "E3 3.722"), "Shallow Stream": ("Dry Stream", "E3 3.722")}
+#: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground (the terrain change LOS and render
+#: use too, hexwx.weather.asl.terrain_changes) and freeze streams (movement only).
+SNOW_TERRAIN = {**{c.from_value: (c.to_value, c.rule) for c in GROUND_SNOW_CHANGES},
+                "Shallow Stream": ("Dry Stream", "E3 3.722")}
 #: 3.73: Deep Snow turns brush to Open Ground.
-DEEP_SNOW_TERRAIN = {"Brush": ("Open Ground", "E3 3.73")}
+DEEP_SNOW_TERRAIN = {c.from_value: (c.to_value, c.rule) for c in DEEP_SNOW_CHANGES}
 #: 3.733: entering these rows is exempt from the Deep Snow +½ MF.
 DEEP_SNOW_EXEMPT_ROWS = frozenset({"Woods", "Building", "Rubble"})
 

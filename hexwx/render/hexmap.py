@@ -24,6 +24,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.transform import transformed
+from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
 from hexwx.errors import DataError, UsageError
 from hexwx.render.style import (
@@ -196,12 +198,8 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
 
 def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
     """Hex id of ``h`` (a name or an id); UsageError naming the overlay if not on the map."""
-    if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
-        if 0 <= int(h) < len(m.grid):
-            return int(h)
-        raise UsageError(f"{what}: hex id {h!r} is not on this map (0-{len(m.grid) - 1})")
     try:
-        return m.grid.parse(str(h))
+        return m.grid.hex(h)
     except UsageError as exc:
         raise UsageError(f"{what}: {exc}") from None
 
@@ -292,21 +290,42 @@ def _colour_table(pal: _Palette, lvl_colours: np.ndarray) -> np.ndarray:
 
 
 def board_layer(m: HexMap, view: View) -> Image.Image:
-    """The board's own artwork (VASL archive image) for the view, at final size."""
-    if not m.image_bytes:
-        raise UsageError(f"--background board needs a VASL board archive with its image; "
-                         f"{m.name or m.source!r} has none (use --background terrain)")
-    if len(m.grid.boards) != 1:
-        raise UsageError("--background board works for a single VASL board, not a layout of "
-                         f"{len(m.grid.boards)} boards")
-    try:
-        art = Image.open(io.BytesIO(m.image_bytes)).convert("RGB")
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{m.source or m.name}: the board image cannot be read ({exc})") from None
-    if art.size != (m.grid.width_px, m.grid.height_px):
-        art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
+    """The boards' own artwork (VASL archive images, rotated where the board is) for the view."""
+    if m.board_images:
+        art = _layout_art(m)
+    else:
+        if not m.image_bytes:
+            raise UsageError(f"--background board needs a VASL board archive with its image; "
+                             f"{m.name or m.source!r} has none (use --background terrain)")
+        art = _open_art(m.image_bytes, m.source or m.name)
+        if art.size != (m.grid.width_px, m.grid.height_px):
+            art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
     art = art.crop((view.x0, view.y0, view.x1, view.y1))
     return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
+
+
+def _open_art(data: bytes, source: str) -> Image.Image:
+    try:
+        return Image.open(io.BytesIO(data)).convert("RGB")
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{source}: the board image cannot be read ({exc})") from None
+
+
+def _layout_art(m: HexMap) -> Image.Image:
+    """Every board's image pasted at its place on the map, turned round where it is rotated."""
+    from hexwx.io.vasl import read_board_image
+    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (255, 255, 255))
+    for path, x, y, rotated in m.board_images:
+        data = read_board_image(path)
+        if not data:
+            raise UsageError(f"--background board: the archive {path} has no board image "
+                             f"(use --background terrain)")
+        art = _open_art(data, path)
+        size = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
+        if art.size != size:
+            art = art.resize(size, Image.Resampling.LANCZOS)
+        canvas.paste(art.rotate(180) if rotated else art, (x, y))
+    return canvas
 
 
 # -------------------------------------------------------------------------------------------
@@ -533,13 +552,25 @@ def _sgn(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
+def _end(r: LosResult, which: str) -> str:
+    """One end of a LOS as players name it, with its elevation: ``J4 (hill level 3)``,
+    ``D4 rooftop, elevation 3``."""
+    name = str(getattr(r, which))
+    level = getattr(r, f"{which}_level", 0)
+    loc = getattr(r, f"{which}_location", "")     # results drawn from elsewhere may lack these
+    elev = getattr(r, f"{which}_elevation", None)
+    if not loc or elev is None:
+        return name + (f" level {level}" if level else "")
+    if level == 0 or "elevation" in loc:          # "J4 (hill level 3)" says it already
+        return loc
+    return f"{loc}, elevation {elev}"
+
+
 def los_caption(result: LosResult) -> str:
     """The caption of a LOS result: ends, range, verdict with the reason and rule, every
     hindrance and LV hex with its DRM, and the total.  Tests compare it with the result."""
     r = result
-    lv = f" level {r.source_level}" if r.source_level else ""
-    tv = f" level {r.target_level}" if r.target_level else ""
-    head = f"LOS {r.source}{lv} -> {r.target}{tv}, range {r.range}: "
+    head = f"LOS {_end(r, 'source')} -> {_end(r, 'target')}, range {r.range}: "
     if r.blocked:
         where = f" at {r.blocking_hex}" if r.blocking_hex else ""
         verdict = f"BLOCKED{where}: {r.reason}"
@@ -671,8 +702,11 @@ def viewshed_caption(m: HexMap, vs: Viewshed, source: Hex, level: int) -> str:
     drm = np.asarray(vs.drm, np.int32)
     seen = int((~blocked).sum()) - 1
     hindered = int(((~blocked) & (drm > 0)).sum())
-    lv = f" level {level}" if level else ""
-    return (f"viewshed of {m.grid.name(source)}{lv}: {seen} of {len(m.grid) - 1} hexes in LOS, "
+    from hexwx.lineofsight.locations import elevation, location_name
+    where = location_name(m, source, level)
+    if level and "elevation" not in where:
+        where += f", elevation {elevation(m, source, level)}"
+    return (f"viewshed of {where}: {seen} of {len(m.grid) - 1} hexes in LOS, "
             f"{hindered} of them hindered (DRM shown), {int(blocked.sum())} out of LOS (hatched)")
 
 
@@ -797,6 +831,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
