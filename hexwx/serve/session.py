@@ -145,12 +145,9 @@ class Session:
         return out
 
     # -- hex maps ----------------------------------------------------------------------------
-    def _levels(self) -> range:
-        return range(self.map.min_ground_level - 1, self.map.max_ground_level + 1)
-
     def _weather(self, args: argparse.Namespace) -> Any:
         from hexwx.cli.weather import weather_from_args
-        return weather_from_args(args, scenario=self.scenario, levels=self._levels())
+        return weather_from_args(args, scenario=self.scenario)
 
     def _map(self, query: Query) -> Answer:
         if query:
