@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "hexwx.cli.minis",    # minis weather, table
     "hexwx.cli.table",    # table
     "hexwx.cli.render",   # render
+    "hexwx.cli.saves",    # import-vsav, sight
 )
 
 
