@@ -16,15 +16,28 @@ if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
     from hexwx.hexmap.board import HexMap
 
 
-def add_map_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--vasl-metadata", metavar="FILE",
-                   help="VASL's SharedBoardMetadata.xml, needed for VASL board archives "
-                        "(default: $HEXWX_VASL_METADATA)")
+MAP_HELP = ("hexwx map (.toml), VASL board archive, board name (bd02, r02: rotated) or layout "
+            "(\"r05/r02/r04\": rows by /, boards by ,)")
+
+
+def add_map_options(p: argparse.ArgumentParser, metadata: bool = True) -> None:
+    """--vasl-metadata, --vasl-dir and --ssr: how MAP's VASL boards are found and changed."""
+    if metadata:
+        p.add_argument("--vasl-metadata", metavar="FILE",
+                       help="VASL's SharedBoardMetadata.xml, needed for VASL boards "
+                            "(default: $HEXWX_VASL_METADATA, else the one in --vasl-dir)")
+    p.add_argument("--vasl-dir", metavar="DIR",
+                   help="folder of VASL board archives (DIR or DIR/boards) for board names and "
+                        "layouts (default: $HEXWX_VASL_DIR)")
+    p.add_argument("--ssr", action="append", default=[], metavar="NAME",
+                   help="a VASL terrain SSR (LOSSSRule of SharedBoardMetadata.xml, e.g. NoGrain); "
+                        "repeatable, applied in order")
 
 
 def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
     from hexwx.io.load import load_map
-    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None))
+    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None),
+                    vasl_dir=getattr(args, "vasl_dir", None), ssr=tuple(getattr(args, "ssr", ()) or ()))
 
 
 def write_text(path: str | None, text: str) -> None:
@@ -172,7 +185,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
                     "hexes at ground level (hindrance empty when blocked).  With weather flags "
                     "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.")
-    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", metavar="MAP", help=MAP_HELP)
     p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
     add_map_options(p)
     add_weather_flags(p)

@@ -14,6 +14,7 @@ import argparse
 import json
 from typing import Any
 
+from hexwx.cli.hex import MAP_HELP, add_map_options
 from hexwx.cli.weather import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
 from hexwx.movement.costs import parse_unit
@@ -28,8 +29,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                    "kind when FROM is an infantry unit of --scenario")
     p.add_argument("--scenario", metavar="FILE", help="hex scenario: its map (if MAP is left "
                    "out), weather, drifts and unit ids")
-    p.add_argument("--vasl-metadata", metavar="FILE",
-                   help="VASL terrain table for a board archive (default $HEXWX_VASL_METADATA)")
+    add_map_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_weather_flags(p)
 
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
         "A drift hexside takes the whole move (3.752): it is used only for a one-step path.  "
         "Exit 0 also when there is no path (the JSON says found: false).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", nargs="?", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)
     p.add_argument("frm", metavar="FROM", help="start hex (or a unit id of --scenario)")
     p.add_argument("to", metavar="TO", help="goal hex (or a unit id of --scenario)")
     p.add_argument("--mf", type=float, metavar="N",
@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
         "road bonus (B3.4) are marked *, hexes across a drift (whole move, 3.752) !.",
         epilog="example:\n  hexwx reach maps/village.toml C5 --unit infantry --mf 4 --deep-snow",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.add_argument("map", nargs="?", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    r.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)
     r.add_argument("frm", metavar="FROM", help="start hex (or a unit id of --scenario)")
     r.add_argument("--mf", type=float, required=True, metavar="N", help="movement allowance (>= 0)")
     _common(r)
@@ -77,7 +77,7 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.map:
         from hexwx.io.load import load_map
         meta = args.vasl_metadata or (scn.vasl_metadata if scn is not None else None)
-        m = load_map(args.map, vasl_metadata=meta) if meta else load_map(args.map)
+        m = load_map(args.map, vasl_metadata=meta, vasl_dir=args.vasl_dir, ssr=tuple(args.ssr))
     elif scn is not None:
         m = scn.map
     else:

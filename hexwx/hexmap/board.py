@@ -36,6 +36,8 @@ class HexMap:
     move_overrides: dict[str, Any] = field(default_factory=dict, repr=False)
     roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
     fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
+    #: VASL layouts: (archive path, x, y, rotated) of each board's art on the map's pixels.
+    board_images: tuple[tuple[str, int, int, bool], ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         for arr in (self.elevation, self.terrain):

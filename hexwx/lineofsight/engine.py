@@ -10,6 +10,7 @@ Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -136,16 +137,31 @@ def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
     return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
 
 
-_BUFFERS: dict[int, tuple[np.ndarray, ...]] = {}
+_LOCAL = threading.local()
+_POOL_MAX = 4  # idle scratch sets kept per thread and size
 
 
-def _buffers(m: HexMap) -> tuple[np.ndarray, ...]:
-    """Scratch arrays for one trace (reused: the kernel resets what it reads)."""
+def _acquire(m: HexMap) -> K.Scratch:
+    """A scratch set for one trace on ``m``, owned by the caller until :func:`_release`.
+
+    Each thread keeps its own pool, and a set leaves the pool while in use, so concurrent
+    threads never share one and a nested query (a signal handler, a callback) gets its own:
+    ``los`` is thread-safe and re-entrant.
+    """
     n = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    if n not in _BUFFERS:
-        _BUFFERS[n] = (np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4096, np.int64),
-                       np.zeros(4096, np.int64), np.zeros(4096, np.int64), np.zeros(4096, np.int64))
-    return _BUFFERS[n]
+    pools: dict[int, list[K.Scratch]] | None = getattr(_LOCAL, "pools", None)
+    if pools is None:
+        pools = _LOCAL.pools = {}
+    free = pools.get(n)
+    if free:
+        return free.pop()
+    return K.Scratch(n)
+
+
+def _release(s: K.Scratch) -> None:
+    free = _LOCAL.pools.setdefault(s.maxlen, [])
+    if len(free) < _POOL_MAX:
+        free.append(s)
 
 
 def _terrain_rule(m: HexMap, code: int) -> str:
@@ -172,22 +188,25 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     src, tgt = _hex(m, a), _hex(m, b)
     sE, s_roof = _elevation(m, src, from_level)
     tE, t_roof = _elevation(m, tgt, to_level)
-    xs, ys, hv, hh, thread, tkeys = _buffers(m)
-    reason, bx, by, bhex, total, nth = K.trace(
-        m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof,
-        xs, ys, hv, hh, thread, tkeys, 1)
     R = m.grid.distance(src, tgt)
+    scratch = _acquire(m)
+    try:
+        reason, bx, by, bhex, total, nth = K.trace(
+            m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1)
+        hv, hh = scratch.hv[:R + 1], scratch.hh[:R + 1]
+        keyed = [(int(hh[k]), int(hv[k])) for k in np.flatnonzero(hv).tolist()]
+        ids = scratch.thread[:nth].tolist()
+        keys = scratch.tkeys[:nth].tolist()
+    finally:
+        _release(scratch)
     name = m.name_of
     hind: list[Hindrance] = []
     terrain_total = 0
-    for key in np.flatnonzero(hv[:R + 1]).tolist():
-        hx, code = divmod(int(hh[key]), 256)
-        hind.append(Hindrance(name(hx), int(hv[key]), m.table[code].name.lower(),
-                              _terrain_rule(m, code)))
-        terrain_total += int(hv[key])
+    for packed, drm in keyed:
+        hx, code = divmod(packed, 256)
+        hind.append(Hindrance(name(hx), drm, m.table[code].name.lower(), _terrain_rule(m, code)))
+        terrain_total += drm
     canon = src > tgt
-    ids = thread[:nth].tolist()
-    keys = tkeys[:nth].tolist()
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
     th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
           for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
