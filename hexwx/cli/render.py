@@ -107,6 +107,9 @@ def source_kind(path: str | Path) -> str:
         return "table"
     if isinstance(data.get("map"), str):
         return "scenario"
+    from hexwx.io.mapfile import MAP_KEYS
+    if isinstance(data.get("map"), dict) and set(data) - set(MAP_KEYS):
+        return "scenario"   # a [map] layout table with scenario keys (units, weather, ...)
     return "map"
 
 

@@ -16,14 +16,6 @@ from typing import Any
 from hexwx.errors import UsageError
 
 
-def _relpath(target: Path, start: Path) -> str:
-    import os
-    try:
-        return os.path.relpath(target.resolve(), start.resolve())
-    except ValueError:  # other drive
-        return str(target.resolve())
-
-
 # -- import-vsav -------------------------------------------------------------------------------
 
 def _cmd_import_vsav(args: argparse.Namespace) -> int:
@@ -115,7 +107,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="the scenario .toml to write (default stdout)")
     p.add_argument("--name", help="scenario name (default: the save's file name)")
     add_map_options(p)
-    _add_extras_option(p)
     p.set_defaults(func=_cmd_import_vsav)
 
     p = subparsers.add_parser(
@@ -138,10 +129,3 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_sight)
 
-
-def _add_extras_option(p: argparse.ArgumentParser) -> None:
-    if any("--ignore-board-extras" in a.option_strings for a in p._actions):
-        return
-    p.add_argument("--ignore-board-extras", action="store_true",
-                   help="a save's crops, overlays and magnification are not composed: use the "
-                        "whole boards anyway (pieces keep their hexes)")

@@ -57,6 +57,21 @@ def value(v: Any) -> str:
     raise TypeError(f"cannot write {type(v).__name__} {v!r} as TOML")
 
 
+def comment_lines(text: str) -> list[str]:
+    """``text`` as TOML comment lines: one ``# ...`` per line, control characters shown as
+    ``\\uXXXX`` (a comment may hold none but tab)."""
+    out = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        clean = "".join(ch if ch == "\t" or (ord(ch) >= 0x20 and ord(ch) != 0x7F)
+                        else f"\\u{ord(ch):04X}" for ch in line)
+        out.append(f"# {clean}".rstrip())
+    return out
+
+
+def _comments(lines: Sequence[str]) -> list[str]:
+    return [c for line in lines for c in comment_lines(line)]
+
+
 def _is_table_array(v: Any) -> bool:
     return isinstance(v, (list, tuple)) and bool(v) and all(isinstance(x, Mapping) for x in v)
 
@@ -65,7 +80,7 @@ def dumps(doc: Mapping[str, Any], *, comments: Mapping[str, Sequence[str]] | Non
     """The TOML text of ``doc``.  ``comments`` maps a top-level key to comment lines put above it
     (the key ``""`` puts lines at the top of the document)."""
     comments = comments or {}
-    lines: list[str] = [f"# {c}" if c else "#" for c in comments.get("", ())]
+    lines: list[str] = _comments(comments.get("", ()))
     _emit(doc, [], lines, comments)
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -77,14 +92,14 @@ def _emit(table: Mapping[str, Any], path: list[str], lines: list[str],
     nested = [(k, v) for k, v in table.items() if isinstance(v, Mapping) or _is_table_array(v)]
     for k, v in simple:
         if not path:
-            lines += [f"# {c}" if c else "#" for c in comments.get(k, ())]
+            lines += _comments(comments.get(k, ()))
         lines.append(f"{key(k)} = {value(v)}")
     for k, v in nested:
         sub = path + [key(k)]
         if lines and lines[-1] != "":
             lines.append("")
         if not path:
-            lines += [f"# {c}" if c else "#" for c in comments.get(k, ())]
+            lines += _comments(comments.get(k, ()))
         if isinstance(v, Mapping):
             lines.append(f"[{'.'.join(sub)}]")
             _emit(v, sub, lines, {})

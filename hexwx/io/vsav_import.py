@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-from hexwx.errors import DataError, UsageError
+from hexwx.errors import DataError, HexwxError
 from hexwx.io.vsav import SavePiece, VaslSave, check_supported, read_save, unit_ids
 
 
@@ -29,7 +29,7 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
     try:
         return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata,
                            ssr=common + tuple(ssr), name=Path(path).name)
-    except UsageError as exc:
+    except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
         raise DataError(f"{path}: {exc}") from None
 
 
