@@ -94,6 +94,9 @@ class _KMap(ctypes.Structure):
 
 _LIB: ctypes.CDLL | None = None
 
+#: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
+KernelArrays = tuple[np.ndarray, ...]
+
 
 def clib() -> ctypes.CDLL:
     """The compiled kernel library, loaded once (KernelNotBuiltError if it is not built)."""
@@ -130,7 +133,7 @@ def clib() -> ctypes.CDLL:
 class _Prepared:
     """C-contiguous copies of one map's arrays (made once) and the struct pointing at them."""
 
-    def __init__(self, M: tuple, T: tuple) -> None:
+    def __init__(self, M: KernelArrays, T: KernelArrays) -> None:
         self.keep = (M, T)  # the ids used as cache key stay valid while this entry lives
         hex_at = _contiguous(M[2], np.int32, "hex_at", 2)
         hx = _contiguous(M[3], np.int32, "HX", 2)
@@ -170,7 +173,7 @@ _PREPARED_MAX = 32
 _PREPARED_LOCK = threading.Lock()
 
 
-def _prepared(M: tuple, T: tuple) -> _Prepared:
+def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
     """The prepared copy of one map (a bounded cache shared by all threads, under a lock).
 
     An entry holds ``(M, T)``, so the ids in its key stay those of the same objects while it
@@ -219,7 +222,7 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
             raise ValueError(f"hex ids must lie in 0..{p.n - 1}")
 
 
-def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
+def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
           scratch: Scratch, detail: int) -> tuple[int, int, int, int, int, int]:
     """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread).
 
@@ -241,7 +244,7 @@ def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int,
     return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
-def trace_many(M: tuple, T: tuple, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
+def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
                elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
                roof_t: np.ndarray | None = None, blocking_hex: bool = False
                ) -> tuple[np.ndarray, ...]:
@@ -270,7 +273,7 @@ def trace_many(M: tuple, T: tuple, sources: np.ndarray, targets: np.ndarray, ele
     return (reasons, totals) if bhex is None else (reasons, totals, bhex)
 
 
-def all_pairs_matrix(M: tuple, T: tuple, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
+def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
     """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
 
     Returns (reason int8 [n, n], hindrance int16 [n, n]).  Each unordered pair is traced once

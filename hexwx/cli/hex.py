@@ -44,19 +44,16 @@ def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
                     ignore_board_extras=bool(getattr(args, "ignore_board_extras", False)))
 
 
-def write_text(path: str | None, text: str) -> None:
-    """Write ``text`` to ``path`` (or stdout for None / '-') without leaving a partial file."""
-    if path in (None, "-"):
-        sys.stdout.write(text)
-        return
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(p)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise DataError(f"{p}: cannot write: {exc.strerror}") from None
+def map_inputs(args: argparse.Namespace, *paths: object) -> tuple[object, ...]:
+    """The files a map command reads (for refusing them as its output): ``paths`` and metadata."""
+    import os
+    return (*paths, getattr(args, "vasl_metadata", None) or os.environ.get("HEXWX_VASL_METADATA"))
+
+
+def write_text(path: str | None, text: str, *, inputs: tuple[object, ...] = ()) -> None:
+    """Write ``text`` to ``path`` (or stdout for None / '-') through :mod:`hexwx.outputs`."""
+    from hexwx.outputs import write_output
+    write_output(path, text, inputs=inputs)
 
 
 # -- los ---------------------------------------------------------------------------------------
@@ -122,8 +119,9 @@ def los_table_csv(m: HexMap, weather: Any = None) -> str:
     import numpy as np
 
     from hexwx.lineofsight.engine import los_table
+    from hexwx.outputs import csv_cell
     t = los_table(m, weather=weather)
-    names = np.array(m.grid.names(), dtype=object)
+    names = np.array([csv_cell(n) for n in m.grid.names()], dtype=object)
     hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
     rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
             + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
@@ -140,11 +138,14 @@ def los_table_csv(m: HexMap, weather: Any = None) -> str:
 
 def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.map)
+    check_output(args.output, inputs=inputs)
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
         weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
-    write_text(args.output, los_table_csv(m, weather))
+    write_text(args.output, los_table_csv(m, weather), inputs=inputs + (m.source,))
     return 0
 
 
@@ -153,10 +154,13 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
 def _cmd_import_vasl(args: argparse.Namespace) -> int:
     from hexwx.io.vasl import is_vasl_archive
     from hexwx.io.vasl_export import export_mapfile
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.archive)
+    check_output(args.output, inputs=inputs)
     if not is_vasl_archive(args.archive):
         raise DataError(f"{args.archive}: not a VASL board archive (expected a zip file with LOSData)")
     m = open_map(args.archive, args)
-    write_text(args.output, export_mapfile(m))
+    write_text(args.output, export_mapfile(m), inputs=inputs + (m.source,))
     if args.output not in (None, "-"):
         print(f"wrote {args.output} ({len(m)} hexes)", file=sys.stderr)
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -118,15 +119,18 @@ def _load_map(path: str | Path, args: argparse.Namespace) -> Any:
     return open_map(path, args)
 
 
-def _check_output(path: str) -> None:
-    """Fail early (before any work) on an output path that cannot be written."""
-    p = Path(path)
-    if p.suffix.lower() != ".png":
+def _inputs(args: argparse.Namespace) -> tuple[object, ...]:
+    """The files this render reads, refused as its output."""
+    return (args.source, args.scenario, args.vasl_metadata, os.environ.get("HEXWX_VASL_METADATA"))
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Fail early (before any work) on an output path that cannot or must not be written."""
+    from hexwx.outputs import check_output
+    path = args.output
+    check_output(path, inputs=_inputs(args))
+    if Path(path).suffix.lower() != ".png":
         raise UsageError(f"-o {path!r}: the output file must end in .png")
-    if p.is_dir():
-        raise DataError(f"cannot write {path!r}: it is a directory")
-    if not p.parent.exists() and str(p.parent) not in ("", "."):
-        raise DataError(f"cannot write {path!r}: directory {str(p.parent)!r} does not exist")
 
 
 def _check_options(args: argparse.Namespace, kind: str) -> None:
@@ -157,11 +161,11 @@ def _check_options(args: argparse.Namespace, kind: str) -> None:
 # -------------------------------------------------------------------------------------------
 
 def run(args: argparse.Namespace) -> int:
-    _check_output(args.output)
+    _check_output(args)
     kind = source_kind(args.source)
     _check_options(args, kind)
     rendering = _render_table(args) if kind == "table" else _render_hex(args, kind)
-    rendering.save(args.output)
+    rendering.save(args.output, inputs=_inputs(args) + (getattr(args, "map_source", None),))
     w, h = rendering.image.size
     print(f"wrote {args.output} ({w} x {h})")
     print(rendering.caption)
@@ -179,6 +183,7 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
         m = scenario.map
     else:
         m = _load_map(args.source, args)
+    args.map_source = m.source  # a scenario's map is an input too: never the output
     if args.scenario:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)

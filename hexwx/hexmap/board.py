@@ -54,7 +54,7 @@ class HexMap:
                       self.stairways)
 
     @cached_property
-    def kernel_map(self) -> tuple:
+    def kernel_map(self) -> tuple[np.ndarray, ...]:
         """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""
         g, ht, grid = self.geometry, self.hexes, self.grid
         n = len(grid)
@@ -72,7 +72,7 @@ class HexMap:
                 np.ascontiguousarray(pix.T))
 
     @cached_property
-    def kernel_terrain(self) -> tuple:
+    def kernel_terrain(self) -> tuple[np.ndarray, ...]:
         """The packed terrain attributes ``T = (TA [256, 15], split [256], fast class [256])``."""
         from hexwx._native import TA_COLUMNS
         a = self.table.arrays()
@@ -85,7 +85,9 @@ class HexMap:
     @cached_property
     def _fills(self) -> np.ndarray:
         """Whole-hex fill code per hex (map files), -1 where the hex is drawn otherwise."""
-        return self.fills if self.fills is not None else np.full(len(self.grid), -1, np.int32)
+        if self.fills is not None:
+            return self.fills
+        return np.full(len(self.grid), -1, np.int32)
 
     @cached_property
     def _inherent_near(self) -> np.ndarray:
@@ -96,7 +98,7 @@ class HexMap:
         inh = a["inherent"][self.hexes.centre].astype(bool) | (
             (fills >= 0) & (a["plain"][np.maximum(fills, 0)] == 0))
         nb = self.grid.neighbours
-        near = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
+        near: np.ndarray = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
         return near.astype(np.int8)
 
     def _repr_png_(self) -> bytes:

@@ -160,7 +160,8 @@ class Grid:
         set_ = object.__setattr__
         ncols = 32 * self.nbx + 1
         set_(self, "ncols", ncols)
-        cols, rows = [], []
+        cols: list[int] = []
+        rows: list[int] = []
         first = np.zeros(ncols + 1, dtype=np.int32)
         for c in range(ncols):
             first[c] = len(cols)
@@ -264,13 +265,15 @@ class Grid:
         """Range from ``a`` to every hex, as an int32 array."""
         dc = np.abs(self.col - self.col[a])
         dy = np.abs(self.dy2 - self.dy2[a])
-        return (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+        return out
 
     def distance_matrix(self) -> np.ndarray:
         """All-pairs range matrix (n x n int16)."""
         dc = np.abs(self.col[:, None] - self.col[None, :])
         dy = np.abs(self.dy2[:, None] - self.dy2[None, :])
-        return (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int16)
+        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int16)
+        return out
 
     def neighbour(self, h: Hex, side: int) -> Hex:
         """The hex across hexside ``side`` (0 N .. 5 NW) of ``h``, or -1 off the map."""

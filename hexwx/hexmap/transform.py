@@ -119,6 +119,6 @@ def transformed(m: HexMap, changes: tuple[TerrainChange, ...]) -> HexMap:
 def _transformed(m: HexMap, changes: tuple[TerrainChange, ...]) -> HexMap:
     elev, terr, fills = apply_changes(m.elevation, m.terrain, m.table, changes, m.fills)
     if np.array_equal(elev, m.elevation) and np.array_equal(terr, m.terrain) and (
-            fills is None or np.array_equal(fills, m.fills)):
+            fills is None or (m.fills is not None and np.array_equal(fills, m.fills))):
         return m
     return replace(m, elevation=elev, terrain=terr, fills=fills)

@@ -22,6 +22,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
+from hexwx.weather.asl.state import AslWeather
 
 #: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
 REASONS: dict[int, tuple[str, str | None]] = {
@@ -108,9 +109,9 @@ class LosResult:
         return "\n".join(lines)
 
 
-def weathered(m: HexMap, weather: Any) -> HexMap:
+def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
     """The map as the weather leaves it for LOS: drift hexsides act as hedges (E3 3.752)."""
-    drifts = getattr(weather, "drifts", ()) if weather is not None else ()
+    drifts = weather.drifts if weather is not None else ()
     if not drifts:
         return m
     sides = []
@@ -174,7 +175,7 @@ def _terrain_rule(m: HexMap, code: int) -> str:
 
 
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
-        weather: Any = None, target_is_infantry: bool = True,
+        weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False, target_positive_tem: bool = False) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
@@ -231,7 +232,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
 
 
-def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
+def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R: int,
         thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
     from hexwx.lineofsight.lv import lv_hindrances
     return lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
@@ -242,7 +243,7 @@ def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
                           same_location=src == tgt and sE == tE)
 
 
-def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
+def _lv_totals(weather: AslWeather, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """Weather LV DRM of many pairs of ground-level hexes (no units: no winter camouflage).
 
     Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
@@ -254,17 +255,18 @@ def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.nda
     levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
     cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(int(rng.max()) + 1)]
                       for b in range(levels)] for a in range(levels)], dtype=np.int32)
-    return cube[s_elev - lo, t_elev - lo, rng]
+    out: np.ndarray = cube[s_elev - lo, t_elev - lo, rng]
+    return out
 
 
 @lru_cache(maxsize=65536)
-def _lv_total(weather: Any, se: int, te: int, r: int) -> int:
+def _lv_total(weather: AslWeather, se: int, te: int, r: int) -> int:
     """LV DRM between ground-level ends at elevations se, te and range r (memoised per weather)."""
     from hexwx.lineofsight.lv import lv_total_straight
     return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
 
 
-def _apply_lv(m: HexMap, weather: Any, src: np.ndarray, tgt: np.ndarray, s_level: int,
+def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray, s_level: int,
               blocked: np.ndarray, hindrance: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
 
@@ -293,7 +295,7 @@ class Viewshed:
     range: np.ndarray
 
 
-def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) -> Viewshed:
+def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
     m = weathered(m, weather)
     src = _hex(m, a)
@@ -325,7 +327,7 @@ class LosTable:
     lv: np.ndarray | None = None
 
 
-def los_table(m: HexMap, *, weather: Any = None) -> LosTable:
+def los_table(m: HexMap, *, weather: AslWeather | None = None) -> LosTable:
     """All ordered pairs at ground level, from the parallel all-pairs kernel.
 
     With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,
