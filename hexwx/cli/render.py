@@ -248,8 +248,8 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
         def hex_name(text: str, flag: str) -> str:
             return str(m.name_of(_parse(m, text, flag, units)))
         if args.path:
-            a, b = (hex_name(h, "--path") for h in args.path)
-            out["path"] = movement.path(m, a, b, unit=args.unit, weather=weather)
+            start, end = (hex_name(h, "--path") for h in args.path)
+            out["path"] = movement.path(m, start, end, unit=args.unit, weather=weather)
         if args.reach:
             out["reach"] = movement.reach(m, hex_name(args.reach, "--reach"), unit=args.unit,
                                           mf=args.mf, weather=weather)

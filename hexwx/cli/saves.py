@@ -23,7 +23,9 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
     from hexwx.io.tomlwrite import dumps
     from hexwx.io.vsav import read_save
     from hexwx.io.vsav_import import load_save_map, off_board_summary, scenario_document
+    from hexwx.outputs import check_output
 
+    check_output(args.output, inputs=(args.save,))
     save = read_save(args.save)
     m = load_save_map(args.save, vasl_dir=getattr(args, "vasl_dir", None),
                       vasl_metadata=args.vasl_metadata,
@@ -45,7 +47,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
     if off:
         head.append(f"{len(off)} piece(s) off the boards (set-up areas), not placed:")
         head += [f"  {line}" for line in off_board_summary(off)]
-    write_text(args.output, dumps(doc, comments={"": head}))
+    write_text(args.output, dumps(doc, comments={"": head}), inputs=(args.save,))
     print(f"{args.save}: {len(units)} unit(s) on {save.layout_text()}, {len(off)} piece(s) off "
           f"the boards" + (f" -> {args.output}" if args.output not in (None, "-") else ""),
           file=sys.stderr)

@@ -72,7 +72,7 @@ def sightings(m: HexMap, units: Iterable[Any], *, weather: Any = None,
     """
     chosen = [u for u in units if getattr(u, "side", None) and getattr(u, "kind", "infantry") in kinds]
     hexes = {u.id: m.parse(u.hex) for u in chosen}
-    cache: dict[tuple, LosResult] = {}
+    cache: dict[tuple[int, int, int, int, bool, bool], LosResult] = {}
     out: list[Sighting] = []
     for a in chosen:
         for b in chosen:

@@ -759,7 +759,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
                reach_from: str | Hex | None = None,
                weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
                window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
-               title: str | None = None, units: Sequence[Any] = ()) -> Rendering:
+               title: str | None = None, units: Sequence[object] = ()) -> Rendering:
     """Draw hex map ``m`` with the given overlays; returns a :class:`Rendering` whose
     ``caption`` is the text printed under the map (LOS verdict, weather, ...).
 
