@@ -74,8 +74,6 @@ def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any
 
 
 def _cmd_los(args: argparse.Namespace) -> int:
-    from hexwx.cli.weather import weather_from_args
-    from hexwx.lineofsight.engine import los
     scenario = None
     items = list(args.items)
     if args.scenario:
@@ -91,8 +89,20 @@ def _cmd_los(args: argparse.Namespace) -> int:
         if len(items) != 3:
             raise UsageError("expected MAP FROM TO (or --scenario FILE FROM TO)")
         m = open_map(items.pop(0), args)
-    a, a_level, _ = _endpoint(m, scenario, items[0])
-    b, b_level, b_unit = _endpoint(m, scenario, items[1])
+    if args.json:
+        print(los_json_text(m, scenario, items[0], items[1], args))
+    else:
+        print(los_answer(m, scenario, items[0], items[1], args)[0].explain())
+    return 0
+
+
+def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
+               args: argparse.Namespace) -> tuple[Any, Any]:
+    """(LosResult, weather) of ``hexwx los`` for endpoints given as hexes or unit ids."""
+    from hexwx.cli.weather import weather_from_args
+    from hexwx.lineofsight.engine import los
+    a, a_level, _ = _endpoint(m, scenario, a_text)
+    b, b_level, b_unit = _endpoint(m, scenario, b_text)
     from_level = args.from_level if args.from_level is not None else (a_level or 0)
     to_level = args.to_level if args.to_level is not None else (b_level or 0)
     levels = range(m.min_ground_level - 1, m.max_ground_level + 1)
@@ -100,13 +110,16 @@ def _cmd_los(args: argparse.Namespace) -> int:
     result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                  target_is_infantry=b_unit.is_infantry if b_unit else True,
                  target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
-    if args.json:
-        data = result.to_json()
-        data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
-        print(json.dumps(data, indent=2))
-    else:
-        print(result.explain())
-    return 0
+    return result, weather
+
+
+def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
+                  args: argparse.Namespace) -> str:
+    """The text ``hexwx los ... --json`` prints (without the final newline)."""
+    result, weather = los_answer(m, scenario, a_text, b_text, args)
+    data = result.to_json()
+    data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
+    return json.dumps(data, indent=2)
 
 
 # -- los-table ---------------------------------------------------------------------------------

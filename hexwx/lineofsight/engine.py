@@ -293,10 +293,29 @@ class Viewshed:
     blocked: np.ndarray
     drm: np.ndarray
     range: np.ndarray
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The viewshed drawn on its map, cropped to the hexes seen, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import result_png
+        seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
+        return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
+                          viewshed_level=self.level)
+
+    def to_json(self) -> dict[str, Any]:
+        """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""
+        names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.drm))]
+        return {"source": self.source, "level": self.level,
+                "seen": int((~self.blocked).sum()),
+                "hexes": {n: (None if b else int(d))
+                          for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())}}
 
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
+    shown = m
     m = weathered(m, weather)
     src = _hex(m, a)
     sE, _ = _elevation(m, src, level)
@@ -312,7 +331,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     rng = m.grid.distances_from(src)
     if weather is not None:
         drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
 
 
 @dataclass(frozen=True)

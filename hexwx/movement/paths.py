@@ -22,9 +22,11 @@ Readings:
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import networkx as nx
 import numpy as np
@@ -96,6 +98,14 @@ class MovePath:
     reason: str = ""
     road_bonus: bool = False
     mf: float | None = None
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The path drawn on its map, cropped to the path, for notebooks."""
+        if self.map is None or not self.found:
+            return None
+        from hexwx.render.core import result_png
+        return result_png(self.map, self.hexes, path=self)
 
     @property
     def measure(self) -> str:
@@ -148,6 +158,14 @@ class Reach:
     costs: dict[str, float]
     by_road_bonus: frozenset[str] = frozenset()
     whole_move: frozenset[str] = frozenset()
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The reach drawn on its map, cropped to the hexes reached, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import result_png
+        return result_png(self.map, list(self.costs), reach=self, reach_from=self.start)
 
     def __contains__(self, name: object) -> bool:
         return name in self.costs
@@ -340,6 +358,7 @@ def _digraph(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray) -> nx.DiGr
 
 #: A map movement runs on: a loaded map, or the movement arrays of one (tests build these).
 MoveMap = HexMap | MoveTerrain
+_R = TypeVar("_R", "MovePath", "Reach")
 #: The weather movement reads: E3 weather, its movement part, or None for clear weather.
 MoveWeatherLike = AslWeather | MoveWeather | None
 
@@ -375,12 +394,17 @@ def movement_graph(m: MoveMap, unit: str, weather: MoveWeatherLike = None) -> Mo
 def path(m: MoveMap, start: int | str, goal: int | str, *, unit: str, weather: MoveWeatherLike = None,
          mf: float | None = None) -> MovePath:
     """Cheapest path from ``start`` to ``goal`` on map ``m`` for ``unit`` under ``weather``."""
-    return movement_graph(m, unit, weather).path(start, goal, mf=mf)
+    return _with_map(movement_graph(m, unit, weather).path(start, goal, mf=mf), m)
+
+
+def _with_map(res: _R, m: MoveMap) -> _R:
+    """``res`` carrying its map for drawing (not for a bare MoveTerrain)."""
+    return res if isinstance(m, MoveTerrain) else dataclasses.replace(res, map=m)
 
 
 def reach(m: MoveMap, start: int | str, *, unit: str, mf: float, weather: MoveWeatherLike = None) -> Reach:
     """Every hex of ``m`` that ``unit`` can reach from ``start`` with ``mf`` MF/MP."""
-    return movement_graph(m, unit, weather).reach(start, mf)
+    return _with_map(movement_graph(m, unit, weather).reach(start, mf), m)
 
 
 def step(m: MoveMap, a: int | str, b: int | str, *, unit: str, weather: MoveWeatherLike = None) -> Step:

@@ -37,6 +37,7 @@ from hexwx.weather.asl.state import AslWeather, Drift
 
 if TYPE_CHECKING:  # result types only: importing them would load the LOS kernel and networkx
     from hexwx.lineofsight.engine import LosResult, Viewshed
+    from hexwx.lineofsight.exposure import Exposure
     from hexwx.movement.paths import MovePath, Reach
 
 BACKGROUNDS = ("terrain", "board")
@@ -637,6 +638,33 @@ def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: Vi
     return markers
 
 
+def draw_exposure(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, ex: Exposure,
+                  hexes: Iterable[int]) -> list[Marker]:
+    """The exposure heat map: a vermillion cross-hatched veil deepening with the count of
+    observers that see the hex, the count printed; hexes without the level left bare."""
+    count = np.asarray(ex.count, np.int32)
+    top = max(1, int(count.max()))
+    alpha = np.where(count > 0, 25 + (150 * count) // top, 0)
+    hex_veil(base, m, view, alpha, OVERLAY["exposure"], "cross")
+    markers: list[Marker] = []
+    for h in hexes:
+        h = int(h)
+        if count[h] >= 0:
+            cx, cy = m.grid.centre(h)
+            halo_text(d, view.c(cx, cy + 8), str(int(count[h])), round(13 * view.k))
+            markers.append(Marker("exposure", m.grid.name(h), view.final(cx - 18, cy + 10),
+                                  OVERLAY["exposure"], str(int(count[h]))))
+    return markers
+
+
+def exposure_caption(ex: Exposure) -> str:
+    obs = getattr(ex, "observers", None)
+    who = f"of {', '.join(obs)}" if obs else "hexes"
+    return (f"exposure at level {ex.level}: how many {who} see each hex "
+            f"({getattr(ex, 'weather', 'Clear')}); most seen {int(np.asarray(ex.count).max())} "
+            "(deeper red = seen by more)")
+
+
 def viewshed_caption(m: HexMap, vs: Viewshed, source: Hex, level: int) -> str:
     blocked = np.asarray(vs.blocked, bool)
     drm = np.asarray(vs.drm, np.int32)
@@ -756,7 +784,7 @@ def reach_costs(m: HexMap, r: Reach) -> dict[Hex, float]:
 def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
                viewshed_from: str | Hex | None = None, viewshed_level: int = 0,
                path: MovePath | None = None, reach: Reach | None = None,
-               reach_from: str | Hex | None = None,
+               reach_from: str | Hex | None = None, exposure: Exposure | None = None,
                weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
                window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
                title: str | None = None, units: Sequence[object] = ()) -> Rendering:
@@ -797,6 +825,10 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         markers += draw_viewshed(base, d, m, view, viewshed, vs_src, hexes)
         captions.append(viewshed_caption(m, viewshed, vs_src, viewshed_level))
         overlays += ["viewshed"]
+    if exposure is not None:
+        markers += draw_exposure(base, d, m, view, exposure, hexes)
+        captions.append(exposure_caption(exposure))
+        overlays += ["exposure"]
     if reach is not None:
         markers += draw_reach(base, d, m, view, reach, reach_src if reach_src is not None else 0)
         captions.append(_reach_caption(m, reach, reach_src))
@@ -901,6 +933,8 @@ def legend_entries(classes: set[str], levels: list[int], sides: set[str],
                      (swatch(size, tint_badge(O["viewshed hindered"]), None, (0, 0, 0)), "hindered (DRM)")],
         "path": [(line_swatch(size, O["path"], 4), "path (cumulative cost)")],
         "reach": [(swatch(size, tint_badge(O["reach"]), "hatch", O["reach"]), "reachable")],
+        "exposure": [(swatch(size, tint_badge(O["exposure"]), "cross", O["exposure"]),
+                      "seen by many (count)")],
         "fog": [(swatch(size, (215, 220, 226), "hlines", (160, 170, 180)), "fog")],
         "mud": [(swatch(size, tint_badge(O["mud"]), "dots", O["mud"]), "mud")],
         "snow": [(swatch(size, (245, 248, 252), "dots", (180, 190, 200)), "snow")],

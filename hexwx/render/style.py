@@ -75,6 +75,7 @@ OVERLAY: dict[str, RGB] = {
     "fog": (232, 236, 240),              # pale veil with horizontal stripes
     "mud": tint(OI["vermillion"], -0.55),
     "snow": (250, 252, 255),
+    "exposure": OI["vermillion"],        # veil deepening with the count, count printed
 }
 
 # -------------------------------------------------------------------------------------------
