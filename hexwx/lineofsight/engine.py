@@ -21,6 +21,8 @@ from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
+from hexwx.hexmap.transform import transformed
+from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
 from hexwx.weather.asl.state import AslWeather
 
@@ -110,7 +112,9 @@ class LosResult:
 
 
 def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
-    """The map as the weather leaves it for LOS: drift hexsides act as hedges (E3 3.752)."""
+    """The map as the weather leaves it for LOS: snow turns brush (deep snow, E3 3.73) and marsh
+    / mudflats (E3 3.722) into Open Ground; drift hexsides act as hedges (E3 3.752)."""
+    m = transformed(m, weather_changes(weather))
     drifts = weather.drifts if weather is not None else ()
     if not drifts:
         return m

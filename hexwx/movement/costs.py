@@ -41,6 +41,7 @@ import numpy as np
 
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Grid
+from hexwx.weather.asl.terrain_changes import DEEP_SNOW_CHANGES, GROUND_SNOW_CHANGES
 from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.terrain import (HEXSIDE_MOVEMENT_COSTS, HEXSIDE_NAME_PARTS, MF_CLASSES, MOVE_CLASSES,
                            MOVEMENT_ALIASES, MOVEMENT_CATEGORY_FALLBACK, MOVEMENT_COSTS,
@@ -66,10 +67,12 @@ DRIFT_BOG_DRM = 2                  # 3.752: Deep Snow DRM (+1 Snow, +1 Deep Snow
 #: 3.65: chart rows that are Open Ground for Mud (unpaved roads used as roads count too).
 MUD_OPEN_GROUND_ROWS = frozenset({"Open Ground", "Plowed Field", "Shellholes", "Gully",
                                   "Dry Stream"})
-#: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground and freeze streams.
-SNOW_TERRAIN = {"Marsh": ("Open Ground", "E3 3.722"), "Shallow Stream": ("Dry Stream", "E3 3.722")}
+#: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground (the terrain change LOS and render
+#: use too, hexwx.weather.asl.terrain_changes) and freeze streams (movement only).
+SNOW_TERRAIN = {**{c.from_value: (c.to_value, c.rule) for c in GROUND_SNOW_CHANGES},
+                "Shallow Stream": ("Dry Stream", "E3 3.722")}
 #: 3.73: Deep Snow turns brush to Open Ground.
-DEEP_SNOW_TERRAIN = {"Brush": ("Open Ground", "E3 3.73")}
+DEEP_SNOW_TERRAIN = {c.from_value: (c.to_value, c.rule) for c in DEEP_SNOW_CHANGES}
 #: 3.733: entering these rows is exempt from the Deep Snow +½ MF.
 DEEP_SNOW_EXEMPT_ROWS = frozenset({"Woods", "Building", "Rubble"})
 

@@ -24,6 +24,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.transform import transformed
+from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
 from hexwx.errors import DataError, UsageError
 from hexwx.render.style import (
@@ -292,21 +294,42 @@ def _colour_table(pal: _Palette, lvl_colours: np.ndarray) -> np.ndarray:
 
 
 def board_layer(m: HexMap, view: View) -> Image.Image:
-    """The board's own artwork (VASL archive image) for the view, at final size."""
-    if not m.image_bytes:
-        raise UsageError(f"--background board needs a VASL board archive with its image; "
-                         f"{m.name or m.source!r} has none (use --background terrain)")
-    if len(m.grid.boards) != 1:
-        raise UsageError("--background board works for a single VASL board, not a layout of "
-                         f"{len(m.grid.boards)} boards")
-    try:
-        art = Image.open(io.BytesIO(m.image_bytes)).convert("RGB")
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{m.source or m.name}: the board image cannot be read ({exc})") from None
-    if art.size != (m.grid.width_px, m.grid.height_px):
-        art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
+    """The boards' own artwork (VASL archive images, rotated where the board is) for the view."""
+    if m.board_images:
+        art = _layout_art(m)
+    else:
+        if not m.image_bytes:
+            raise UsageError(f"--background board needs a VASL board archive with its image; "
+                             f"{m.name or m.source!r} has none (use --background terrain)")
+        art = _open_art(m.image_bytes, m.source or m.name)
+        if art.size != (m.grid.width_px, m.grid.height_px):
+            art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
     art = art.crop((view.x0, view.y0, view.x1, view.y1))
     return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
+
+
+def _open_art(data: bytes, source: str) -> Image.Image:
+    try:
+        return Image.open(io.BytesIO(data)).convert("RGB")
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{source}: the board image cannot be read ({exc})") from None
+
+
+def _layout_art(m: HexMap) -> Image.Image:
+    """Every board's image pasted at its place on the map, turned round where it is rotated."""
+    from hexwx.io.vasl import read_board_image
+    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (255, 255, 255))
+    for path, x, y, rotated in m.board_images:
+        data = read_board_image(path)
+        if not data:
+            raise UsageError(f"--background board: the archive {path} has no board image "
+                             f"(use --background terrain)")
+        art = _open_art(data, path)
+        size = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
+        if art.size != size:
+            art = art.resize(size, Image.Resampling.LANCZOS)
+        canvas.paste(art.rotate(180) if rotated else art, (x, y))
+    return canvas
 
 
 # -------------------------------------------------------------------------------------------
@@ -798,6 +821,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
