@@ -6,7 +6,6 @@ hands the result objects to :mod:`hexwx.render.core`; it prints the file written
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import tomllib
 from pathlib import Path
@@ -221,12 +220,7 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
     """Ask the library for each requested overlay's result object."""
     out: dict[str, Any] = {}
     if args.los or args.viewshed:
-        try:
-            los_mod = importlib.import_module("hexwx.lineofsight.engine")
-        except ModuleNotFoundError as exc:  # pragma: no cover - until hexwx.lineofsight.engine exists
-            if exc.name != "hexwx.lineofsight.engine":
-                raise
-            raise UsageError("LOS overlays are not available in this version of hexwx") from None
+        from hexwx.lineofsight import engine as los_mod
         if args.los:
             a, b = (_parse(m, h, "--los", units) for h in args.los)
             ua, ub = _unit(units, args.los[0]), _unit(units, args.los[1])
