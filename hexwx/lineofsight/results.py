@@ -49,6 +49,7 @@ class ThreadHex:
     rt: int
     ground: int = 0
     key: int = -1
+    low: int | None = None     # lowest ground drawn in the hex; None = not known (fog assumed)
 
     def __post_init__(self) -> None:
         if self.key == -1:
@@ -93,9 +94,11 @@ class LosResult:
         return los_png(self, self.map)
 
     @property
-    def drm(self) -> int:
-        """Total hindrance DRM: terrain plus weather LV."""
-        return self.hindrance + self.lv
+    def drm(self) -> int | None:
+        """Total hindrance DRM: terrain plus weather LV; None when the LOS is blocked (a blocked
+        LOS has no DRM: no fire can use it).  ``hindrance`` and ``lv`` keep the parts counted
+        up to the verdict, for explanation only."""
+        return None if self.blocked else self.hindrance + self.lv
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,7 +110,7 @@ class LosResult:
             "range": self.range, "blocked": self.blocked,
             "hindrance": None if self.blocked else self.hindrance,
             "lv": None if self.blocked else self.lv,
-            "drm": None if self.blocked else self.drm,
+            "drm": self.drm,
             "reason": self.reason, "rule": self.rule,
             "blocked_at": list(self.blocked_at) if self.blocked_at else None,
             "blocking_hex": self.blocking_hex,

@@ -14,7 +14,7 @@ from hexwx.weather.asl.drifts import place_drift
 from hexwx.weather.asl.rolls import (fog_density, fog_level, fog_or_mist, next_player_turn,
                                      roll_weather, run_weather, snow_chart_drm, snow_condition,
                                      temperate_weather, wind_change)
-from hexwx.weather.asl.state import AslWeather, Drift, check_fog_against_levels, parse_month
+from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
 # --- E3 Temperate Weather Chart: every row, one month from each column ---------------------
 # columns: Mar-May, Jun-Aug, Sep-Nov, Dec-Feb; rows copied from the seed's printed chart
@@ -136,10 +136,12 @@ def test_replace_validates() -> None:
         st.replace(rain=False, heavy=True)
 
 
-def test_fog_against_map_levels() -> None:
-    check_fog_against_levels(AslWeather(fog_level=2), range(0, 4))
-    with pytest.raises(UsageError, match="outside this map's levels 0..3"):
-        check_fog_against_levels(AslWeather(fog_level=4), range(0, 4))
+@pytest.mark.parametrize("level", [-1, 0, 1, 2, 3, 4])
+def test_every_fog_level_chart_result_is_a_state(level: int) -> None:
+    # E3 3.31 Fog Level Chart: dr 1-6 -> level -1 .. 4 and lower, on any map (issue #14 item 2)
+    assert AslWeather(fog_level=level).fog_level == level
+    with pytest.raises(UsageError):
+        AslWeather(fog_level=5)
 
 
 # --- DYO roll ---------------------------------------------------------------------------------

@@ -16,13 +16,12 @@ from hexwx.weather.asl.rolls import (TurnRecord, advance_player_turn, fog_densit
                                      fog_or_mist, next_player_turn, roll_weather, run_weather,
                                      snow_chart_drm, snow_condition, temperate_weather,
                                      wind_change)
-from hexwx.weather.asl.state import (AslWeather, Drift, check_fog_against_levels, parse_base,
-                                     parse_month)
+from hexwx.weather.asl.state import AslWeather, Drift, parse_base, parse_month
 from hexwx.weather.asl.terrain_changes import weather_changes
 
 __all__ = [
     "AslWeather", "ChartRoll", "Drift", "Effect", "TOPICS", "TurnRecord", "WeatherEvent",
-    "advance_player_turn", "board_of", "check_fog_against_levels", "effects", "fog_density",
+    "advance_player_turn", "board_of", "effects", "fog_density",
     "fog_level", "fog_or_mist", "next_player_turn", "parse_base", "parse_month", "place_drift",
     "roll_weather", "run_weather", "snow_chart_drm", "snow_condition", "temperate_weather",
     "weather_changes", "wind_change",

@@ -32,7 +32,7 @@ def board_of(name: str) -> str:
 
 def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = None,
                 neighbour: Neighbour | None = None,
-                forbidden: Callable[[str], bool] | None = None,
+                forbidden: Callable[[str, int], bool] | None = None,
                 max_rerolls: int = 20) -> tuple[AslWeather, list[ChartRoll], str]:
     """Place one Drift on ``board`` (3.75); return (new state, rolls, one-line outcome).
 
@@ -40,7 +40,8 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
     while larger than the number left); it starts at coordinate 5 of its hexrow
     (:data:`~hexwx.weather.asl.charts.DRIFT_COUNTER_HEXROWS`); a Random Location DR moves it:
     coloured die = direction (1-6 -> hexside 0-5), white die = distance in hexes.  It is re-rolled
-    if it lands in a ``forbidden`` (interior building) hex or another drift hex, and lost if it
+    if it lands in another drift hex or where ``forbidden(hex, hexside)`` says a drift cannot be
+    (an Interior Building: the drift's hexside lies inside one building), and lost if it
     leaves the map (``hexes``, a sequence or predicate of valid hex names; without it every
     on-board hex counts).  It faces the direction the wind blows to (3.751): the state's
     ``wind_direction``, else a Random Direction dr recorded in the new state.
@@ -78,9 +79,9 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
                                      "drift lost", "3.75"))
             outcome = f"drift from {start} lost off the map"
             return state.replace(used_drift_counters=used, wind_direction=direction), rolls, outcome
-        if here in taken or (forbidden is not None and forbidden(here)):
-            rolls.append(chart_roll(roll, f"{here}: drift or interior building hex, roll again",
-                                     "3.75"))
+        if here in taken or (forbidden is not None and forbidden(here, direction)):
+            rolls.append(chart_roll(roll, f"{here}: drift hex or interior building hexside, "
+                                    "roll again", "3.75"))
             continue
         rolls.append(chart_roll(roll, f"{dist} hex(es) toward hexside {side}: {here}", "3.75"))
         drift = Drift(here, direction)

@@ -85,7 +85,7 @@ def snow_condition(final_dr: int, *, second: bool = False) -> str:
 def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: int | None = None,
                  hexes: HexSet = None, boards: Sequence[str] | None = None,
                  neighbour: Neighbour | None = None,
-                 forbidden: Callable[[str], bool] | None = None) -> tuple[AslWeather, list[ChartRoll]]:
+                 forbidden: Callable[[str, int], bool] | None = None) -> tuple[AslWeather, list[ChartRoll]]:
     """The whole E3 DYO weather determination for ``month``; returns (state, chart rolls).
 
     Weather Chart DR (E3, with the ``*`` rule) -> Fog/Mist dr (3.3) -> Fog Level dr (3.31) and
@@ -146,7 +146,7 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
 
 def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: HexSet = None,
                 boards: Sequence[str] | None = None, neighbour: Neighbour | None = None,
-                forbidden: Callable[[str], bool] | None = None,
+                forbidden: Callable[[str, int], bool] | None = None,
                 ) -> tuple[AslWeather, list[WeatherEvent], list[ChartRoll]]:
     """Apply E3's effects of one Wind Change DR at the start of the RPh of ``state``'s Player Turn.
 

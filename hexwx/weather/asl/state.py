@@ -7,7 +7,7 @@ them (the DYO determination, the Wind Change DR), :mod:`hexwx.weather.asl.drifts
 drifts and :mod:`hexwx.weather.asl.effects` lists what a state does.
 
 Public entry points: :class:`AslWeather` (validated on construction), :class:`Drift`,
-:func:`parse_month`, :func:`parse_base`, :func:`check_fog_against_levels`.
+:func:`parse_month`, :func:`parse_base`.
 """
 from __future__ import annotations
 
@@ -337,15 +337,3 @@ class AslWeather:
         out.update(ec=self.ec, mist=self.mist, overcast=self.overcast, gusty=self.gusty,
                    mud=self.mud, fog=self.fog, description=self.describe())
         return out
-
-
-def check_fog_against_levels(state: AslWeather, levels: Iterable[int]) -> None:
-    """Raise :class:`UsageError` if the fog level lies outside the map's ground levels."""
-    if state.fog_level is None:
-        return
-    lv = sorted(set(int(x) for x in levels))
-    if not lv:
-        return
-    if not lv[0] <= state.fog_level <= lv[-1]:
-        raise UsageError(f"fog level {state.fog_level} is outside this map's levels "
-                         f"{lv[0]}..{lv[-1]}; expected a level in that range")
