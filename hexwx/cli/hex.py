@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from pathlib import Path
@@ -97,38 +96,36 @@ def _cmd_los(args: argparse.Namespace) -> int:
 
 # -- los-table ---------------------------------------------------------------------------------
 
-def los_table_csv(m: HexMap, weather: Any = None) -> str:
-    """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance[,lv].
-
-    ``hindrance`` (terrain) and ``lv`` (weather, only with weather) are empty when blocked.
-    """
-    import numpy as np
-
-    from hexwx.lineofsight.engine import los_table
-    t = los_table(m, weather=weather)
-    names = np.array(m.grid.names(), dtype=object)
-    hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
-    rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
-            + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
-    header = "src,tgt,range,blocked,hindrance"
-    if t.lv is not None:
-        rows = rows + "," + np.where(t.blocked, "", t.lv.astype(str)).astype(object)
-        header += ",lv"
-    buf = io.StringIO()
-    buf.write(header + "\n")
-    buf.write("\n".join(rows.tolist()))
-    buf.write("\n")
-    return buf.getvalue()
-
-
 def _cmd_los_table(args: argparse.Namespace) -> int:
+    from hexwx.cli.progress import Progress
     from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.io.lostable import write_los_table
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
         weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
-    write_text(args.output, los_table_csv(m, weather))
+    bar = Progress(len(m) * (len(m) - 1), f"los-table {Path(args.map).name}", quiet=args.quiet)
+    try:
+        write_los_table(m, args.output, weather=weather, fmt=args.format, threads=args.threads,
+                        progress=lambda p: bar.update(p.done))
+    finally:
+        bar.close()
     return 0
+
+
+def add_threads_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--threads", type=_positive, default=None, metavar="N",
+                   help="kernel threads (default: the CPUs this process may use, by its affinity)")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return v
 
 
 # -- import-vasl -------------------------------------------------------------------------------
@@ -171,9 +168,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "los-table", help="LOS between every ordered pair of hexes, as CSV",
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
                     "hexes at ground level (hindrance empty when blocked).  With weather flags "
-                    "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.")
+                    "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.  "
+                    "Rows are written while the kernel runs, in its order: for each hex A and "
+                    "each hex B after it, A->B then B->A; memory stays bounded on any map.  "
+                    "A progress bar shows on a terminal for runs over 2 s.")
     p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default stdout)")
+    p.add_argument("--format", choices=("csv", "jsonl", "parquet"), default=None,
+                   help="csv (default), jsonl (JSON lines) or parquet (needs pyarrow: the "
+                        "'parquet' extra); default from the -o suffix, else csv")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_threads_option(p)
     add_map_options(p)
     add_weather_flags(p)
     p.set_defaults(func=_cmd_los_table)

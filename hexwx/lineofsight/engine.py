@@ -306,16 +306,18 @@ class LosTable:
     lv: np.ndarray | None = None
 
 
-def los_table(m: HexMap, *, weather: Any = None) -> LosTable:
+def los_table(m: HexMap, *, weather: Any = None, threads: int | None = None) -> LosTable:
     """All ordered pairs at ground level, from the parallel all-pairs kernel.
 
     With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,
-    exactly as :func:`los` answers each pair.
+    exactly as :func:`los` answers each pair.  ``threads``: kernel threads (default: the CPUs
+    of this process's affinity).  Holds every pair in memory; for big maps stream the pairs
+    with :func:`hexwx.lineofsight.pairs.los_table_chunks` instead.
     """
     m = weathered(m, weather)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen)
+                                         m.hexes.base.astype(np.int64), maxlen, threads)
     n = len(m)
     src, tgt = np.divmod(np.arange(n * n), n)
     keep = src != tgt
