@@ -320,6 +320,7 @@ typedef struct {
     double Sp, Tp, lo, hi;  /* end heights (rooftops -0.5), their min and max */
     /* the walk state */
     i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
+    i64 roof_nb_s, roof_nb_t;  /* a rooftop end's neighbour across its first exit hexside */
     i64 cand_x, cand_y, cand_h, memo_h, memo_t, memo_g, last_rec;
     /* outputs */
     i64 *hv, *hh, *thread, *tkeys;
@@ -418,14 +419,67 @@ static int ignored_for_end(const KMap *m, i64 X, i64 e, i64 H, i64 L, int spine)
     return 0;
 }
 
-/* Blind-hex test Blind(t) (LOS-SPEC 4.6 R9; A6.4, B10.23). */
-static int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y, int cliff_flag,
-                 double delta)
+/* Sign of the turn a -> b -> c. */
+static inline int orient(i64 ax, i64 ay, i64 bx, i64 by, i64 cx, i64 cy)
+{
+    i64 v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+    return (v > 0) - (v < 0);
+}
+
+static inline int within(i64 ax, i64 ay, i64 bx, i64 by, i64 cx, i64 cy)
+{
+    return imin(ax, bx) <= cx && cx <= imax(ax, bx) && imin(ay, by) <= cy && cy <= imax(ay, by);
+}
+
+/* Do the closed segments p1-p2 and q1-q2 touch? */
+static int segments_touch(i64 p1x, i64 p1y, i64 p2x, i64 p2y, i64 q1x, i64 q1y, i64 q2x, i64 q2y)
+{
+    int o1 = orient(p1x, p1y, p2x, p2y, q1x, q1y), o2 = orient(p1x, p1y, p2x, p2y, q2x, q2y);
+    int o3 = orient(q1x, q1y, q2x, q2y, p1x, p1y), o4 = orient(q1x, q1y, q2x, q2y, p2x, p2y);
+    if (o1 != o2 && o3 != o4)
+        return 1;
+    return (o1 == 0 && within(p1x, p1y, p2x, p2y, q1x, q1y)) ||
+           (o2 == 0 && within(p1x, p1y, p2x, p2y, q2x, q2y)) ||
+           (o3 == 0 && within(q1x, q1y, q2x, q2y, p1x, p1y)) ||
+           (o4 == 0 && within(q1x, q1y, q2x, q2y, p2x, p2y));
+}
+
+/* The first hexside by which a thread from hex X to hex Y leaves X (LOS-SPEC 4.1 step 5), seen
+ * from X whichever end X is, so that both directions of a pair name the same hexside: along a
+ * hexspine the first of the two exit hexsides, straight up or down hexside 0 or 3, otherwise
+ * the lowest-numbered hexside of X's extended border the segment touches; -1 if none. */
+static i64 first_exit_side(const KMap *m, i64 X, i64 Y)
+{
+    const i64 sx = HX(X, HX_LOS_X), sy = HX(X, HX_LOS_Y), tx = HX(Y, HX_LOS_X), ty = HX(Y, HX_LOS_Y);
+    if (sy == ty)
+        return tx > sx ? 1 : 4;
+    if (sx == tx)
+        return ty < sy ? 0 : 3;
+    i64 R = hex_range(m, X, Y);
+    double slope = (double)iabs(sy - ty) / (double)iabs(sx - tx);
+    double tol = R < 5 ? 0.05 : (R <= 15 ? 0.03 : 0.015);
+    if (fabs(slope - sqrt(3.0)) < tol) {
+        if (tx > sx)
+            return ty > sy ? 2 : 0;
+        return ty > sy ? 4 : 5;
+    }
+    const int32_t *e = EXT(X);
+    for (int k = 0; k < 6; k++) {
+        int k1 = (k + 1) % 6;
+        if (segments_touch(sx, sy, tx, ty, e[2 * k], e[2 * k + 1], e[2 * k1], e[2 * k1 + 1]))
+            return k;
+    }
+    return -1;
+}
+
+/* Blind-hex test Blind(t) (LOS-SPEC 4.6 R9; A6.4, B10.23) with the ends' adjusted heights
+ * Hi and Lo (rooftops -0.5, or -1 for rowhouse walls, LOS-SPEC 4.6 R3.1). */
+static int blind_at(Trace *w, double Hi, double Lo, double t_h, double g, i64 H, i64 t, i64 x,
+                    i64 y, int cliff_flag, double delta)
 {
     const KMap *m = w->m;
     if (w->sE == w->tE)
         return 0;
-    double Hi = w->hi, Lo = w->lo;
     i64 hi_hex, lo_hex;
     if (w->Sp > w->Tp) {
         hi_hex = w->src;
@@ -468,6 +522,12 @@ static int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y, int
             zone = 1.0;
     }
     return (double)rL <= zone;
+}
+
+static inline int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y,
+                        int cliff_flag, double delta)
+{
+    return blind_at(w, w->hi, w->lo, t_h, g, H, t, x, y, cliff_flag, delta);
 }
 
 /* -1 if the lowest-numbered hexside of H crossed by the thread is a depression location. */
@@ -626,9 +686,12 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
             block(w, LEAVE_BUILDING, x, y, H);
             return;
         }
-        if (w->cand_h < 0 && H != tgt && !(tE > g + h) && TA(HX(tgt, HX_CENTRE), TA_BUILDING) == 1) {
+        if (w->cand_h < 0 && H != tgt && !(tE > g + h) && TA(HX(tgt, HX_CENTRE), TA_BUILDING) == 1 &&
+            !inside(EXT(tgt), x, y)) {
             /* mirrored for the target: blocks if the thread stays in building terrain from
-             * here to the target (decided when the walk ends) */
+             * here to the target (decided when the walk ends).  A pixel inside the target's
+             * extended border is the target's here, as one inside the source's is the
+             * source's above, whichever end claims it first (LOS-SPEC 4.2) */
             w->cand_x = x;
             w->cand_y = y;
             w->cand_h = H;
@@ -637,15 +700,27 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     /* R3 hexside terrain (B9.2, B9.52, B23.71) */
     if (hexs == 1 && !(flags & F_CLIFF)) {
         if (flags & F_ROWHOUSE) {
-            /* rowhouse walls (B23.71) */
+            /* rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  A rooftop end counts one level
+             * lower (not half a level), and a rooftop does not look through the walls of its
+             * own hex nor of the hex across its first exit hexside: the roof overlooks them. */
+            int exempt = (w->sroof == 1 && (H == src || H == w->roof_nb_s)) ||
+                         (w->troof == 1 && (H == tgt || H == w->roof_nb_t));
+            double Sr = (double)(sE - w->sroof), Tr = (double)(tE - w->troof);
+            double lor = Sr < Tr ? Sr : Tr, hir = Sr > Tr ? Sr : Tr;
             double wt = (double)(g + h);
-            if ((wt > Sp && wt > Tp) || (wt == Sp && wt == Tp && half == 1) || (wt == hi && wt > lo)) {
-                block(w, ROWHOUSE, x, y, H);
-                return;
-            }
-            if (lo < wt && wt < hi && blind(w, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
-                block(w, ROWHOUSE, x, y, H);
-                return;
+            if (!exempt) {
+                if ((wt > Sr && wt > Tr) || (wt == Sr && wt == Tr && half == 1 && !(w->sroof && w->troof)) ||
+                    (wt == hir && wt > lor)) {
+                    block(w, ROWHOUSE, x, y, H);
+                    return;
+                }
+                /* the blind-hex test takes the wall as the half-level obstacle it is (its
+                 * top + 1/2 strictly between the ends), as VASL does */
+                if (lor < wt + 0.5 && wt + 0.5 < hir &&
+                    blind_at(w, hir, lor, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
+                    block(w, ROWHOUSE, x, y, H);
+                    return;
+                }
             }
         } else {
             int L = nearest_loc(m, x, y, H);
@@ -882,13 +957,15 @@ static inline int skippable(const Trace *w, i64 c, int same, int inh_col, i64 gh
 /* Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
  * shares: attributed by grid lookup, in a hex without cliffs, not hexside terrain, and either
  * both ends at one elevation (no rule then depends on the pixel's position) or not next to an
- * end (no B10.2 exception) and not building terrain (A6.8 state). */
+ * end (no B10.2 exception), not building terrain (A6.8 state) and not inside the extended
+ * border of the ground-ignored hex (R8 skips those pixels only, LOS-SPEC 4.6). */
 static inline void remember(Trace *w, i64 x, i64 y, i64 t, i64 g, int same)
 {
     const KMap *m = w->m;
     i64 H = w->cur;
     if (H == HEX_AT(x, y) && (same || (w->rs > 1 && w->rt > 1)) && HX(H, HX_HAS_CLIFF) == 0 &&
-        !w->spine && TA(t, TA_HEXSIDE) == 0 && (same || TA(t, TA_BUILDING) == 0)) {
+        !w->spine && TA(t, TA_HEXSIDE) == 0 && (same || TA(t, TA_BUILDING) == 0) &&
+        (same || w->gign < 0 || w->gign == H || !inside(EXT(w->gign), x, y))) {
         w->memo_h = H;
         w->memo_t = t;
         w->memo_g = g;
@@ -1136,6 +1213,16 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
     }
     w->e = e;
     w->entry_a = (a_exit + 3) % 6;
+    w->roof_nb_s = -1;
+    w->roof_nb_t = -1;
+    if (s_roof == 1) {
+        i64 k = first_exit_side(m, src, tgt);
+        w->roof_nb_s = k >= 0 ? NB(src, k) : -1;
+    }
+    if (t_roof == 1) {
+        i64 k = first_exit_side(m, tgt, src);
+        w->roof_nb_t = k >= 0 ? NB(tgt, k) : -1;
+    }
     /* depression restrictions (LOS-SPEC 4.1 step 7, A6.3); rooftop ends count -1 here */
     i64 sEd = sE - s_roof, tEd = tE - t_roof;
     w->exit_act = HX(src, HX_DEPRESSION) && sE == HX(src, HX_BASE) && (tEd - sEd) <= R;
@@ -1247,11 +1334,13 @@ static void scratch_free(Scratch *s)
     free(s->hh);
 }
 
-/* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]); writes the
- * reason and hindrance total of each.  Returns 0, or -1 if memory ran out. */
+/* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]), each end a
+ * rooftop where roof_s[i] / roof_t[i] is 1 (either array may be NULL: no rooftops); writes the
+ * reason and hindrance total of each, and the blocking hex (-1 if none) into bhex unless it is
+ * NULL.  Returns 0, or -1 if memory ran out. */
 int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *targets,
-                     const i64 *elev_s, const i64 *elev_t, i64 maxlen, int8_t *reasons,
-                     int16_t *totals)
+                     const i64 *elev_s, const i64 *elev_t, const i64 *roof_s, const i64 *roof_t,
+                     i64 maxlen, int8_t *reasons, int16_t *totals, int32_t *bhex)
 {
     Scratch s;
     if (scratch_alloc(&s, maxlen) != 0) {
@@ -1260,10 +1349,13 @@ int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *target
     }
     i64 out[6];
     for (i64 i = 0; i < n; i++) {
-        hexwx_trace(m, sources[i], targets[i], elev_s[i], elev_t[i], 0, 0, s.xs, s.ys, maxlen,
-                    s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
+        hexwx_trace(m, sources[i], targets[i], elev_s[i], elev_t[i], roof_s ? roof_s[i] : 0,
+                    roof_t ? roof_t[i] : 0, s.xs, s.ys, maxlen, s.hv, s.hh, s.thread, s.tkeys, 1,
+                    0, out);
         reasons[i] = (int8_t)out[0];
         totals[i] = (int16_t)out[4];
+        if (bhex)
+            bhex[i] = (int32_t)(out[0] != 0 ? out[3] : -1);
     }
     scratch_free(&s);
     return 0;

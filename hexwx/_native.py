@@ -21,14 +21,15 @@ the walk reads one word per pixel from memory that mostly lies side by side.
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
-module keeps the Python names and calls it through :mod:`ctypes`.  The batch functions release
-the GIL while they run, and the all-pairs functions run on the CPUs of the process's affinity
-(or ``threads=``).
+module keeps the Python names and calls it through :mod:`ctypes`.  The kernel keeps no state
+of its own (callers pass their scratch), every call releases the GIL while it runs, and the
+all-pairs functions run on the CPUs of the process's affinity (or ``threads=``).
 """
 from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -93,6 +94,9 @@ class _KMap(ctypes.Structure):
 
 _LIB: ctypes.CDLL | None = None
 
+#: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
+KernelArrays = tuple[np.ndarray, ...]
+
 
 def clib() -> ctypes.CDLL:
     """The compiled kernel library, loaded once (KernelNotBuiltError if it is not built)."""
@@ -106,14 +110,14 @@ def clib() -> ctypes.CDLL:
                 f"the compiled LOS kernel hexwx._loskernel is not built or does not load ({exc}); "
                 f"reinstall hexwx with `pip install -e .`") from None
         kp = ctypes.POINTER(_KMap)
-        # A single trace (tens of microseconds) keeps the GIL: callers
-        # such as hexwx.lineofsight.engine reuse one set of scratch buffers, which concurrent Python threads
-        # would otherwise share.  The batch functions own their scratch and release it.
-        lib.trace_with_gil = ctypes.PyDLL(_loskernel.__file__).hexwx_trace
-        lib.trace_with_gil.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
-                                       _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
-        lib.trace_with_gil.restype = None
-        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _i64, _ptr, _ptr]
+        # Every function is reentrant (no global state: callers pass their own scratch, see
+        # Scratch) and is called through CDLL, which releases the GIL while it runs, so
+        # single traces from several Python threads run in parallel.
+        lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
+                                    _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
+        lib.hexwx_trace.restype = None
+        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _i64, _ptr,
+                                         _ptr, _ptr]
         lib.hexwx_trace_many.restype = ctypes.c_int
         lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr]
         lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
@@ -132,7 +136,7 @@ def clib() -> ctypes.CDLL:
 class _Prepared:
     """C-contiguous copies of one map's arrays (made once) and the struct pointing at them."""
 
-    def __init__(self, M: tuple, T: tuple) -> None:
+    def __init__(self, M: KernelArrays, T: KernelArrays) -> None:
         self.keep = (M, T)  # the ids used as cache key stay valid while this entry lives
         hex_at = _contiguous(M[2], np.int32, "hex_at", 2)
         hx = _contiguous(M[3], np.int32, "HX", 2)
@@ -171,38 +175,50 @@ def _contiguous(a: np.ndarray, dtype: type, name: str, ndim: int) -> np.ndarray:
 
 _PREPARED: OrderedDict[tuple[int, int], _Prepared] = OrderedDict()
 _PREPARED_MAX = 32
+_PREPARED_LOCK = threading.Lock()
 
 
-def _prepared(M: tuple, T: tuple) -> _Prepared:
+def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
+    """The prepared copy of one map (a bounded cache shared by all threads, under a lock).
+
+    An entry holds ``(M, T)``, so the ids in its key stay those of the same objects while it
+    lives; a caller keeps its own reference to the entry, so eviction by another thread
+    never frees arrays a running trace reads.
+    """
     key = (id(M), id(T))
-    p = _PREPARED.get(key)
+    p = _PREPARED.get(key)  # one dict read: atomic under the GIL
     if p is None:
-        p = _Prepared(M, T)
-        _PREPARED[key] = p
-        if len(_PREPARED) > _PREPARED_MAX:
-            _PREPARED.popitem(last=False)
+        p = _Prepared(M, T)  # outside the lock: two threads may both build it, one copy is kept
+        with _PREPARED_LOCK:
+            p = _PREPARED.setdefault(key, p)
+            while len(_PREPARED) > _PREPARED_MAX:
+                _PREPARED.popitem(last=False)
     return p
 
 
-_BUFFERS: OrderedDict[int, tuple[np.ndarray, int]] = OrderedDict()
-_BUFFERS_MAX = 64
+class Scratch:
+    """The arrays one single trace writes (pixels of the walk, hindrances by key, thread).
 
+    Owned by one caller at a time (hexwx.lineofsight.engine keeps a pool per thread): the
+    kernel keeps no state of its own, so traces with distinct scratch may run concurrently.
+    ``xs``/``ys`` (int32, ``maxlen``) hold the walk's pixels; ``hv``/``hh`` (int64, ``keys``)
+    each range key's hindrance value and ``hex * 256 + terrain code``; ``thread``/``tkeys``
+    (int64, ``thread_len``) the hexes entered in order with their keys.
+    """
 
-def _buffer(a: np.ndarray, dtype: type, name: str) -> int:
-    """Address of a caller's buffer, which the kernel writes: must be C-contiguous ``dtype``.
+    __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
+                 "_addr")
 
-    Callers reuse their buffers from query to query, so each is checked once and its address
-    remembered (the entry holds the array, so its id and memory stay its own)."""
-    hit = _BUFFERS.get(id(a))
-    if hit is not None and hit[0] is a:
-        return hit[1]
-    if not isinstance(a, np.ndarray) or a.dtype != dtype or not a.flags.c_contiguous \
-            or not a.flags.writeable:
-        raise ValueError(f"buffer {name} must be a writeable C-contiguous {np.dtype(dtype).name} array")
-    _BUFFERS[id(a)] = (a, a.ctypes.data)
-    if len(_BUFFERS) > _BUFFERS_MAX:
-        _BUFFERS.popitem(last=False)
-    return a.ctypes.data
+    def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
+        self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
+        self.xs = np.zeros(self.maxlen, np.int32)
+        self.ys = np.zeros(self.maxlen, np.int32)
+        self.hv = np.zeros(self.keys, np.int64)
+        self.hh = np.zeros(self.keys, np.int64)
+        self.thread = np.zeros(self.thread_len, np.int64)
+        self.tkeys = np.zeros(self.thread_len, np.int64)
+        self._addr = tuple(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
+                                                   self.thread, self.tkeys))
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -211,48 +227,55 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
             raise ValueError(f"hex ids must lie in 0..{p.n - 1}")
 
 
-def trace(M: tuple, T: tuple, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          xs: np.ndarray, ys: np.ndarray, hv: np.ndarray, hh: np.ndarray, thread: np.ndarray,
-          tkeys: np.ndarray, detail: int) -> tuple[int, int, int, int, int, int]:
+def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
+          scratch: Scratch, detail: int) -> tuple[int, int, int, int, int, int]:
     """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread).
 
-    ``hv``/``hh`` (int64, length >= range+1) receive each range key's hindrance value and
-    ``hex * 256 + terrain code``;
-    ``thread``/``tkeys`` (int64) receive the hexes entered in order with their keys (when
-    detail=1).  ``xs``/``ys`` (int32) are scratch for the pixels of the walk.
+    The per-key hindrances and (when ``detail`` = 1) the thread are left in ``scratch``
+    (:class:`Scratch`); the GIL is released while the kernel runs.
     """
     p = _prepared(M, T)
     src, tgt = int(src), int(tgt)
     if not (0 <= src < p.n and 0 <= tgt < p.n):
         raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
-    if len(hv) <= p.max_range or len(hh) <= p.max_range or len(tkeys) < len(thread) or len(ys) < len(xs):
-        raise ValueError("trace buffers too short: hv, hh need range + 1 entries, tkeys and ys "
-                         "as many as thread and xs")
+    if scratch.keys <= p.max_range:
+        raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
+                         f"needs {p.max_range + 1}")
     out = (_i64 * 6)()
-    clib().trace_with_gil(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
-                          _buffer(xs, np.int32, "xs"), _buffer(ys, np.int32, "ys"), len(xs),
-                          _buffer(hv, np.int64, "hv"), _buffer(hh, np.int64, "hh"),
-                          _buffer(thread, np.int64, "thread"), _buffer(tkeys, np.int64, "tkeys"),
-                          len(thread), int(detail), ctypes.addressof(out))
+    xs, ys, hv, hh, thread, tkeys = scratch._addr
+    clib().hexwx_trace(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
+                       xs, ys, scratch.maxlen, hv, hh, thread, tkeys, scratch.thread_len,
+                       int(detail), ctypes.addressof(out))
     return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
-def trace_many(M: tuple, T: tuple, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
-               elev_t: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
-    """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays."""
+def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
+               elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
+               roof_t: np.ndarray | None = None, blocking_hex: bool = False
+               ) -> tuple[np.ndarray, ...]:
+    """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays,
+    and the blocking hex of each pair (int32, -1 if clear) as a third when ``blocking_hex``.
+
+    ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
+    exactly the ``s_roof``/``t_roof`` of :func:`trace`.
+    """
     p = _prepared(M, T)
+    n = len(sources)
     cols = [np.ascontiguousarray(a, np.int64) for a in (sources, targets, elev_s, elev_t)]
-    n = len(cols[0])
-    if any(len(a) != n for a in cols):
-        raise ValueError("sources, targets and both elevations must have the same length")
+    roofs = [np.zeros(n, np.int64) if r is None else np.ascontiguousarray(r, np.int64)
+             for r in (roof_s, roof_t)]
+    if any(len(a) != n for a in cols + roofs):
+        raise ValueError("sources, targets, both elevations and rooftop flags must have the same length")
     _hex_ids(p, cols[0], cols[1])
     _check_range(p)
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
-    if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols), int(maxlen),
-                               reasons.ctypes.data, totals.ctypes.data) != 0:
+    bhex = np.full(n, -1, np.int32) if blocking_hex else None
+    if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
+                               reasons.ctypes.data, totals.ctypes.data,
+                               None if bhex is None else bhex.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    return reasons, totals
+    return (reasons, totals) if bhex is None else (reasons, totals, bhex)
 
 
 def available_cpus() -> int:
@@ -277,7 +300,7 @@ def row_pairs(n: int, a0: int, a1: int) -> int:
     return (a1 - a0) * (n - 1) - (a1 - a0) * (a0 + a1 - 1) // 2
 
 
-def all_pairs_rows(M: tuple, T: tuple, elev: np.ndarray, maxlen: int, a0: int, a1: int,
+def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int, a0: int, a1: int,
                    threads: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """LOS of the pairs (a, b) and (b, a) for every a in [a0, a1) and b > a (hex i at elev[i]).
 
@@ -305,7 +328,7 @@ def all_pairs_rows(M: tuple, T: tuple, elev: np.ndarray, maxlen: int, a0: int, a
     return fr, ft, rr, rt, int(visited.value)
 
 
-def all_pairs_matrix(M: tuple, T: tuple, elev: np.ndarray, maxlen: int,
+def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int,
                      threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
 

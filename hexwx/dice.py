@@ -89,5 +89,5 @@ class Dice:
         """The log as text, one roll a line."""
         return "\n".join(str(r) for r in self.log)
 
-    def log_as_json(self) -> list[dict]:
+    def log_as_json(self) -> list[dict[str, object]]:
         return [{"purpose": r.purpose, "dice": list(r.dice), "total": r.total} for r in self.log]

@@ -4,9 +4,12 @@
 Prints, per board, the agreement on blocked/clear and on the hindrance total of pairs both call
 clear, then the disagreements grouped by cause (VASL's reason vs hexwx's reason), with an
 example pair each.  Also checks that hexwx answers every pair of every board in boards/ (VASL
-itself crashes on some).
+itself crashes on some).  Multi-board layouts: every golden in golden-multi/ (``side`` is
+boards 1 and 3 side by side, layout ``01,03``) is compared the same way, hex names
+``<board><hex>`` with join hexes under either name; ``--rotation`` measures how often a rotated
+board differs from the upright one (0 by construction when every board is rotated).
 
-    HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py [bd02 bd04 ...]
+    HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py [bd02 bd04 ...] [--rotation]
 """
 from __future__ import annotations
 
@@ -31,16 +34,25 @@ def golden_rows(path: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
+#: golden-multi file stem -> the layout VASL composed for it (golden-multi/README.md).
+MULTI_LAYOUTS = {"side": "01,03"}
+
+
 def compare(vasl_dir: Path, board: str) -> dict:
     """Agreement figures and grouped disagreements for one board with goldens."""
     meta = vasl_dir / "SharedBoardMetadata.xml"
-    m = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
+    if board in MULTI_LAYOUTS:
+        m = load_map(MULTI_LAYOUTS[board], vasl_metadata=meta, vasl_dir=vasl_dir)
+        golden = vasl_dir / "golden-multi" / f"{board}.csv.gz"
+    else:
+        m = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
+        golden = vasl_dir / "golden" / f"{board}.csv.gz"
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     t0 = time.perf_counter()
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
                                          m.hexes.base.astype(np.int64), maxlen)
     seconds = time.perf_counter() - t0
-    rows = golden_rows(vasl_dir / "golden" / f"{board}.csv.gz")
+    rows = golden_rows(golden)
     src = np.array([m.parse(r["src"]) for r in rows])
     tgt = np.array([m.parse(r["tgt"]) for r in rows])
     ours_blocked = reasons[src, tgt] != 0
@@ -80,23 +92,61 @@ def check_all_boards(vasl_dir: Path) -> list[tuple[str, int, float]]:
     return out
 
 
+def rotation_difference(vasl_dir: Path, board: str, layout: str) -> tuple[int, int]:
+    """(pairs that differ, pairs compared): LOS between two hexes of ``board`` on ``layout``
+    (where it is rotated) vs on the upright board, blocked flag and hindrance, over every
+    ordered pair of hexes not on a join."""
+    meta = vasl_dir / "SharedBoardMetadata.xml"
+    up = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
+    lay = load_map(layout, vasl_metadata=meta, vasl_dir=vasl_dir)
+    label = board[2:].lstrip("0")
+    names = [n for n in up.grid.names() if up.grid.parse(n) is not None]
+    hexes = [lay.parse(label + n) for n in names]
+    keep = np.array([lay.name_of(h).startswith(label) and not up.grid.is_half_hex(up.parse(n))
+                     or len(lay.grid.boards) == 1 for h, n in zip(hexes, names)])
+    idx_up = np.array([up.parse(n) for n in names])[keep]
+    idx_lay = np.array(hexes)[keep]
+    maxlen = 2 * (lay.grid.width_px + lay.grid.height_px) + 64
+    r_up, h_up = K.all_pairs_matrix(up.kernel_map, up.kernel_terrain, up.hexes.base.astype(np.int64),
+                                    2 * (up.grid.width_px + up.grid.height_px) + 64)
+    r_lay, h_lay = K.all_pairs_matrix(lay.kernel_map, lay.kernel_terrain,
+                                      lay.hexes.base.astype(np.int64), maxlen)
+    a = (r_up[np.ix_(idx_up, idx_up)] != 0)
+    b = (r_lay[np.ix_(idx_lay, idx_lay)] != 0)
+    ha, hb = h_up[np.ix_(idx_up, idx_up)], h_lay[np.ix_(idx_lay, idx_lay)]
+    differ = (a != b) | (~a & ~b & (ha != hb))
+    np.fill_diagonal(differ, False)
+    n = len(idx_up)
+    return int(differ.sum()), n * (n - 1)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("boards", nargs="*", help="boards with goldens (default: all in golden/)")
     ap.add_argument("--all-boards", action="store_true", help="also answer every pair of every board")
+    ap.add_argument("--rotation", nargs="*", metavar="BOARD",
+                    help="compare rotated boards (alone and beside an upright board 1) with the "
+                         "upright board for the same printed hexes (default bd02 bd03)")
     args = ap.parse_args(argv)
     vasl_dir = Path(os.environ.get("HEXWX_VASL_DIR", "../shared/vasl"))
     if not (vasl_dir / "golden").is_dir():
         print(f"no VASL reference data in {vasl_dir}; set HEXWX_VASL_DIR", file=sys.stderr)
         return 2
-    boards = args.boards or sorted(p.name.split(".")[0] for p in (vasl_dir / "golden").glob("*.csv.gz"))
+    boards = args.boards or (sorted(p.name.split(".")[0] for p in (vasl_dir / "golden").glob("*.csv.gz"))
+                             + sorted(p.name.split(".")[0] for p in (vasl_dir / "golden-multi").glob("*.csv.gz")))
     for b in boards:
         r = compare(vasl_dir, b)
         print(f"{b}: {r['pairs']} pairs (VASL crashed on {r['vasl_crashed']}); blocked/clear agree "
-              f"{100 * r['blocked_agree']:.3f}%; hindrance agree {100 * r['hindrance_agree']:.3f}% "
+              f"{100 * r['blocked_agree']:.4f}%; hindrance agree {100 * r['hindrance_agree']:.4f}% "
               f"of pairs both call clear; kernel {r['seconds']:.2f} s")
         for cause, pairs in sorted(r["causes"].items(), key=lambda kv: -len(kv[1])):
             print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
+    if args.rotation is not None:
+        for b in args.rotation or ["bd02", "bd03"]:
+            for layout, label in ((f"r{b[2:]}", "alone"), (f"01,r{b[2:]}", "beside upright board 1")):
+                diff, pairs = rotation_difference(vasl_dir, b, layout)
+                print(f"{layout} ({label}): {diff} of {pairs} pairs on board {b[2:].lstrip('0')} differ "
+                      f"from upright {b} ({100 * diff / pairs:.3f}%)")
     if args.all_boards:
         for name, pairs, sec in check_all_boards(vasl_dir):
             print(f"{name}: answered all {pairs} ordered pairs in {sec:.2f} s")

@@ -23,6 +23,8 @@ COMMAND_MODULES = (
     "hexwx.cli.minis",    # minis weather, table
     "hexwx.cli.table",    # table
     "hexwx.cli.render",   # render
+    "hexwx.cli.exposure",  # exposure
+    "hexwx.cli.serve",    # serve
 )
 
 

@@ -15,30 +15,40 @@ if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
     from hexwx.hexmap.board import HexMap
 
 
-def add_map_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--vasl-metadata", metavar="FILE",
-                   help="VASL's SharedBoardMetadata.xml, needed for VASL board archives "
-                        "(default: $HEXWX_VASL_METADATA)")
+MAP_HELP = ("hexwx map (.toml), VASL board archive, board name (bd02, r02: rotated) or layout "
+            "(\"r05/r02/r04\": rows by /, boards by ,)")
+
+
+def add_map_options(p: argparse.ArgumentParser, metadata: bool = True) -> None:
+    """--vasl-metadata, --vasl-dir and --ssr: how MAP's VASL boards are found and changed."""
+    if metadata:
+        p.add_argument("--vasl-metadata", metavar="FILE",
+                       help="VASL's SharedBoardMetadata.xml, needed for VASL boards "
+                            "(default: $HEXWX_VASL_METADATA, else the one in --vasl-dir)")
+    p.add_argument("--vasl-dir", metavar="DIR",
+                   help="folder of VASL board archives (DIR or DIR/boards) for board names and "
+                        "layouts (default: $HEXWX_VASL_DIR)")
+    p.add_argument("--ssr", action="append", default=[], metavar="NAME",
+                   help="a VASL terrain SSR (LOSSSRule of SharedBoardMetadata.xml, e.g. NoGrain); "
+                        "repeatable, applied in order")
 
 
 def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
     from hexwx.io.load import load_map
-    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None))
+    return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None),
+                    vasl_dir=getattr(args, "vasl_dir", None), ssr=tuple(getattr(args, "ssr", ()) or ()))
 
 
-def write_text(path: str | None, text: str) -> None:
-    """Write ``text`` to ``path`` (or stdout for None / '-') without leaving a partial file."""
-    if path in (None, "-"):
-        sys.stdout.write(text)
-        return
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(p)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise DataError(f"{p}: cannot write: {exc.strerror}") from None
+def map_inputs(args: argparse.Namespace, *paths: object) -> tuple[object, ...]:
+    """The files a map command reads (for refusing them as its output): ``paths`` and metadata."""
+    import os
+    return (*paths, getattr(args, "vasl_metadata", None) or os.environ.get("HEXWX_VASL_METADATA"))
+
+
+def write_text(path: str | None, text: str, *, inputs: tuple[object, ...] = ()) -> None:
+    """Write ``text`` to ``path`` (or stdout for None / '-') through :mod:`hexwx.outputs`."""
+    from hexwx.outputs import write_output
+    write_output(path, text, inputs=inputs)
 
 
 # -- los ---------------------------------------------------------------------------------------
@@ -59,8 +69,6 @@ def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any
 
 
 def _cmd_los(args: argparse.Namespace) -> int:
-    from hexwx.cli.weather import weather_from_args
-    from hexwx.lineofsight.engine import los
     scenario = None
     items = list(args.items)
     if args.scenario:
@@ -76,8 +84,20 @@ def _cmd_los(args: argparse.Namespace) -> int:
         if len(items) != 3:
             raise UsageError("expected MAP FROM TO (or --scenario FILE FROM TO)")
         m = open_map(items.pop(0), args)
-    a, a_level, _ = _endpoint(m, scenario, items[0])
-    b, b_level, b_unit = _endpoint(m, scenario, items[1])
+    if args.json:
+        print(los_json_text(m, scenario, items[0], items[1], args))
+    else:
+        print(los_answer(m, scenario, items[0], items[1], args)[0].explain())
+    return 0
+
+
+def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
+               args: argparse.Namespace) -> tuple[Any, Any]:
+    """(LosResult, weather) of ``hexwx los`` for endpoints given as hexes or unit ids."""
+    from hexwx.cli.weather import weather_from_args
+    from hexwx.lineofsight.engine import los
+    a, a_level, _ = _endpoint(m, scenario, a_text)
+    b, b_level, b_unit = _endpoint(m, scenario, b_text)
     from_level = args.from_level if args.from_level is not None else (a_level or 0)
     to_level = args.to_level if args.to_level is not None else (b_level or 0)
     levels = range(m.min_ground_level - 1, m.max_ground_level + 1)
@@ -85,13 +105,16 @@ def _cmd_los(args: argparse.Namespace) -> int:
     result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                  target_is_infantry=b_unit.is_infantry if b_unit else True,
                  target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
-    if args.json:
-        data = result.to_json()
-        data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
-        print(json.dumps(data, indent=2))
-    else:
-        print(result.explain())
-    return 0
+    return result, weather
+
+
+def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
+                  args: argparse.Namespace) -> str:
+    """The text ``hexwx los ... --json`` prints (without the final newline)."""
+    result, weather = los_answer(m, scenario, a_text, b_text, args)
+    data = result.to_json()
+    data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
+    return json.dumps(data, indent=2)
 
 
 # -- los-table ---------------------------------------------------------------------------------
@@ -100,6 +123,9 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.cli.progress import Progress
     from hexwx.cli.weather import weather_flags_given, weather_from_args
     from hexwx.io.lostable import write_los_table
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.map)
+    check_output(args.output, inputs=inputs)
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
@@ -107,7 +133,7 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     bar = Progress(len(m) * (len(m) - 1), f"los-table {Path(args.map).name}", quiet=args.quiet)
     try:
         write_los_table(m, args.output, weather=weather, fmt=args.format, threads=args.threads,
-                        progress=lambda p: bar.update(p.done))
+                        progress=lambda p: bar.update(p.done), inputs=inputs + (m.source,))
     finally:
         bar.close()
     return 0
@@ -133,10 +159,13 @@ def _positive(text: str) -> int:
 def _cmd_import_vasl(args: argparse.Namespace) -> int:
     from hexwx.io.vasl import is_vasl_archive
     from hexwx.io.vasl_export import export_mapfile
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.archive)
+    check_output(args.output, inputs=inputs)
     if not is_vasl_archive(args.archive):
         raise DataError(f"{args.archive}: not a VASL board archive (expected a zip file with LOSData)")
     m = open_map(args.archive, args)
-    write_text(args.output, export_mapfile(m))
+    write_text(args.output, export_mapfile(m), inputs=inputs + (m.source,))
     if args.output not in (None, "-"):
         print(f"wrote {args.output} ({len(m)} hexes)", file=sys.stderr)
     return 0
@@ -172,7 +201,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "Rows are written while the kernel runs, in its order: for each hex A and "
                     "each hex B after it, A->B then B->A; memory stays bounded on any map.  "
                     "A progress bar shows on a terminal for runs over 2 s.")
-    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", metavar="MAP", help=MAP_HELP)
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default stdout)")
     p.add_argument("--format", choices=("csv", "jsonl", "parquet"), default=None,
                    help="csv (default), jsonl (JSON lines) or parquet (needs pyarrow: the "

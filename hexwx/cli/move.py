@@ -14,6 +14,7 @@ import argparse
 import json
 from typing import Any
 
+from hexwx.cli.hex import MAP_HELP, add_map_options
 from hexwx.cli.weather import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
 from hexwx.movement.costs import parse_unit
@@ -28,8 +29,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                    "kind when FROM is an infantry unit of --scenario")
     p.add_argument("--scenario", metavar="FILE", help="hex scenario: its map (if MAP is left "
                    "out), weather, drifts and unit ids")
-    p.add_argument("--vasl-metadata", metavar="FILE",
-                   help="VASL terrain table for a board archive (default $HEXWX_VASL_METADATA)")
+    add_map_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_weather_flags(p)
 
@@ -46,11 +46,15 @@ def register(subparsers: Any) -> None:
         "A drift hexside takes the whole move (3.752): it is used only for a one-step path.  "
         "Exit 0 also when there is no path (the JSON says found: false).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", nargs="?", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)
     p.add_argument("frm", metavar="FROM", help="start hex (or a unit id of --scenario)")
     p.add_argument("to", metavar="TO", help="goal hex (or a unit id of --scenario)")
     p.add_argument("--mf", type=float, metavar="N",
                    help="movement allowance: say whether the path fits it (drift steps cost it all)")
+    p.add_argument("--avoid-sight-of", dest="avoid_sight_of", action="append", metavar="HEXES",
+                   help="covered approach: the path with the fewest steps in LOS of these hexes "
+                        "(comma-separated; repeatable), cheapest among those; each step says who "
+                        "sees it")
     _common(p)
     p.set_defaults(func=_cmd_path)
 
@@ -61,7 +65,7 @@ def register(subparsers: Any) -> None:
         "road bonus (B3.4) are marked *, hexes across a drift (whole move, 3.752) !.",
         epilog="example:\n  hexwx reach maps/village.toml C5 --unit infantry --mf 4 --deep-snow",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.add_argument("map", nargs="?", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    r.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)
     r.add_argument("frm", metavar="FROM", help="start hex (or a unit id of --scenario)")
     r.add_argument("--mf", type=float, required=True, metavar="N", help="movement allowance (>= 0)")
     _common(r)
@@ -77,7 +81,7 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.map:
         from hexwx.io.load import load_map
         meta = args.vasl_metadata or (scn.vasl_metadata if scn is not None else None)
-        m = load_map(args.map, vasl_metadata=meta) if meta else load_map(args.map)
+        m = load_map(args.map, vasl_metadata=meta, vasl_dir=args.vasl_dir, ssr=tuple(args.ssr))
     elif scn is not None:
         m = scn.map
     else:
@@ -113,32 +117,61 @@ def _check_mf(value: float | None) -> None:
         raise UsageError(f"bad allowance {value:g} for --mf; expected a number >= 0")
 
 
-def _cmd_path(args: argparse.Namespace) -> int:
+def path_answer(m: Any, scn: Any, args: argparse.Namespace) -> tuple[str, str, Any]:
+    """(from hex, to hex, MovePath or CoveredPath) of ``hexwx path`` on a loaded map."""
     _check_mf(args.mf)
-    m, scn = _load(args)
     a, unit_a = _hex_of(args.frm, scn)
     b, _ = _hex_of(args.to, scn)
     unit = _unit(args, unit_a)
+    weather = _weather(args, m, scn)
+    if getattr(args, "avoid_sight_of", None):
+        from hexwx.cli.exposure import hexes_of
+        from hexwx.movement.covered import covered_path
+        watchers = [_hex_of(h, scn)[0] for h in hexes_of(args.avoid_sight_of) or []]
+        return a, b, covered_path(m, a, b, unit=unit, watchers=watchers, weather=weather,
+                                  mf=args.mf)
     from hexwx.movement.paths import path
-    res = path(m, a, b, unit=unit, weather=_weather(args, m, scn), mf=args.mf)
+    return a, b, path(m, a, b, unit=unit, weather=weather, mf=args.mf)
+
+
+def path_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
+    """The text ``hexwx path ... --json`` prints (without the final newline)."""
+    a, b, res = path_answer(m, scn, args)
+    return json.dumps({"map": getattr(m, "name", ""), "from": a, "to": b, **res.to_json()},
+                      indent=2, ensure_ascii=False)
+
+
+def reach_answer(m: Any, scn: Any, args: argparse.Namespace) -> Any:
+    """The Reach of ``hexwx reach`` on a loaded map."""
+    _check_mf(args.mf)
+    a, unit_a = _hex_of(args.frm, scn)
+    unit = _unit(args, unit_a)
+    from hexwx.movement.paths import reach
+    return reach(m, a, unit=unit, mf=args.mf, weather=_weather(args, m, scn))
+
+
+def reach_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
+    """The text ``hexwx reach ... --json`` prints (without the final newline)."""
+    res = reach_answer(m, scn, args)
+    return json.dumps({"map": getattr(m, "name", ""), **res.to_json()}, indent=2,
+                      ensure_ascii=False)
+
+
+def _cmd_path(args: argparse.Namespace) -> int:
+    _check_mf(args.mf)
+    m, scn = _load(args)
     if args.json:
-        print(json.dumps({"map": getattr(m, "name", ""), "from": a, "to": b, **res.to_json()},
-                         indent=2, ensure_ascii=False))
+        print(path_json_text(m, scn, args))
     else:
-        print(res.describe())
+        print(path_answer(m, scn, args)[2].describe())
     return 0
 
 
 def _cmd_reach(args: argparse.Namespace) -> int:
     _check_mf(args.mf)
     m, scn = _load(args)
-    a, unit_a = _hex_of(args.frm, scn)
-    unit = _unit(args, unit_a)
-    from hexwx.movement.paths import reach
-    res = reach(m, a, unit=unit, mf=args.mf, weather=_weather(args, m, scn))
     if args.json:
-        print(json.dumps({"map": getattr(m, "name", ""), **res.to_json()}, indent=2,
-                         ensure_ascii=False))
+        print(reach_json_text(m, scn, args))
     else:
-        print(res.describe())
+        print(reach_answer(m, scn, args).describe())
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,9 @@ examples:
   hexwx render scenarios/winter_drifts.toml -o winter.png  (scenario weather: snow, drifts)
   hexwx render scenarios/table_agv_village_and_wood.toml --turn 4 --los 52nd rha-battery -o t.png
 
-MAP is a hexwx map (.toml) or a VASL board archive (VASL terrain table from --vasl-metadata or
-HEXWX_VASL_METADATA).  A TOML file with a [table] section renders a tabletop; one with a map =
+MAP is a hexwx map (.toml), a VASL board archive, a board name (bd02, r02 rotated) or a layout
+("r05/r02/r04": rows by /, boards by ,; archives in --vasl-dir or HEXWX_VASL_DIR, VASL terrain
+table from --vasl-metadata, HEXWX_VASL_METADATA or the board folder).  A TOML file with a [table] section renders a tabletop; one with a map =
 key is a hex scenario (its weather is shaded unless weather flags are given).  The caption
 under the image (also printed) explains each overlay.  See docs/rendering.md.
 """
@@ -42,7 +44,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("source", metavar="MAP|SCENARIO",
                    help="hexwx map (.toml), VASL board archive, hex scenario or table scenario")
     p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="PNG file to write")
-    p.add_argument("--vasl-metadata", metavar="FILE", help="VASL terrain table for an archive")
+    from hexwx.cli.hex import add_map_options
+    add_map_options(p)
     p.add_argument("--scenario", metavar="FILE",
                    help="hex scenario whose weather (and drifts) to shade on MAP")
     look = p.add_argument_group("image")
@@ -87,6 +90,9 @@ def source_kind(path: str | Path) -> str:
     """``"table"``, ``"scenario"`` (hex scenario) or ``"map"`` (map file or VASL archive)."""
     p = Path(path)
     if not p.exists():
+        from hexwx.io.layout import is_layout_text
+        if is_layout_text(str(path)):
+            return "map"  # a VASL board name or layout, read from the board folder
         raise DataError(f"{str(p)!r}: no such file")
     if p.is_dir():
         raise DataError(f"{str(p)!r}: is a directory; expected a map, scenario or VASL archive")
@@ -103,26 +109,23 @@ def source_kind(path: str | Path) -> str:
     return "map"
 
 
-def _load_map(path: str | Path, metadata: str | None) -> Any:
-    try:
-        load = importlib.import_module("hexwx.io.load")
-    except ModuleNotFoundError as exc:  # pragma: no cover - until hexwx.io.load exists
-        if exc.name != "hexwx.io.load":
-            raise
-        raise DataError("map loading is not available in this version of hexwx") from None
-    kwargs = {"vasl_metadata": metadata} if metadata else {}
-    return load.load_map(path, **kwargs)
+def _load_map(path: str | Path, args: argparse.Namespace) -> Any:
+    from hexwx.cli.hex import open_map
+    return open_map(path, args)
 
 
-def _check_output(path: str) -> None:
-    """Fail early (before any work) on an output path that cannot be written."""
-    p = Path(path)
-    if p.suffix.lower() != ".png":
+def _inputs(args: argparse.Namespace) -> tuple[object, ...]:
+    """The files this render reads, refused as its output."""
+    return (args.source, args.scenario, args.vasl_metadata, os.environ.get("HEXWX_VASL_METADATA"))
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Fail early (before any work) on an output path that cannot or must not be written."""
+    from hexwx.outputs import check_output
+    path = args.output
+    check_output(path, inputs=_inputs(args))
+    if Path(path).suffix.lower() != ".png":
         raise UsageError(f"-o {path!r}: the output file must end in .png")
-    if p.is_dir():
-        raise DataError(f"cannot write {path!r}: it is a directory")
-    if not p.parent.exists() and str(p.parent) not in ("", "."):
-        raise DataError(f"cannot write {path!r}: directory {str(p.parent)!r} does not exist")
 
 
 def _check_options(args: argparse.Namespace, kind: str) -> None:
@@ -153,11 +156,11 @@ def _check_options(args: argparse.Namespace, kind: str) -> None:
 # -------------------------------------------------------------------------------------------
 
 def run(args: argparse.Namespace) -> int:
-    _check_output(args.output)
+    _check_output(args)
     kind = source_kind(args.source)
     _check_options(args, kind)
     rendering = _render_table(args) if kind == "table" else _render_hex(args, kind)
-    rendering.save(args.output)
+    rendering.save(args.output, inputs=_inputs(args) + (getattr(args, "map_source", None),))
     w, h = rendering.image.size
     print(f"wrote {args.output} ({w} x {h})")
     print(rendering.caption)
@@ -174,7 +177,8 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
         scenario = load_scenario(args.source)
         m = scenario.map
     else:
-        m = _load_map(args.source, args.vasl_metadata)
+        m = _load_map(args.source, args)
+    args.map_source = m.source  # a scenario's map is an input too: never the output
     if args.scenario:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)

@@ -14,8 +14,9 @@ from typing import Any, Iterable
 from hexwx.dice import Dice
 from hexwx.errors import HexwxError, UsageError
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.state import (AslWeather, Drift, check_fog_against_levels, effects, parse_month,
-                               roll_weather, run_weather)
+from hexwx.weather.asl.effects import effects
+from hexwx.weather.asl.state import (AslWeather, Drift, check_fog_against_levels, parse_month,
+                                     roll_weather, run_weather)
 
 WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
 

@@ -36,6 +36,8 @@ class HexMap:
     move_overrides: dict[str, Any] = field(default_factory=dict, repr=False)
     roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
     fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
+    #: VASL layouts: (archive path, x, y, rotated) of each board's art on the map's pixels.
+    board_images: tuple[tuple[str, int, int, bool], ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         for arr in (self.elevation, self.terrain):
@@ -52,7 +54,7 @@ class HexMap:
                       self.stairways)
 
     @cached_property
-    def kernel_map(self) -> tuple:
+    def kernel_map(self) -> tuple[np.ndarray, ...]:
         """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""
         g, ht, grid = self.geometry, self.hexes, self.grid
         n = len(grid)
@@ -70,7 +72,7 @@ class HexMap:
                 np.ascontiguousarray(pix.T))
 
     @cached_property
-    def kernel_terrain(self) -> tuple:
+    def kernel_terrain(self) -> tuple[np.ndarray, ...]:
         """The packed terrain attributes ``T = (TA [256, 15], split [256], fast class [256])``."""
         from hexwx._native import TA_COLUMNS
         a = self.table.arrays()
@@ -83,7 +85,9 @@ class HexMap:
     @cached_property
     def _fills(self) -> np.ndarray:
         """Whole-hex fill code per hex (map files), -1 where the hex is drawn otherwise."""
-        return self.fills if self.fills is not None else np.full(len(self.grid), -1, np.int32)
+        if self.fills is not None:
+            return self.fills
+        return np.full(len(self.grid), -1, np.int32)
 
     @cached_property
     def _inherent_near(self) -> np.ndarray:
@@ -94,7 +98,7 @@ class HexMap:
         inh = a["inherent"][self.hexes.centre].astype(bool) | (
             (fills >= 0) & (a["plain"][np.maximum(fills, 0)] == 0))
         nb = self.grid.neighbours
-        near = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
+        near: np.ndarray = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
         return near.astype(np.int8)
 
     def _repr_png_(self) -> bytes:

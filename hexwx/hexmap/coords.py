@@ -15,7 +15,8 @@ Several boards form a map by laying them in rows and columns.  Neighbouring boar
 their edge half hexes (board 1's GG column lies on board 2's A column; a row-10 half hex lies on
 the next board's row-0 half hex), which form one playing hex: such a cell answers to both names
 and prints with the first board's.  Hexes of different boards are otherwise distinct
-(``1I4`` is not ``2I4``).
+(``1I4`` is not ``2I4``).  A board turned round (rotated 180 degrees) keeps its printed ids:
+its A1 lies at the bottom right of its place (:meth:`BoardPlacement.cell_of`).
 """
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ NEIGHBOUR_OFFSETS: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...
     ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),   # odd index: B, D, F, ...
 )
 
-_NAME_RE = re.compile(r"^(?P<board>\d*)(?P<col>[A-Za-z]{1,2})(?P<row>\d{1,2})$")
+# board label (digits, or any label such as "2b"), column (a letter, possibly doubled), row
+_NAME_RE = re.compile(r"^(?P<board>\w*?)(?P<col>([A-Za-z])(?i:\3)?)(?P<row>\d{1,2})$")
 
 
 def parse_hexside(text: str) -> tuple[str, int]:
@@ -101,6 +103,16 @@ class BoardPlacement:
     label: str
     bx: int  # board column in the layout (0 = leftmost)
     by: int  # board row in the layout (0 = top)
+    rotated: bool = False  # turned 180 degrees: printed hex ids run from the bottom right
+
+    def cell_of(self, bc: int, brow: int) -> tuple[int, int]:
+        """Global (column, row index) of the board's printed hex (column index ``bc``, row
+        number ``brow``), following the physical board when it is rotated."""
+        ri = brow - 1 if bc % 2 == 0 else brow
+        if self.rotated:
+            ri = (9 if bc % 2 == 0 else 10) - ri
+            bc = BOARD_COLUMNS - 1 - bc
+        return 32 * self.bx + bc, 10 * self.by + ri
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,7 +160,8 @@ class Grid:
         set_ = object.__setattr__
         ncols = 32 * self.nbx + 1
         set_(self, "ncols", ncols)
-        cols, rows = [], []
+        cols: list[int] = []
+        rows: list[int] = []
         first = np.zeros(ncols + 1, dtype=np.int32)
         for c in range(ncols):
             first[c] = len(cols)
@@ -176,13 +189,12 @@ class Grid:
         for b in self.boards:
             for bc in range(BOARD_COLUMNS):
                 for brow in rows_in_column(bc):
-                    ri = brow - 1 if bc % 2 == 0 else brow
-                    h = self.cell(32 * b.bx + bc, 10 * b.by + ri)
+                    h = self.cell(*b.cell_of(bc, brow))
                     plain = f"{column_letters(bc)}{brow}"
                     full = f"{b.label}{plain}"
                     if not names[h]:
                         names[h] = full if multi else plain
-                    lookup[full] = h
+                    lookup[full.upper()] = h
                     if not multi:
                         lookup[plain] = h
         set_(self, "_names", tuple(names))
@@ -225,10 +237,10 @@ class Grid:
         """The hex named ``text`` (``"I4"``, ``"2I4"``, ``"gg10"``); UsageError if not on the map."""
         m = _NAME_RE.match(text.strip())
         if m:
-            key = f"{m['board']}{m['col'].upper()}{int(m['row'])}"
+            key = f"{m['board'].upper()}{m['col'].upper()}{int(m['row'])}"
             if key in self._lookup:
                 return self._lookup[key]
-            if m["board"] and len(self.boards) == 1 and m["board"] == self.boards[0].label:
+            if m["board"] and len(self.boards) == 1 and m["board"].upper() == self.boards[0].label.upper():
                 plain = f"{m['col'].upper()}{int(m['row'])}"
                 if plain in self._lookup:
                     return self._lookup[plain]
@@ -253,13 +265,15 @@ class Grid:
         """Range from ``a`` to every hex, as an int32 array."""
         dc = np.abs(self.col - self.col[a])
         dy = np.abs(self.dy2 - self.dy2[a])
-        return (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+        return out
 
     def distance_matrix(self) -> np.ndarray:
         """All-pairs range matrix (n x n int16)."""
         dc = np.abs(self.col[:, None] - self.col[None, :])
         dy = np.abs(self.dy2[:, None] - self.dy2[None, :])
-        return (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int16)
+        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int16)
+        return out
 
     def neighbour(self, h: Hex, side: int) -> Hex:
         """The hex across hexside ``side`` (0 N .. 5 NW) of ``h``, or -1 off the map."""

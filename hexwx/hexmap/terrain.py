@@ -14,7 +14,7 @@ import enum
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -208,7 +208,7 @@ class TerrainTable:
 # Attributes are the ASL facts behind each terrain (Chapter B), in the same form VASL uses, so
 # that one LOS engine serves both worlds.  Codes are our own.
 
-def _t(code: int, key: str, name: str, category: Category, rule: str, **kw) -> TerrainType:
+def _t(code: int, key: str, name: str, category: Category, rule: str, **kw: Any) -> TerrainType:
     return TerrainType(name=name, code=code, category=category, rule=rule, key=key, **kw)
 
 

@@ -1,53 +1,55 @@
-"""Loading a map: a hexwx TOML map file or a VASL board archive, by looking at the file."""
+"""Loading a map: a hexwx TOML map file, a VASL board archive, a board name or a board layout.
+
+``load_map`` looks at what it is given: an existing file is a VASL board archive (a zip) or a
+hexwx map file (TOML, which may itself lay out VASL boards); otherwise a VASL board name
+(``bd02``, ``r02``) or an inline layout (``"r05/r02/r04"``, ``"01,r03"``, see
+:mod:`hexwx.io.layout`) read from the board folder.
+"""
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Sequence
 
-from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import Grid
 from hexwx.errors import DataError
+from hexwx.hexmap.board import HexMap
+from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 from hexwx.io.mapfile import load_mapfile
-from hexwx.io.vasl import board_label, check_codes, is_vasl_archive, read_board_image, read_losdata, read_metadata
+from hexwx.io.vasl import board_label, is_vasl_archive
 
-_CACHE: dict[tuple[str, float, str | None], HexMap] = {}
+_CACHE: dict[tuple, HexMap] = {}
 
 
-def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None) -> HexMap:
-    """Load ``path``: a VASL board archive (zip) or a hexwx map file (TOML).
+def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
+             vasl_dir: str | Path | None = None, ssr: Sequence[str] = ()) -> HexMap:
+    """Load ``path``: a VASL board archive, a hexwx map file, a board name or a layout.
 
-    VASL archives need VASL's terrain table: ``vasl_metadata`` or ``$HEXWX_VASL_METADATA``.
-    Loaded maps are immutable and cached per (path, modification time).
+    VASL boards need VASL's terrain table: ``vasl_metadata``, ``$HEXWX_VASL_METADATA`` or
+    ``SharedBoardMetadata.xml`` in ``vasl_dir`` / ``$HEXWX_VASL_DIR``; board names are looked
+    up in ``vasl_dir`` (or its ``boards/`` folder).  ``ssr`` names VASL terrain SSRs applied in
+    order (after a map file's own).  Loaded maps are immutable and cached.
     """
     p = Path(path)
     try:
         mtime = p.stat().st_mtime
     except FileNotFoundError:
-        raise DataError(f"{p}: no such file; expected a hexwx map (.toml) or a VASL board archive") from None
+        if is_layout_text(str(path)):
+            return load_layout_text(str(path), vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=tuple(ssr))
+        raise DataError(f"{p}: no such file; expected a hexwx map (.toml), a VASL board archive, "
+                        f"a board name like bd02 or a layout like \"r05/r02\"") from None
     except OSError as exc:
         raise DataError(f"{p}: cannot read: {exc.strerror}") from None
     if p.is_dir():
         raise DataError(f"{p}: is a directory; expected a hexwx map (.toml) or a VASL board archive")
     meta = str(vasl_metadata) if vasl_metadata else os.environ.get("HEXWX_VASL_METADATA")
-    key = (str(p.resolve()), mtime, meta)
+    vdir = str(vasl_dir) if vasl_dir else os.environ.get("HEXWX_VASL_DIR")
+    key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr))
     if key in _CACHE:
         return _CACHE[key]
     if is_vasl_archive(p):
-        m = _load_vasl(p, vasl_metadata)
+        m = load_layout([[BoardSpec(number=p.name, label=board_label(p), path=str(p))]],
+                        vasl_dir=vasl_dir, metadata=metadata_path(vasl_metadata, vasl_dir), ssr=tuple(ssr))
     else:
-        m = load_mapfile(p)
+        m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
     _CACHE[key] = m
     return m
-
-
-def _load_vasl(path: Path, vasl_metadata: str | Path | None) -> HexMap:
-    raster = read_losdata(path)
-    table = read_metadata(vasl_metadata)
-    if (raster.hexes_wide, raster.hexes_high) != (33, 10) or raster.elevation.shape != (1800, 645):
-        raise DataError(f"{path}: only geomorphic boards (33x10 hexes, 1800x645 pixels) are supported; "
-                        f"this one is {raster.hexes_wide}x{raster.hexes_high} hexes, "
-                        f"{raster.elevation.shape[0]}x{raster.elevation.shape[1]} pixels")
-    check_codes(raster, table, str(path))
-    return HexMap(name=path.name, grid=Grid.single(board_label(path)), table=table,
-                  elevation=raster.elevation, terrain=raster.terrain, source=str(path), kind="vasl",
-                  stairways=raster.stairways, image_bytes=read_board_image(path))

@@ -7,7 +7,7 @@ are empty (null) when blocked.  Rows come in the kernel's order (see
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +22,14 @@ LOS_COLUMNS = (("src", "label"), ("tgt", "label"), ("range", "int"), ("blocked",
 def write_los_table(m: HexMap, path: str | Path | None, *, weather: Any = None,
                     fmt: str | None = None, threads: int | None = None,
                     progress: Callable[[TableProgress], None] | None = None,
-                    chunk_pairs: int = CHUNK_PAIRS) -> int:
+                    chunk_pairs: int = CHUNK_PAIRS, inputs: Iterable[object] = ()) -> int:
     """Write every ordered pair's LOS at ground level to ``path`` (stdout for None or '-');
-    returns the number of rows.  ``fmt``: csv, jsonl or parquet (default: from the suffix)."""
+    returns the number of rows.  ``fmt``: csv, jsonl or parquet (default: from the suffix);
+    ``inputs``: files the output must not overwrite (see :mod:`hexwx.outputs`)."""
     columns = list(LOS_COLUMNS) + ([("lv", "int")] if weather is not None else [])
     names = m.grid.names()
-    with TableWriter(path, columns, labels={"src": names, "tgt": names}, fmt=fmt) as out:
+    with TableWriter(path, columns, labels={"src": names, "tgt": names}, fmt=fmt,
+                     inputs=inputs) as out:
         for t, p in los_table_chunks(m, weather=weather, threads=threads, chunk_pairs=chunk_pairs):
             values = {"src": t.src, "tgt": t.tgt, "range": t.range, "blocked": t.blocked,
                       "hindrance": t.hindrance}

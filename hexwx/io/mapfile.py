@@ -8,12 +8,17 @@ serves map files and VASL boards.  The format is documented in ``docs/mapfile.md
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEX_WIDTH_PX, Grid, parse_hexside
-from hexwx.errors import UsageError
+from hexwx.errors import HexwxError, UsageError
+from hexwx.hexmap.transform import transformed
+from hexwx.io.layout import load_layout, metadata_path
+from hexwx.io.layout_edits import edit_layout
+from hexwx.io.ssr import ssr_changes
 from hexwx.hexmap.pixelgeom import build_geometry
 from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
 from hexwx.hexmap.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
@@ -39,13 +44,54 @@ def _hex_list(grid: Grid, table: Table, key: str) -> list[tuple[int, str]]:
     return [(_hex(grid, table, key, n), n) for n in table.list(key)]
 
 
-def load_mapfile(path: str | Path) -> HexMap:
-    """Read a hexwx TOML map; DataError naming the file and key on any problem."""
+def load_mapfile(path: str | Path, *, vasl_dir: str | Path | None = None,
+                 vasl_metadata: str | Path | None = None, ssr: Sequence[str] = ()) -> HexMap:
+    """Read a hexwx TOML map; DataError naming the file and key on any problem.
+
+    ``[map] vasl_boards`` lays out VASL boards (edited by the file's tables, see
+    :mod:`hexwx.io.layout_edits`); ``[map] ssr`` and then ``ssr`` name VASL terrain SSRs.
+    """
     doc = load_toml(path)
     doc.check_keys(MAP_KEYS)
     head = doc.table("map")
-    head.check_keys(("name", "boards", "default", "description"))
+    head.check_keys(("name", "boards", "default", "description", "vasl_boards", "ssr"))
     name = head.str("name", Path(path).stem)
+    rules = list(head.list("ssr", []))
+    if not all(isinstance(r, str) for r in rules):
+        raise head.error("ssr", f"expected a list of VASL SSR names like [\"NoGrain\"], got {rules!r}")
+    rules += list(ssr)
+    if "vasl_boards" in head:
+        return _load_vasl_layout(doc, head, name, rules, vasl_dir, vasl_metadata)
+    if rules:
+        m = _load_drawn(doc, head, name, path)
+        try:
+            return transformed(m, ssr_changes(rules, metadata_path(vasl_metadata, vasl_dir)))
+        except HexwxError as exc:
+            raise head.error("ssr", str(exc)) from None
+    return _load_drawn(doc, head, name, path)
+
+
+def _load_vasl_layout(doc: Table, head: Table, name: str, rules: list[str],
+                      vasl_dir: str | Path | None, vasl_metadata: str | Path | None) -> HexMap:
+    """A map file laying out VASL boards, edited by its own tables."""
+    if "boards" in head or "default" in head or "depiction" in doc or "movement" in doc:
+        raise head.error("vasl_boards", "a map of VASL boards takes no boards/default keys and no "
+                         "[[depiction]] or [movement] tables (edit the boards with [terrain], "
+                         "[levels], [hexsides], [roads])")
+    rows = head.raw("vasl_boards")
+    try:
+        ssr_changes(rules, metadata_path(vasl_metadata, vasl_dir))
+    except HexwxError as exc:
+        raise head.error("ssr", str(exc)) from None
+    try:
+        m = load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=tuple(rules), name=name)
+    except UsageError as exc:
+        raise head.error("vasl_boards", str(exc)) from None
+    return edit_layout(m, doc)
+
+
+def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
+    """A map file drawn from its own tables."""
     boards = head.list("boards", [[""]])
     if not (boards and all(isinstance(r, list) and r and all(isinstance(b, (str, int)) for b in r)
                            for r in boards)):

@@ -285,7 +285,8 @@ def load_table_scenario(path: str | Path) -> TableScenario:
     table = TableTop(wcm, dcm, unit, pieces, units, name)
 
     wt = doc.table("weather", None)
-    mode, seed, options, states = "fixed", None, {}, (WeatherState(1, "clear", None, 1.0, "normal", ()),)
+    mode, seed, options = "fixed", None, {}
+    states: tuple[WeatherState, ...] = (WeatherState(1, "clear", None, 1.0, "normal", ()),)
     if wt is not None:
         wt.check_keys(_WEATHER_KEYS)
         mode = wt.str("mode", "fixed", choices=WEATHER_MODES)
@@ -303,7 +304,8 @@ def load_table_scenario(path: str | Path) -> TableScenario:
             sched = wt.tables("schedule")
             if not sched:
                 raise wt.error("schedule", "expected at least one [[weather.schedule]] entry")
-            out, last = [], 0
+            out: list[WeatherState] = []
+            last = 0
             for s in sched:
                 s.check_keys(_STATE_KEYS)
                 turn = s.int("turn", min=1)

@@ -12,21 +12,22 @@ CSV and JSON text are built with numpy without Python objects per row: each colu
 values are formatted once into a small table of byte strings, the rows are gathered from those
 tables side by side in one byte matrix, and the padding is squeezed out.
 
-A file is written to ``NAME.tmp`` beside it and renamed when complete, so an interrupted run
-leaves no partial table under the real name; ``-`` or None writes to stdout.
+Files go through :func:`hexwx.outputs.open_output` (a fresh temporary file beside the target,
+renamed over it when the table is complete; an interrupted run leaves the target as it was);
+``-`` or None writes to stdout.  Text cells of CSV are made safe with
+:func:`hexwx.outputs.csv_cell`.
 """
 from __future__ import annotations
 
 import json
-import os
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
+from hexwx.outputs import check_output, csv_cell, open_output
 
 FORMATS = ("csv", "jsonl", "parquet")
 KINDS = ("label", "int", "bool")
@@ -66,7 +67,8 @@ class TableWriter:
     """
 
     def __init__(self, path: str | Path | None, columns: Sequence[tuple[str, str]], *,
-                 labels: Mapping[str, Sequence[str]] | None = None, fmt: str | None = None) -> None:
+                 labels: Mapping[str, Sequence[str]] | None = None, fmt: str | None = None,
+                 inputs: Iterable[object] = ()) -> None:
         self.fmt = format_for(None if path is None else str(path), fmt)
         self.columns = list(columns)
         for name, kind in self.columns:
@@ -77,11 +79,12 @@ class TableWriter:
             if kind == "label" and name not in self.labels:
                 raise ValueError(f"column {name}: labels missing")
         self.rows = 0
-        self.path = None if path in (None, "-") else Path(path)
-        self._tmp = None if self.path is None else self.path.with_name(self.path.name + ".tmp")
+        self.inputs = tuple(inputs)
+        self.path = check_output(None if path is None else str(path), inputs=self.inputs)
+        self._cm: Any = None
         self._out: IO[bytes] | None = None
         self._parquet: Any = None
-        self._label_tables: dict[str, np.ndarray] = {}
+        self._label_tables: dict[str, Any] = {}
         if self.fmt == "parquet":
             try:
                 import pyarrow  # noqa: F401
@@ -89,30 +92,21 @@ class TableWriter:
             except ImportError:
                 raise UsageError("Parquet output needs pyarrow: pip install 'hexwx[parquet]'") from None
             if self.path is None:
-                raise UsageError("Parquet output needs a file (-o FILE), not stdout")
+                raise UsageError("Parquet output needs a file (-o FILE), not standard output")
 
     # -- context -------------------------------------------------------------------------------
     def __enter__(self) -> "TableWriter":
-        self._open()
+        self._cm = open_output(self.path, inputs=self.inputs)
+        self._out = self._cm.__enter__()
+        if self.fmt == "csv":
+            self._write(",".join(csv_cell(name) for name, _ in self.columns).encode() + b"\n")
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None:
             self.close()
         else:
-            self.abort()
-
-    def _open(self) -> None:
-        if self.fmt == "parquet":
-            return  # the writer opens on the first chunk, when the schema is known
-        if self._tmp is None:
-            sys.stdout.flush()  # text printed before stays before the table
-        try:
-            self._out = sys.stdout.buffer if self._tmp is None else open(self._tmp, "wb")
-        except OSError as exc:
-            raise DataError(f"{self.path}: cannot write: {exc.strerror}") from None
-        if self.fmt == "csv":
-            self._write(",".join(name for name, _ in self.columns).encode() + b"\n")
+            self._cm.__exit__(exc_type, exc, tb)
 
     def _write(self, data: bytes) -> None:
         assert self._out is not None
@@ -121,34 +115,15 @@ class TableWriter:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise DataError(f"{self.path or 'stdout'}: cannot write: {exc.strerror}") from None
+            raise DataError(f"{self.path or 'standard output'}: cannot write: {exc.strerror}") from None
 
     def close(self) -> None:
         """Finish the table and give it its real name."""
-        try:
-            if self._parquet is not None:
-                self._parquet.close()
-            elif self.fmt == "parquet":
+        if self.fmt == "parquet":
+            if self._parquet is None:  # no rows: still a table with its columns
                 self._parquet_chunk({name: np.zeros(0, np.int32) for name, _ in self.columns}, {})
-                self._parquet.close()
-            if self._out is not None:
-                self._out.flush()
-                if self._tmp is not None:
-                    self._out.close()
-        except OSError as exc:
-            self.abort()
-            raise DataError(f"{self.path}: cannot write: {exc.strerror}") from None
-        if self._tmp is not None:
-            os.replace(self._tmp, self.path)  # type: ignore[arg-type]
-
-    def abort(self) -> None:
-        """Drop the partial table."""
-        try:
-            if self._out is not None and self._tmp is not None:
-                self._out.close()
-        finally:
-            if self._tmp is not None:
-                self._tmp.unlink(missing_ok=True)
+            self._parquet.close()
+        self._cm.__exit__(None, None, None)
 
     # -- chunks --------------------------------------------------------------------------------
     def write(self, values: Mapping[str, np.ndarray], nulls: Mapping[str, np.ndarray] | None = None) -> None:
@@ -167,8 +142,8 @@ class TableWriter:
         js = self.fmt == "jsonl"
         if kind == "label":
             labels = self.labels[name]
-            return ([json.dumps(s).encode() for s in labels] if js else [s.encode() for s in labels],
-                    v, 0)
+            return ([json.dumps(s).encode() for s in labels] if js
+                    else [csv_cell(s).encode() for s in labels], v, 0)
         if kind == "bool":
             return ([b"false", b"true"] if js else [b"0", b"1"]), v.astype(np.int64), 0
         lo = int(v.min()) if len(v) else 0
@@ -232,8 +207,5 @@ class TableWriter:
             arrays.append(arr)
         table = pa.Table.from_arrays(arrays, names=[name for name, _ in self.columns])
         if self._parquet is None:
-            try:
-                self._parquet = pq.ParquetWriter(str(self._tmp), table.schema)
-            except OSError as exc:
-                raise DataError(f"{self.path}: cannot write: {exc}") from None
+            self._parquet = pq.ParquetWriter(pa.PythonFile(self._out, mode="w"), table.schema)
         self._parquet.write_table(table)

@@ -13,6 +13,11 @@ from hexwx.errors import DataError
 
 _MISSING = object()
 
+# The getters below are named str/int/bool/list; these aliases keep the builtins nameable there.
+_Str = str
+_Int = int
+_Float = float
+
 
 def load_toml(path: str | Path) -> "Table":
     """Parse a TOML file; raise :class:`DataError` naming the file on any failure."""
@@ -83,40 +88,40 @@ class Table:
             raise self.error(name, f"expected {what}, got {_kind(value)} {value!r}")
         return value
 
-    def str(self, name: str, default: Any = _MISSING, *, choices: Sequence[str] | None = None) -> Any:
+    def str(self, name: str, default: Any = _MISSING, *, choices: Sequence[_Str] | None = None) -> Any:
         value = self._typed(name, (str,), "a string", default)
         if choices is not None and value is not default and value not in choices:
             raise self.error(name, f"expected one of {', '.join(choices)}; got {value!r}")
         return value
 
-    def int(self, name: str, default: Any = _MISSING, *, min: int | None = None,
-            max: int | None = None) -> Any:
+    def int(self, name: _Str, default: Any = _MISSING, *, min: _Int | None = None,
+            max: _Int | None = None) -> Any:
         value = self._typed(name, (int,), "an integer", default)
         if value is not default:
             self._check_range(name, value, min, max)
         return value
 
-    def number(self, name: str, default: Any = _MISSING, *, min: float | None = None,
-               max: float | None = None) -> Any:
+    def number(self, name: _Str, default: Any = _MISSING, *, min: _Float | None = None,
+               max: _Float | None = None) -> Any:
         value = self._typed(name, (int, float), "a number", default)
         if value is not default:
             self._check_range(name, value, min, max)
             value = float(value)
         return value
 
-    def bool(self, name: str, default: Any = _MISSING) -> Any:
+    def bool(self, name: _Str, default: Any = _MISSING) -> Any:
         return self._typed(name, (bool,), "true or false", default)
 
-    def list(self, name: str, default: Any = _MISSING) -> Any:
+    def list(self, name: _Str, default: Any = _MISSING) -> Any:
         return self._typed(name, (list,), "an array", default)
 
-    def table(self, name: str, default: Any = _MISSING) -> Any:
+    def table(self, name: _Str, default: Any = _MISSING) -> Any:
         value = self._typed(name, (dict,), "a table", default)
         if value is default and default is not _MISSING:
             return value
         return Table(value, source=self.source, path=self.key(name))
 
-    def tables(self, name: str, default: Any = _MISSING) -> Any:
+    def tables(self, name: _Str, default: Any = _MISSING) -> Any:
         """An array of tables (``[[name]]``), each as a :class:`Table` keyed ``name[i]``."""
         value = self._typed(name, (list,), "an array of tables", default)
         if value is default and default is not _MISSING:
@@ -128,16 +133,16 @@ class Table:
             out.append(Table(item, source=self.source, path=f"{self.key(name)}[{i}]"))
         return out
 
-    def check_keys(self, allowed: Sequence[str]) -> None:
+    def check_keys(self, allowed: Sequence[_Str]) -> None:
         """Reject keys this table does not know (catches typos such as ``levle = 2``)."""
         unknown = [k for k in self.data if k not in allowed]
         if unknown:
             raise self.error(unknown[0], f"unknown key; expected one of {', '.join(sorted(allowed))}")
 
-    def items(self) -> Iterator[tuple[str, Any]]:
+    def items(self) -> Iterator[tuple[_Str, Any]]:
         return iter(self.data.items())
 
-    def _check_range(self, name: str, value: float, lo: float | None, hi: float | None) -> None:
+    def _check_range(self, name: _Str, value: float, lo: _Float | None, hi: _Float | None) -> None:
         if lo is not None and value < lo:
             raise self.error(name, f"expected a value >= {lo}, got {value!r}")
         if hi is not None and value > hi:

@@ -10,6 +10,7 @@ Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,10 @@ from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
+from hexwx.hexmap.transform import transformed
+from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
+from hexwx.weather.asl.state import AslWeather
 
 #: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
 REASONS: dict[int, tuple[str, str | None]] = {
@@ -107,9 +111,11 @@ class LosResult:
         return "\n".join(lines)
 
 
-def weathered(m: HexMap, weather: Any) -> HexMap:
-    """The map as the weather leaves it for LOS: drift hexsides act as hedges (E3 3.752)."""
-    drifts = getattr(weather, "drifts", ()) if weather is not None else ()
+def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
+    """The map as the weather leaves it for LOS: snow turns brush (deep snow, E3 3.73) and marsh
+    / mudflats (E3 3.722) into Open Ground; drift hexsides act as hedges (E3 3.752)."""
+    m = transformed(m, weather_changes(weather))
+    drifts = weather.drifts if weather is not None else ()
     if not drifts:
         return m
     sides = []
@@ -136,16 +142,31 @@ def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
     return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
 
 
-_BUFFERS: dict[int, tuple[np.ndarray, ...]] = {}
+_LOCAL = threading.local()
+_POOL_MAX = 4  # idle scratch sets kept per thread and size
 
 
-def _buffers(m: HexMap) -> tuple[np.ndarray, ...]:
-    """Scratch arrays for one trace (reused: the kernel resets what it reads)."""
+def _acquire(m: HexMap) -> K.Scratch:
+    """A scratch set for one trace on ``m``, owned by the caller until :func:`_release`.
+
+    Each thread keeps its own pool, and a set leaves the pool while in use, so concurrent
+    threads never share one and a nested query (a signal handler, a callback) gets its own:
+    ``los`` is thread-safe and re-entrant.
+    """
     n = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    if n not in _BUFFERS:
-        _BUFFERS[n] = (np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(4096, np.int64),
-                       np.zeros(4096, np.int64), np.zeros(4096, np.int64), np.zeros(4096, np.int64))
-    return _BUFFERS[n]
+    pools: dict[int, list[K.Scratch]] | None = getattr(_LOCAL, "pools", None)
+    if pools is None:
+        pools = _LOCAL.pools = {}
+    free = pools.get(n)
+    if free:
+        return free.pop()
+    return K.Scratch(n)
+
+
+def _release(s: K.Scratch) -> None:
+    free = _LOCAL.pools.setdefault(s.maxlen, [])
+    if len(free) < _POOL_MAX:
+        free.append(s)
 
 
 def _terrain_rule(m: HexMap, code: int) -> str:
@@ -158,7 +179,7 @@ def _terrain_rule(m: HexMap, code: int) -> str:
 
 
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
-        weather: Any = None, target_is_infantry: bool = True,
+        weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False, target_positive_tem: bool = False) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
@@ -172,22 +193,25 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     src, tgt = _hex(m, a), _hex(m, b)
     sE, s_roof = _elevation(m, src, from_level)
     tE, t_roof = _elevation(m, tgt, to_level)
-    xs, ys, hv, hh, thread, tkeys = _buffers(m)
-    reason, bx, by, bhex, total, nth = K.trace(
-        m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof,
-        xs, ys, hv, hh, thread, tkeys, 1)
     R = m.grid.distance(src, tgt)
+    scratch = _acquire(m)
+    try:
+        reason, bx, by, bhex, total, nth = K.trace(
+            m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1)
+        hv, hh = scratch.hv[:R + 1], scratch.hh[:R + 1]
+        keyed = [(int(hh[k]), int(hv[k])) for k in np.flatnonzero(hv).tolist()]
+        ids = scratch.thread[:nth].tolist()
+        keys = scratch.tkeys[:nth].tolist()
+    finally:
+        _release(scratch)
     name = m.name_of
     hind: list[Hindrance] = []
     terrain_total = 0
-    for key in np.flatnonzero(hv[:R + 1]).tolist():
-        hx, code = divmod(int(hh[key]), 256)
-        hind.append(Hindrance(name(hx), int(hv[key]), m.table[code].name.lower(),
-                              _terrain_rule(m, code)))
-        terrain_total += int(hv[key])
+    for packed, drm in keyed:
+        hx, code = divmod(packed, 256)
+        hind.append(Hindrance(name(hx), drm, m.table[code].name.lower(), _terrain_rule(m, code)))
+        terrain_total += drm
     canon = src > tgt
-    ids = thread[:nth].tolist()
-    keys = tkeys[:nth].tolist()
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
     th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
           for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
@@ -212,7 +236,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
 
 
-def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
+def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R: int,
         thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
     from hexwx.lineofsight.lv import lv_hindrances
     return lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
@@ -223,7 +247,7 @@ def _lv(m: HexMap, weather: Any, src: int, tgt: int, sE: int, tE: int, R: int,
                           same_location=src == tgt and sE == tE)
 
 
-def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
+def _lv_totals(weather: AslWeather, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """Weather LV DRM of many pairs of ground-level hexes (no units: no winter camouflage).
 
     Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
@@ -235,17 +259,18 @@ def _lv_totals(weather: Any, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.nda
     levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
     cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(int(rng.max()) + 1)]
                       for b in range(levels)] for a in range(levels)], dtype=np.int32)
-    return cube[s_elev - lo, t_elev - lo, rng]
+    out: np.ndarray = cube[s_elev - lo, t_elev - lo, rng]
+    return out
 
 
 @lru_cache(maxsize=65536)
-def _lv_total(weather: Any, se: int, te: int, r: int) -> int:
+def _lv_total(weather: AslWeather, se: int, te: int, r: int) -> int:
     """LV DRM between ground-level ends at elevations se, te and range r (memoised per weather)."""
     from hexwx.lineofsight.lv import lv_total_straight
     return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
 
 
-def _apply_lv(m: HexMap, weather: Any, src: np.ndarray, tgt: np.ndarray, s_level: int,
+def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray, s_level: int,
               blocked: np.ndarray, hindrance: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
 
@@ -272,10 +297,29 @@ class Viewshed:
     blocked: np.ndarray
     drm: np.ndarray
     range: np.ndarray
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The viewshed drawn on its map, cropped to the hexes seen, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import result_png
+        seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
+        return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
+                          viewshed_level=self.level)
+
+    def to_json(self) -> dict[str, Any]:
+        """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""
+        names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.drm))]
+        return {"source": self.source, "level": self.level,
+                "seen": int((~self.blocked).sum()),
+                "hexes": {n: (None if b else int(d))
+                          for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())}}
 
 
-def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) -> Viewshed:
+def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
+    shown = m
     m = weathered(m, weather)
     src = _hex(m, a)
     sE, _ = _elevation(m, src, level)
@@ -291,7 +335,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: Any = None) ->
     rng = m.grid.distances_from(src)
     if weather is not None:
         drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
 
 
 @dataclass(frozen=True)
@@ -306,7 +350,7 @@ class LosTable:
     lv: np.ndarray | None = None
 
 
-def los_table(m: HexMap, *, weather: Any = None, threads: int | None = None) -> LosTable:
+def los_table(m: HexMap, *, weather: AslWeather | None = None, threads: int | None = None) -> LosTable:
     """All ordered pairs at ground level, from the parallel all-pairs kernel.
 
     With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,

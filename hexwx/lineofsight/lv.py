@@ -4,10 +4,10 @@ The LOS engine calls :func:`lv_hindrances` (or the parts) with the weather state
 the LOS thread passes through; every DRM comes back as an :class:`LvHindrance` naming its hex
 (or None for a range-based DRM), its kind and its rule (DESIGN principle 3).
 
-A thread is a sequence of objects with ``name`` (hex name), ``rs`` (range from the source hex),
-``rt`` (range to the target hex), ``ground`` (ground level) and ``key`` (hexes with equal key,
-e.g. the two hexes along a hexspine, count once), listed in order from the source, including the
-source (``rs == 0``) and the target (``rt == 0``).  :class:`ThreadHex` is a ready-made one.
+A thread is a sequence of :class:`ThreadHex`: ``name`` (hex name), ``rs`` (range from the source
+hex), ``rt`` (range to the target hex), ``ground`` (ground level) and ``key`` (hexes with equal
+key, e.g. the two hexes along a hexspine, count once), listed in order from the source, including
+the source (``rs == 0``) and the target (``rt == 0``).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import builtins
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol, Sequence
+from typing import Sequence
 
 from hexwx.errors import UsageError
 from hexwx.weather.asl import charts as C
@@ -33,19 +33,14 @@ class Hindrance:
     kind: str
     rule: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
 
 
 LvHindrance = Hindrance  # the name the weather code uses for its own hindrances
 
-
-class ThreadHexLike(Protocol):
-    name: str
-    rs: int
-    rt: int
-    ground: int
-    key: int
+#: A height in levels: whole or half levels, exact as a Fraction where the ends are fractional.
+Height = int | float | Fraction
 
 
 @dataclass(frozen=True)
@@ -138,13 +133,7 @@ def fog_top(state: AslWeather) -> int | None:
     return None if state.fog_level is None else state.fog_level + 1
 
 
-def in_fog(state: AslWeather, elevation: float) -> bool:
-    """A location at ``elevation`` is in fog: below the start of level L+1 (3.311)."""
-    top = fog_top(state)
-    return top is not None and elevation < top
-
-
-def fog_blind_zone(top: float, hi: float, lo: float, r_hi: int) -> float:
+def fog_blind_zone(top: Height, hi: Height, lo: Height, r_hi: int) -> Height:
     """How many hexes behind a fog hex are hidden from the higher end (A6.41, A6.42).
 
     One per level the fog top is above the lower end, +1 per full 5 hexes from the higher end
@@ -155,7 +144,7 @@ def fog_blind_zone(top: float, hi: float, lo: float, r_hi: int) -> float:
     return max(zone, 1)
 
 
-def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHexLike], source_elevation: float,
+def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: float,
            target_elevation: float, same_location: bool = False) -> list[LvHindrance]:
     """Fog LV hindrances along ``thread`` (3.31, 3.311, A6, A24.8).
 
@@ -193,7 +182,7 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHexLike], source_elevati
         return []
     hi, lo = max(se, te), min(se, te)
     out: list[LvHindrance] = []
-    groups: dict[int, list[ThreadHexLike]] = {}
+    groups: dict[int, list[ThreadHex]] = {}
     order: list[int] = []
     for h in thread:
         if h.key not in groups:
@@ -212,7 +201,7 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHexLike], source_elevati
     return out
 
 
-def fog_hex_rule(top: float, se: float, te: float, rs: int,
+def fog_hex_rule(top: Height, se: Height, te: Height, rs: int,
                  rt: int) -> str | None:
     """Whether the fog of one hex of a thread (``rs`` from the source, ``rt`` to the target)
     hinders a LOS between elevations ``se`` and ``te``: the rule that makes it count, or None.
@@ -255,7 +244,7 @@ def lv_total_straight(state: AslWeather, *, source_elevation: int, target_elevat
 # -------------------------------------------------------------------------------------------
 
 
-def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHexLike] | None,
+def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHex] | None,
                   source_elevation: float, target_elevation: float, range: int,  # noqa: A002
                   target_is_infantry: bool = True, target_positive_tem: bool = False,
                   target_winter_camouflage: bool = False, same_building: bool = False,

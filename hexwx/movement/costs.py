@@ -39,12 +39,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Grid
+from hexwx.weather.asl.terrain_changes import DEEP_SNOW_CHANGES, GROUND_SNOW_CHANGES
 from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.terrain import (HEXSIDE_MOVEMENT_COSTS, HEXSIDE_NAME_PARTS, MF_CLASSES, MOVE_CLASSES,
                            MOVEMENT_ALIASES, MOVEMENT_CATEGORY_FALLBACK, MOVEMENT_COSTS,
                            MOVEMENT_NAME_PARTS, ROAD_BONUS, UP_LEVEL_COST, UP_LEVEL_RULE,
                            Category, TerrainTable, TerrainType)
+from hexwx.weather.asl.state import AslWeather
 
 # -------------------------------------------------------------------------------------------
 # E3 weather additions (the seed, 004), as data.  MF for infantry/cavalry, MP for vehicles.
@@ -64,10 +67,12 @@ DRIFT_BOG_DRM = 2                  # 3.752: Deep Snow DRM (+1 Snow, +1 Deep Snow
 #: 3.65: chart rows that are Open Ground for Mud (unpaved roads used as roads count too).
 MUD_OPEN_GROUND_ROWS = frozenset({"Open Ground", "Plowed Field", "Shellholes", "Gully",
                                   "Dry Stream"})
-#: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground and freeze streams.
-SNOW_TERRAIN = {"Marsh": ("Open Ground", "E3 3.722"), "Shallow Stream": ("Dry Stream", "E3 3.722")}
+#: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground (the terrain change LOS and render
+#: use too, hexwx.weather.asl.terrain_changes) and freeze streams (movement only).
+SNOW_TERRAIN = {**{c.from_value: (c.to_value, c.rule) for c in GROUND_SNOW_CHANGES},
+                "Shallow Stream": ("Dry Stream", "E3 3.722")}
 #: 3.73: Deep Snow turns brush to Open Ground.
-DEEP_SNOW_TERRAIN = {"Brush": ("Open Ground", "E3 3.73")}
+DEEP_SNOW_TERRAIN = {c.from_value: (c.to_value, c.rule) for c in DEEP_SNOW_CHANGES}
 #: 3.733: entering these rows is exempt from the Deep Snow +½ MF.
 DEEP_SNOW_EXEMPT_ROWS = frozenset({"Woods", "Building", "Rubble"})
 
@@ -143,16 +148,15 @@ class MoveWeather:
     drifts: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def of(cls, weather: Any) -> "MoveWeather":
+    def of(cls, weather: AslWeather | MoveWeather | None) -> MoveWeather:
         """From an AslWeather (or None = clear weather, or a MoveWeather)."""
         if weather is None:
             return cls()
         if isinstance(weather, MoveWeather):
             return weather
-        return cls(rained=bool(weather.rained), mud=bool(weather.mud),
-                   ground_snow=bool(weather.ground_snow), deep_snow=bool(weather.deep_snow),
-                   plowed_roads=bool(weather.plowed_roads),
-                   drifts=tuple(sorted((d.hex, int(d.hexside)) for d in weather.drifts)))
+        return cls(rained=weather.rained, mud=weather.mud, ground_snow=weather.ground_snow,
+                   deep_snow=weather.deep_snow, plowed_roads=weather.plowed_roads,
+                   drifts=tuple(sorted((d.hex, d.hexside) for d in weather.drifts)))
 
     @property
     def snow(self) -> bool:
@@ -199,43 +203,14 @@ class MoveTerrain:
                                  f"expected {shape}")
 
     @classmethod
-    def of(cls, m: Any) -> "MoveTerrain":
-        """From a :class:`~hexwx.hexmap.board.HexMap` (duck-typed)."""
+    def of(cls, m: HexMap | MoveTerrain) -> MoveTerrain:
+        """From a :class:`~hexwx.hexmap.board.HexMap` (its road hexsides: ``HexMap.road_sides``)."""
         if isinstance(m, MoveTerrain):
             return m
         ht = m.hexes
         return cls(m.grid, m.table, np.asarray(ht.centre, np.int32), np.asarray(ht.base, np.int32),
-                   np.asarray(ht.side_terrain, np.int32), road_sides_of(m),
-                   dict(getattr(m, "move_overrides", None) or {}),
-                   str(getattr(m, "source", "") or getattr(m, "name", "") or "map"))
-
-
-def road_sides_of(m: Any) -> np.ndarray:
-    """int8 [n, 6] road hexsides of map ``m`` (0 none, 1 unpaved, 2 paved).
-
-    Uses ``m.road_sides`` when the map has it; else ``m.roads`` (bool [n, 6]) with the kind
-    taken from the hexes' terrain (paved when both hexes are paved road or bridge); else derives
-    roads from the terrain: a hexside between two road hexes (category ROAD/BRIDGE) is a road.
-    """
-    rs = getattr(m, "road_sides", None)
-    if rs is not None:
-        return np.asarray(rs, dtype=np.int8)
-    grid, table = m.grid, m.table
-    centre = np.asarray(m.hexes.centre)
-    cat = table.arrays()["category"][centre]
-    is_road = (cat == Category.ROAD) | (cat == Category.BRIDGE)
-    paved_codes = [t.code for t in table.types
-                   if t.category == Category.BRIDGE or movement_row(t) == "Paved Road"]
-    paved = np.isin(centre, paved_codes)
-    nb = grid.neighbours
-    nbv = np.where(nb >= 0, nb, 0)
-    roads = getattr(m, "roads", None)
-    if roads is not None:
-        has = np.asarray(roads, bool)
-    else:
-        has = is_road[:, None] & is_road[nbv] & (nb >= 0)
-    kind = np.where(paved[:, None] & paved[nbv], 2, 1)
-    return np.where(has & (nb >= 0), kind, 0).astype(np.int8)
+                   np.asarray(ht.side_terrain, np.int32), np.asarray(m.road_sides, np.int8),
+                   dict(m.move_overrides), m.source or m.name or "map")
 
 
 def movement_row(t: TerrainType) -> str:
@@ -422,7 +397,7 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     side = np.tile(np.arange(6, dtype=np.int32), n)[keep]
     dst = flat[keep].astype(np.int32)
     opp = (side + 3) % 6
-    index = np.full(n * 6, -1, np.int32)
+    index: np.ndarray = np.full(n * 6, -1, np.int32)
     index[keep] = np.arange(len(src), dtype=np.int32)
     index = index.reshape(n, 6)
     road = np.maximum(mt.road_sides[src, side], mt.road_sides[dst, opp]).astype(np.int8)
@@ -517,7 +492,7 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
             "rain": rain, "mud": mud, "snow_level": snow_level, "deep_snow": deep,
             "snow_vehicle": snow_veh}
     comp = {k: np.ascontiguousarray(v, dtype=np.int32) for k, v in comp.items()}
-    total = sum(comp.values())
+    total = np.asarray(sum(comp.values()), dtype=np.int32)
 
     # -- drifts (3.752), road bonus (B3.4) ---------------------------------------------------
     drift = np.zeros(len(src), bool)

@@ -22,13 +22,17 @@ Readings:
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 import networkx as nx
 import numpy as np
 
+from hexwx.hexmap.board import HexMap
+from hexwx.weather.asl.state import AslWeather
 from hexwx.hexmap.coords import HEXSIDE_NAMES
 from hexwx.errors import UsageError
 from hexwx.movement.costs import (DRIFT_BOG_DRM, EdgeCosts, MoveTerrain, MoveWeather, Part,
@@ -94,6 +98,14 @@ class MovePath:
     reason: str = ""
     road_bonus: bool = False
     mf: float | None = None
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The path drawn on its map, cropped to the path, for notebooks."""
+        if self.map is None or not self.found:
+            return None
+        from hexwx.render.core import result_png
+        return result_png(self.map, self.hexes, path=self)
 
     @property
     def measure(self) -> str:
@@ -146,6 +158,14 @@ class Reach:
     costs: dict[str, float]
     by_road_bonus: frozenset[str] = frozenset()
     whole_move: frozenset[str] = frozenset()
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The reach drawn on its map, cropped to the hexes reached, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import result_png
+        return result_png(self.map, list(self.costs), reach=self, reach_from=self.start)
 
     def __contains__(self, name: object) -> bool:
         return name in self.costs
@@ -249,9 +269,10 @@ class MoveGraph:
         names = self.grid.name
         try:
             # one-sided search stopping at the goal: faster here than the bidirectional one
-            dist, nodes = nx.single_source_dijkstra(self.G, a, target=b, weight=WEIGHT)
+            found = nx.single_source_dijkstra(self.G, a, target=b, weight=WEIGHT)
+            dist, nodes = float(found[0]), list(found[1])  # type: ignore[arg-type]  # with target: (length, path)
         except nx.NetworkXNoPath:
-            dist, nodes = None, None
+            dist, nodes = math.inf, None
         drift_e = -1
         if b in self.grid.neighbours[a]:
             e = self.edge(a, b)
@@ -290,7 +311,7 @@ class MoveGraph:
         mf = check_allowance(mf, self.unit)
         cut = int(np.floor(2 * mf + 1e-9))
         dist = nx.single_source_dijkstra_path_length(self.G, a, cutoff=cut, weight=WEIGHT)
-        out: dict[int, int] = dict(dist)
+        out: dict[int, float] = dict(dist)
         by_bonus: set[int] = set()
         if self.road_G is not None:
             extra = int(2 * ROAD_BONUS[self.unit])
@@ -320,9 +341,10 @@ class MoveGraph:
 
 def _digraph(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray) -> nx.DiGraph:
     """A DiGraph on nodes 0..n-1 with edges src->dst of weight ``w`` (fast bulk build)."""
-    G = nx.DiGraph()
+    G: nx.DiGraph[int] = nx.DiGraph()
     G.add_nodes_from(range(n))
-    succ, pred = G._succ, G._pred   # bulk fill of the adjacency dicts (networkx's own layout)
+    # bulk fill of the adjacency dicts (networkx's own layout; not in its type stubs)
+    succ, pred = G._succ, G._pred  # type: ignore[attr-defined]
     for s, d, c in zip(src.tolist(), dst.tolist(), w.tolist()):
         attr = {WEIGHT: c}
         succ[s][d] = attr
@@ -334,11 +356,18 @@ def _digraph(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray) -> nx.DiGr
 # cache and module-level API
 # -------------------------------------------------------------------------------------------
 
-_TERRAIN: "weakref.WeakKeyDictionary[Any, MoveTerrain]" = weakref.WeakKeyDictionary()
-_GRAPHS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+#: A map movement runs on: a loaded map, or the movement arrays of one (tests build these).
+MoveMap = HexMap | MoveTerrain
+_R = TypeVar("_R", "MovePath", "Reach")
+#: The weather movement reads: E3 weather, its movement part, or None for clear weather.
+MoveWeatherLike = AslWeather | MoveWeather | None
+
+_TERRAIN: weakref.WeakKeyDictionary[HexMap, MoveTerrain] = weakref.WeakKeyDictionary()
+_GRAPHS: weakref.WeakKeyDictionary[MoveMap, dict[tuple[str, MoveWeather], MoveGraph]] = \
+    weakref.WeakKeyDictionary()
 
 
-def movement_graph(m: Any, unit: str, weather: Any = None) -> MoveGraph:
+def movement_graph(m: MoveMap, unit: str, weather: MoveWeatherLike = None) -> MoveGraph:
     """The (cached) :class:`MoveGraph` of map ``m`` for ``unit`` under ``weather``.
 
     ``m``: a :class:`~hexwx.hexmap.board.HexMap` or :class:`~hexwx.movement.costs.MoveTerrain`; ``weather``:
@@ -354,25 +383,30 @@ def movement_graph(m: Any, unit: str, weather: Any = None) -> MoveGraph:
     key = (unit, mw)
     g = per_map.get(key)
     if g is None:
-        mt = m if isinstance(m, MoveTerrain) else _TERRAIN.get(m)
-        if mt is None:
-            mt = MoveTerrain.of(m)
-            _TERRAIN[m] = mt
+        if isinstance(m, MoveTerrain):
+            mt = m
+        else:
+            mt = _TERRAIN.get(m) or _TERRAIN.setdefault(m, MoveTerrain.of(m))
         g = per_map[key] = MoveGraph(mt, unit, mw)
     return g
 
 
-def path(m: Any, start: int | str, goal: int | str, *, unit: str, weather: Any = None,
+def path(m: MoveMap, start: int | str, goal: int | str, *, unit: str, weather: MoveWeatherLike = None,
          mf: float | None = None) -> MovePath:
     """Cheapest path from ``start`` to ``goal`` on map ``m`` for ``unit`` under ``weather``."""
-    return movement_graph(m, unit, weather).path(start, goal, mf=mf)
+    return _with_map(movement_graph(m, unit, weather).path(start, goal, mf=mf), m)
 
 
-def reach(m: Any, start: int | str, *, unit: str, mf: float, weather: Any = None) -> Reach:
+def _with_map(res: _R, m: MoveMap) -> _R:
+    """``res`` carrying its map for drawing (not for a bare MoveTerrain)."""
+    return res if isinstance(m, MoveTerrain) else dataclasses.replace(res, map=m)
+
+
+def reach(m: MoveMap, start: int | str, *, unit: str, mf: float, weather: MoveWeatherLike = None) -> Reach:
     """Every hex of ``m`` that ``unit`` can reach from ``start`` with ``mf`` MF/MP."""
-    return movement_graph(m, unit, weather).reach(start, mf)
+    return _with_map(movement_graph(m, unit, weather).reach(start, mf), m)
 
 
-def step(m: Any, a: int | str, b: int | str, *, unit: str, weather: Any = None) -> Step:
+def step(m: MoveMap, a: int | str, b: int | str, *, unit: str, weather: MoveWeatherLike = None) -> Step:
     """The cost and reasons of one step between adjacent hexes ``a`` and ``b``."""
     return movement_graph(m, unit, weather).step(a, b)

@@ -44,3 +44,25 @@ def los_png(result: Any, m: Any = None) -> bytes | None:
 def table_png(obj: Any) -> bytes:
     """PNG bytes of a table scenario or table (turn 1) for notebooks."""
     return render_table(obj, width_px=900).to_png()
+
+
+def window_of(m: Any, hexes: Any) -> tuple[str, str] | None:
+    """Two hexes whose window covers every hex in ``hexes`` (names or ids); None if empty."""
+    import numpy as np
+    ids = [m.parse(h) if isinstance(h, str) else int(h) for h in hexes]
+    if not ids:
+        return None
+    g = m.grid
+    xs, ys = g.centre_x[ids], g.centre_y[ids]
+    def nearest(x: float, y: float) -> str:
+        return g.name(int(np.argmin((g.centre_x - x) ** 2 + (g.centre_y - y) ** 2)))
+    return nearest(float(xs.min()), float(ys.min())), nearest(float(xs.max()), float(ys.max()))
+
+
+def result_png(m: Any, hexes: Any, **overlays: Any) -> bytes:
+    """PNG bytes of ``m`` with ``overlays`` (render_map keywords), cropped to ``hexes`` (the
+    hexes that matter: those seen, reached, on the path); for ``_repr_png_``."""
+    window = window_of(m, hexes)
+    small = window is not None and len(list(hexes)) < len(m) // 2
+    scale = NOTEBOOK_SCALE * 2 if small else NOTEBOOK_SCALE
+    return render_map(m, window=window, scale=scale, **overlays).to_png()

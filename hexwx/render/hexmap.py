@@ -17,12 +17,15 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+import weakref
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.transform import transformed
+from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
 from hexwx.errors import DataError, UsageError
 from hexwx.render.style import (
@@ -30,7 +33,14 @@ from hexwx.render.style import (
     Marker, Rendering, downsample, font, halo_text, legend_strip, level_colour, line_swatch,
     PATTERNS, marker_swatch, pattern_mask, stack, swatch,
 )
-from hexwx.hexmap.terrain import Category, TerrainType
+from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+from hexwx.lineofsight.lv import Hindrance
+from hexwx.weather.asl.state import AslWeather, Drift
+
+if TYPE_CHECKING:  # result types only: importing them would load the LOS kernel and networkx
+    from hexwx.lineofsight.engine import LosResult, Viewshed
+    from hexwx.lineofsight.exposure import Exposure
+    from hexwx.movement.paths import MovePath, Reach
 
 BACKGROUNDS = ("terrain", "board")
 #: Hindrance kinds drawn as weather (LV) badges; everything else is a terrain hindrance.
@@ -98,8 +108,12 @@ class _Palette:
     has_fill: np.ndarray  # bool [len(classes)]
 
 
-def _palette(table: Any) -> _Palette:
-    cache = getattr(table, "__dict__", {}).get("_hexwx_render_palette")
+_PALETTES: weakref.WeakKeyDictionary[TerrainTable, _Palette] = weakref.WeakKeyDictionary()
+
+
+def _palette(table: TerrainTable) -> _Palette:
+    """Style class and fill of every terrain code of ``table`` (made once per table)."""
+    cache = _PALETTES.get(table)
     if cache is not None:
         return cache
     cls = np.zeros(256, np.uint8)
@@ -112,10 +126,7 @@ def _palette(table: Any) -> _Palette:
         if st.fill is not None:
             fill[i], has[i] = st.fill, True
     pal = _Palette(cls, fill, has)
-    try:
-        object.__setattr__(table, "_hexwx_render_palette", pal)
-    except (AttributeError, TypeError):  # pragma: no cover - a table without __dict__
-        pass
+    _PALETTES[table] = pal
     return pal
 
 
@@ -283,21 +294,42 @@ def _colour_table(pal: _Palette, lvl_colours: np.ndarray) -> np.ndarray:
 
 
 def board_layer(m: HexMap, view: View) -> Image.Image:
-    """The board's own artwork (VASL archive image) for the view, at final size."""
-    if not m.image_bytes:
-        raise UsageError(f"--background board needs a VASL board archive with its image; "
-                         f"{m.name or m.source!r} has none (use --background terrain)")
-    if len(m.grid.boards) != 1:
-        raise UsageError("--background board works for a single VASL board, not a layout of "
-                         f"{len(m.grid.boards)} boards")
-    try:
-        art = Image.open(io.BytesIO(m.image_bytes)).convert("RGB")
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{m.source or m.name}: the board image cannot be read ({exc})") from None
-    if art.size != (m.grid.width_px, m.grid.height_px):
-        art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
+    """The boards' own artwork (VASL archive images, rotated where the board is) for the view."""
+    if m.board_images:
+        art = _layout_art(m)
+    else:
+        if not m.image_bytes:
+            raise UsageError(f"--background board needs a VASL board archive with its image; "
+                             f"{m.name or m.source!r} has none (use --background terrain)")
+        art = _open_art(m.image_bytes, m.source or m.name)
+        if art.size != (m.grid.width_px, m.grid.height_px):
+            art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
     art = art.crop((view.x0, view.y0, view.x1, view.y1))
     return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
+
+
+def _open_art(data: bytes, source: str) -> Image.Image:
+    try:
+        return Image.open(io.BytesIO(data)).convert("RGB")
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{source}: the board image cannot be read ({exc})") from None
+
+
+def _layout_art(m: HexMap) -> Image.Image:
+    """Every board's image pasted at its place on the map, turned round where it is rotated."""
+    from hexwx.io.vasl import read_board_image
+    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (255, 255, 255))
+    for path, x, y, rotated in m.board_images:
+        data = read_board_image(path)
+        if not data:
+            raise UsageError(f"--background board: the archive {path} has no board image "
+                             f"(use --background terrain)")
+        art = _open_art(data, path)
+        size = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
+        if art.size != size:
+            art = art.resize(size, Image.Resampling.LANCZOS)
+        canvas.paste(art.rotate(180) if rotated else art, (x, y))
+    return canvas
 
 
 # -------------------------------------------------------------------------------------------
@@ -355,7 +387,7 @@ def _side_points(m: HexMap, h: Hex, k: int) -> tuple[tuple[float, float], tuple[
 
 
 def dashed_line(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float],
-                fill: Any, width: int, dash: float, gap: float) -> None:
+                fill: RGB, width: int, dash: float, gap: float) -> None:
     """A dashed straight line from ``a`` to ``b`` (canvas px)."""
     length = math.dist(a, b)
     if length == 0:
@@ -524,61 +556,51 @@ def _sgn(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
-def los_caption(result: Any) -> str:
+def los_caption(result: LosResult) -> str:
     """The caption of a LOS result: ends, range, verdict with the reason and rule, every
     hindrance and LV hex with its DRM, and the total.  Tests compare it with the result."""
     r = result
-    lv = f" level {r.source_level}" if getattr(r, "source_level", 0) else ""
-    tv = f" level {r.target_level}" if getattr(r, "target_level", 0) else ""
+    lv = f" level {r.source_level}" if r.source_level else ""
+    tv = f" level {r.target_level}" if r.target_level else ""
     head = f"LOS {r.source}{lv} -> {r.target}{tv}, range {r.range}: "
     if r.blocked:
-        where = f" at {r.blocking_hex}" if getattr(r, "blocking_hex", None) else ""
+        where = f" at {r.blocking_hex}" if r.blocking_hex else ""
         verdict = f"BLOCKED{where}: {r.reason}"
     else:
         verdict = f"clear: {r.reason}" if r.reason and r.reason != "clear" else "clear"
-    if getattr(r, "rule", None):
+    if r.rule:
         verdict += f" ({r.rule})"
     parts = [head + verdict]
-    hs = list(getattr(r, "hindrances", ()) or ())
+    hs = r.hindrances
     if hs:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
-            + (f" ({x.rule})" if getattr(x, "rule", "") else "") for x in hs))
+            + (f" ({x.rule})" if x.rule else "") for x in hs))
     parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
                  f"total DRM {_sgn(int(r.drm))}")
     return "\n".join(parts)
 
 
-def draw_los(d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Any) -> list[Marker]:
+def draw_los(d: ImageDraw.ImageDraw, m: HexMap, view: View, r: LosResult) -> list[Marker]:
     """The LOS thread (green clear; red dashed past the blocking point, marked with an X) and a
     badge with the DRM on every hindrance (square, orange) and LV (round, sky blue) hex."""
     a = m.grid.centre(_hex(m, r.source, "--los"))
     b = m.grid.centre(_hex(m, r.target, "--los"))
     markers: list[Marker] = []
-    if r.blocked and getattr(r, "blocked_at", None) is not None:
+    if r.blocked and r.blocked_at is not None:
         p = (float(r.blocked_at[0]), float(r.blocked_at[1]))
         thick_line(d, view, a, p, OVERLAY["los clear"], 3.5)
         thick_line(d, view, p, b, OVERLAY["los blocked"], 3.5, dashed=True)
         markers.append(x_mark(d, view, p, OVERLAY["los blocked"], kind="blocked",
-                              target=str(getattr(r, "blocking_hex", "") or "")))
+                              target=r.blocking_hex or ""))
     elif r.blocked:
         thick_line(d, view, a, b, OVERLAY["los blocked"], 3.5, dashed=True)
     else:
         thick_line(d, view, a, b, OVERLAY["los clear"], 3.5)
-    markers += _hindrance_badges(d, m, view, getattr(r, "hindrances", ()) or ())
+    markers += _hindrance_badges(d, m, view, r.hindrances)
     for p_end in (a, b):
         _end_dot(d, view, p_end)
     return markers
-
-
-def _hex_list(m: HexMap, names: Iterable[Any]) -> list[Hex]:
-    out = []
-    for n in names:
-        try:
-            out.append(_hex(m, n, "thread"))
-        except UsageError:
-            continue
-    return out
 
 
 def _end_dot(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float]) -> None:
@@ -594,7 +616,8 @@ def _hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, flo
     return hs, (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
 
-def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View, hs: Iterable[Any]) -> list[Marker]:
+def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View,
+                      hs: Iterable[Hindrance]) -> list[Marker]:
     """A badge with the DRM for every hindrance tied to a place: square orange for terrain,
     round sky blue for LV; a second badge in the same place goes to the other side."""
     markers: list[Marker] = []
@@ -615,7 +638,7 @@ def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View, hs: Iterabl
     return markers
 
 
-def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, vs: Any,
+def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, vs: Viewshed,
                   source: Hex, hexes: Iterable[int]) -> list[Marker]:
     """Hexes out of LOS under a dark hatched veil; hindered hexes under an orange veil that
     deepens with the DRM, with the DRM printed; the viewer's hex ringed in black."""
@@ -638,7 +661,34 @@ def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: Vi
     return markers
 
 
-def viewshed_caption(m: HexMap, vs: Any, source: Hex, level: int) -> str:
+def draw_exposure(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, ex: Exposure,
+                  hexes: Iterable[int]) -> list[Marker]:
+    """The exposure heat map: a vermillion cross-hatched veil deepening with the count of
+    observers that see the hex, the count printed; hexes without the level left bare."""
+    count = np.asarray(ex.count, np.int32)
+    top = max(1, int(count.max()))
+    alpha = np.where(count > 0, 25 + (150 * count) // top, 0)
+    hex_veil(base, m, view, alpha, OVERLAY["exposure"], "cross")
+    markers: list[Marker] = []
+    for h in hexes:
+        h = int(h)
+        if count[h] >= 0:
+            cx, cy = m.grid.centre(h)
+            halo_text(d, view.c(cx, cy + 8), str(int(count[h])), round(13 * view.k))
+            markers.append(Marker("exposure", m.grid.name(h), view.final(cx - 18, cy + 10),
+                                  OVERLAY["exposure"], str(int(count[h]))))
+    return markers
+
+
+def exposure_caption(ex: Exposure) -> str:
+    obs = getattr(ex, "observers", None)
+    who = f"of {', '.join(obs)}" if obs else "hexes"
+    return (f"exposure at level {ex.level}: how many {who} see each hex "
+            f"({getattr(ex, 'weather', 'Clear')}); most seen {int(np.asarray(ex.count).max())} "
+            "(deeper red = seen by more)")
+
+
+def viewshed_caption(m: HexMap, vs: Viewshed, source: Hex, level: int) -> str:
     blocked = np.asarray(vs.blocked, bool)
     drm = np.asarray(vs.drm, np.int32)
     seen = int((~blocked).sum()) - 1
@@ -652,24 +702,24 @@ def viewshed_caption(m: HexMap, vs: Any, source: Hex, level: int) -> str:
 # weather
 # -------------------------------------------------------------------------------------------
 
-def draw_weather(base: Image.Image, m: HexMap, view: View, w: Any) -> None:
+def draw_weather(base: Image.Image, m: HexMap, view: View, w: AslWeather) -> None:
     """Fog over every hex at or below the fog level (3.31), a mud or snow veil (on ``base``)."""
     levels = m.hexes.base
-    if getattr(w, "fog_level", None) is not None:
-        alpha = np.where(levels <= int(w.fog_level), 130, 0)
+    if w.fog_level is not None:
+        alpha = np.where(levels <= w.fog_level, 130, 0)
         hex_veil(base, m, view, alpha, OVERLAY["fog"], "hlines")
-    if getattr(w, "mud", False):
+    if w.mud:
         hex_veil(base, m, view, np.full(len(m.grid), 45), OVERLAY["mud"], "dots")
-    if getattr(w, "ground_snow", False) or getattr(w, "deep_snow", False):
-        a = 110 if getattr(w, "deep_snow", False) else 75
+    if w.ground_snow or w.deep_snow:
+        a = 110 if w.deep_snow else 75
         hex_veil(base, m, view, np.full(len(m.grid), a), OVERLAY["snow"], "dots")
 
 
-def draw_drifts(d: ImageDraw.ImageDraw, m: HexMap, view: View, w: Any) -> list[Marker]:
-    return [draw_drift(d, m, view, dr) for dr in getattr(w, "drifts", ()) or ()]
+def draw_drifts(d: ImageDraw.ImageDraw, m: HexMap, view: View, w: AslWeather) -> list[Marker]:
+    return [draw_drift(d, m, view, dr) for dr in w.drifts]
 
 
-def draw_drift(d: ImageDraw.ImageDraw, m: HexMap, view: View, drift: Any) -> Marker:
+def draw_drift(d: ImageDraw.ImageDraw, m: HexMap, view: View, drift: Drift) -> Marker:
     """A drift: a white bar with a blue casing along its hexside."""
     h = _hex(m, drift.hex, "drift")
     a, b = (view.c(*p) for p in _side_points(m, h, int(drift.hexside)))
@@ -679,12 +729,11 @@ def draw_drift(d: ImageDraw.ImageDraw, m: HexMap, view: View, drift: Any) -> Mar
     return Marker("drift", m.grid.name(h), view.final((ax + bx) / 2, (ay + by) / 2), OVERLAY["drift"])
 
 
-def weather_caption(w: Any) -> str:
-    desc = w.describe() if hasattr(w, "describe") else str(w)
-    bits = [f"weather: {desc}"]
-    if getattr(w, "fog_level", None) is not None:
+def weather_caption(w: AslWeather) -> str:
+    bits = [f"weather: {w.describe()}"]
+    if w.fog_level is not None:
         bits.append(f"fog veils hexes of ground level {w.fog_level} and lower")
-    if getattr(w, "drifts", ()):
+    if w.drifts:
         bits.append("drifts: " + ", ".join(str(x) for x in w.drifts))
     return "; ".join(bits)
 
@@ -693,23 +742,23 @@ def weather_caption(w: Any) -> str:
 # movement (reads hexwx.movement.paths results)
 # -------------------------------------------------------------------------------------------
 
-def _path_steps(p: Any) -> list[tuple[str, str]]:
+def _path_steps(p: MovePath) -> list[tuple[str, str]]:
     """(hex name, cumulative cost label) of each hex of a :class:`~hexwx.movement.paths.MovePath`:
     the start at 0, then the running sum of the steps' own costs ("all" once a step takes the
     whole move, e.g. across a drift)."""
-    hexes = list(getattr(p, "hexes", ()) or ())
+    hexes = p.hexes
     if not hexes:
         return []
     out = [(str(hexes[0]), "0")]
     total: float | None = 0.0
-    for name, st in zip(hexes[1:], getattr(p, "steps", ()) or ()):
-        cost = getattr(st, "cost", None)
+    for name, st in zip(hexes[1:], p.steps):
+        cost = st.cost
         total = None if (total is None or cost is None) else total + float(cost)
         out.append((str(name), "all" if total is None else f"{total:g}"))
     return out
 
 
-def draw_path(d: ImageDraw.ImageDraw, m: HexMap, view: View, p: Any) -> list[Marker]:
+def draw_path(d: ImageDraw.ImageDraw, m: HexMap, view: View, p: MovePath) -> list[Marker]:
     """The path as a blue line through hex centres with the cumulative cost at each hex."""
     steps = _path_steps(p)
     pts = [m.grid.centre(_hex(m, h, "--path")) for h, _ in steps]
@@ -727,7 +776,7 @@ def tint_badge(rgb: RGB) -> RGB:
     return tuple(round(c + (255 - c) * 0.55) for c in rgb)  # type: ignore[return-value]
 
 
-def draw_reach(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Any,
+def draw_reach(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Reach,
                source: Hex) -> list[Marker]:
     """Reachable hexes under a sky-blue veil with their cost; the start ringed."""
     costs = reach_costs(m, r)
@@ -746,21 +795,20 @@ def draw_reach(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View,
     return markers
 
 
-def reach_costs(m: HexMap, r: Any) -> dict[Hex, float]:
-    """{hex id: cost} of a reach result (a mapping of names or ids to costs, or ``.costs``)."""
-    costs = getattr(r, "costs", None)
-    if costs is None:
-        costs = r if isinstance(r, dict) else dict(getattr(r, "hexes", {}))
-    return {_hex(m, h, "--reach"): float(c) for h, c in dict(costs).items()}
+def reach_costs(m: HexMap, r: Reach) -> dict[Hex, float]:
+    """{hex id: cost} of a reach result."""
+    return {_hex(m, h, "--reach"): float(c) for h, c in r.costs.items()}
 
 
 # -------------------------------------------------------------------------------------------
 # the whole picture
 # -------------------------------------------------------------------------------------------
 
-def render_map(m: HexMap, *, los: Any = None, viewshed: Any = None, viewshed_from: str | Hex | None = None,
-               viewshed_level: int = 0, path: Any = None, reach: Any = None, reach_from: str | Hex | None = None,
-               weather: Any = None, background: str = "terrain", scale: float = 1.0,
+def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
+               viewshed_from: str | Hex | None = None, viewshed_level: int = 0,
+               path: MovePath | None = None, reach: Reach | None = None,
+               reach_from: str | Hex | None = None, exposure: Exposure | None = None,
+               weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
                window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
                title: str | None = None) -> Rendering:
     """Draw hex map ``m`` with the given overlays; returns a :class:`Rendering` whose
@@ -771,16 +819,16 @@ def render_map(m: HexMap, *, los: Any = None, viewshed: Any = None, viewshed_fro
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:
-        viewshed_from = getattr(viewshed, "source", None)
-        if viewshed_from is None:
-            raise UsageError("a viewshed overlay needs the viewer's hex (viewshed_from)")
+        viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
-    vs_src = _hex(m, viewshed_from, "--from") if viewshed is not None else None
+    vs_src = _hex(m, viewshed_from, "--from") if viewshed is not None and viewshed_from is not None else 0
     reach_src = None
     if reach is not None:
-        rf = reach_from if reach_from is not None else getattr(reach, "start", None)
-        reach_src = _hex(m, rf, "--reach") if rf is not None else None
+        reach_src = _hex(m, reach_from if reach_from is not None else reach.start, "--reach")
+    classes: set[str]
+    levels: list[int]
     if background == "board":
         base, classes, levels = board_layer(m, view), set(), []
     else:
@@ -799,6 +847,10 @@ def render_map(m: HexMap, *, los: Any = None, viewshed: Any = None, viewshed_fro
         markers += draw_viewshed(base, d, m, view, viewshed, vs_src, hexes)
         captions.append(viewshed_caption(m, viewshed, vs_src, viewshed_level))
         overlays += ["viewshed"]
+    if exposure is not None:
+        markers += draw_exposure(base, d, m, view, exposure, hexes)
+        captions.append(exposure_caption(exposure))
+        overlays += ["exposure"]
     if reach is not None:
         markers += draw_reach(base, d, m, view, reach, reach_src if reach_src is not None else 0)
         captions.append(_reach_caption(m, reach, reach_src))
@@ -837,39 +889,39 @@ def _title(m: HexMap) -> str:
     return f"{what}" if what == m.name else f"{m.name}: {what}" if m.name else what
 
 
-def _weather_keys(w: Any) -> list[str]:
+def _weather_keys(w: AslWeather) -> list[str]:
     keys = []
-    if getattr(w, "fog_level", None) is not None:
+    if w.fog_level is not None:
         keys.append("fog")
-    if getattr(w, "mud", False):
+    if w.mud:
         keys.append("mud")
-    if getattr(w, "ground_snow", False) or getattr(w, "deep_snow", False):
+    if w.ground_snow or w.deep_snow:
         keys.append("snow")
-    if getattr(w, "drifts", ()):
+    if w.drifts:
         keys.append("drift")
     return keys
 
 
-def _path_caption(p: Any) -> str:
-    if not getattr(p, "found", True):
-        return f"path: none for {getattr(p, 'unit', '?')}: {getattr(p, 'reason', '')}"
+def _path_caption(p: MovePath) -> str:
+    if not p.found:
+        return f"path: none for {p.unit}: {p.reason}"
     steps = _path_steps(p)
     if not steps:
         return "path: none"
-    total = getattr(p, "total", None)
+    total = p.total
     cost = "the whole move" if total is None else f"{float(total):g}"
-    measure = getattr(p, "measure", "MF")
-    unit = getattr(p, "unit", None)
+    measure = p.measure
+    unit = p.unit
     who = f" for {unit}" if unit else ""
     return (f"path {steps[0][0]} -> {steps[-1][0]}{who}: {len(steps) - 1} steps, cost {cost} "
             f"{measure} (cumulative cost at each hex)")
 
 
-def _reach_caption(m: HexMap, r: Any, src: Hex | None) -> str:
+def _reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
     n = len(reach_costs(m, r))
-    mf = getattr(r, "mf", None)
+    mf = r.mf
     start = f" from {m.grid.name(src)}" if src is not None else ""
-    who = f" for {r.unit}" if getattr(r, "unit", None) else ""
+    who = f" for {r.unit}" if r.unit else ""
     lim = f" with {mf:g} MF/MP" if isinstance(mf, (int, float)) else ""
     return f"reach{start}{who}{lim}: {n} hexes (cumulative cost shown)"
 
@@ -899,6 +951,8 @@ def legend_entries(classes: set[str], levels: list[int], sides: set[str],
                      (swatch(size, tint_badge(O["viewshed hindered"]), None, (0, 0, 0)), "hindered (DRM)")],
         "path": [(line_swatch(size, O["path"], 4), "path (cumulative cost)")],
         "reach": [(swatch(size, tint_badge(O["reach"]), "hatch", O["reach"]), "reachable")],
+        "exposure": [(swatch(size, tint_badge(O["exposure"]), "cross", O["exposure"]),
+                      "seen by many (count)")],
         "fog": [(swatch(size, (215, 220, 226), "hlines", (160, 170, 180)), "fog")],
         "mud": [(swatch(size, tint_badge(O["mud"]), "dots", O["mud"]), "mud")],
         "snow": [(swatch(size, (245, 248, 252), "dots", (180, 190, 200)), "snow")],

@@ -75,6 +75,7 @@ OVERLAY: dict[str, RGB] = {
     "fog": (232, 236, 240),              # pale veil with horizontal stripes
     "mud": tint(OI["vermillion"], -0.55),
     "snow": (250, 252, 255),
+    "exposure": OI["vermillion"],        # veil deepening with the count, count printed
 }
 
 # -------------------------------------------------------------------------------------------
@@ -286,27 +287,24 @@ class Rendering:
     def _repr_png_(self) -> bytes:
         return self.to_png()
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, *, inputs: tuple[object, ...] = ()) -> Path:
         """Write the image as PNG to ``path``; DataError (one line) if it cannot be written."""
-        return save_png(self.image, path)
+        return save_png(self.image, path, inputs=inputs)
 
 
-def save_png(image: Image.Image, path: str | Path) -> Path:
-    """Save ``image`` to ``path`` (PNG); a one-line DataError naming the path on failure."""
+def save_png(image: Image.Image, path: str | Path, *, inputs: tuple[object, ...] = ()) -> Path:
+    """Save ``image`` to ``path`` (PNG) through :mod:`hexwx.outputs` (temporary file, rename);
+    a one-line UsageError/DataError naming the path on failure.  ``inputs`` are refused as
+    the output."""
+    from hexwx.errors import UsageError
+    from hexwx.outputs import open_output
+    if str(path) in ("", "-"):
+        raise UsageError(f"output file {str(path)!r}: expected a file name ending in .png")
     p = Path(path)
     if p.suffix.lower() != ".png":
-        from hexwx.errors import UsageError
         raise UsageError(f"output file {str(p)!r} must end in .png")
-    try:
-        image.save(p, format="PNG")
-    except FileNotFoundError:
-        raise DataError(f"cannot write {str(p)!r}: directory {str(p.parent)!r} does not exist") from None
-    except IsADirectoryError:
-        raise DataError(f"cannot write {str(p)!r}: it is a directory") from None
-    except PermissionError:
-        raise DataError(f"cannot write {str(p)!r}: permission denied") from None
-    except OSError as exc:
-        raise DataError(f"cannot write {str(p)!r}: {exc.strerror or exc}") from None
+    with open_output(p, inputs=inputs) as f:
+        image.save(f, format="PNG")
     return p
 
 

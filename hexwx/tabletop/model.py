@@ -181,7 +181,7 @@ class Base:
     @property
     def corners(self) -> list[tuple[float, float]]:
         """Four corners in cm: front-left, front-right, rear-right, rear-left."""
-        return list(self.polygon.exterior.coords)[:4]
+        return [(float(x), float(y)) for x, y in list(self.polygon.exterior.coords)[:4]]
 
     @property
     def centre(self) -> tuple[float, float]:

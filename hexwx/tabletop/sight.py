@@ -512,7 +512,7 @@ def range_info(table: TableTop, firer_id: str, target_id: str, *, rules: str,
             reasons.append("units in road column cannot fire (Huzzah! p.12)")
         if not arc:
             reasons.append("target outside the arc of 45 degrees either side (Huzzah! p.11)")
-    if in_range is False:
+    if in_range is False and wr is not None:
         reasons.append(f"out of range: {table.to_unit(rng):.6g} > {table.to_unit(wr):.6g} {table.unit}")
     sight = can_see(table, firer_id, target_id, rules=rules, visibility_cm=visibility_cm)
     if sight.los == "blocked":

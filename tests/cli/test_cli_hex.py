@@ -195,6 +195,7 @@ def test_vasl_archive_without_metadata_is_exit_2(capsys: pytest.CaptureFixture[s
     if not env:
         pytest.skip("HEXWX_VASL_DIR is not set: needs a VASL board archive")
     monkeypatch.delenv("HEXWX_VASL_METADATA", raising=False)
+    monkeypatch.delenv("HEXWX_VASL_DIR")  # its SharedBoardMetadata.xml would be the default
     bd = Path(env) / "boards" / "bd02"
     rc, _, err = run(capsys, "los", bd, "A1", "A5")
     assert rc == 2 and "--vasl-metadata" in one_line_error(err)

@@ -26,7 +26,7 @@ class Effect:
     def __str__(self) -> str:
         return f"[{self.topic}] {self.text} ({self.rule})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"topic": self.topic, "text": self.text, "rule": self.rule}
 
 
@@ -36,7 +36,9 @@ _EC_RULE = {"Snow": "3.73, 3.74", "Mud": "3.6", "Moist": "3.3, 3.713", "normal":
 def effects(state: AslWeather) -> list[Effect]:
     """Every effect of ``state`` with its rule, grouped by topic in :data:`TOPICS` order."""
     out: list[Effect] = []
-    add = lambda topic, text, rule: out.append(Effect(topic, text, rule))  # noqa: E731
+
+    def add(topic: str, text: str, rule: str) -> None:
+        out.append(Effect(topic, text, rule))
 
     if state.is_clear:
         add("weather", "clear: weather has no effect", "3.2")
@@ -57,7 +59,7 @@ def effects(state: AslWeather) -> list[Effect]:
         add("EC", f"EC are {ec}", _EC_RULE[ec])
 
     # LV -------------------------------------------------------------------------------------
-    if state.fog:
+    if state.fog_level is not None:
         add("LV", f"fog at level {state.fog_level} and lower: +{state.fog_drm} LV per fogged hex "
             f"up to the start of level {state.fog_level + 1}; hexes above it hinder only within "
             "their blind-hex zone", "3.31, 3.311, A6.4")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from hexwx.dice import Dice, Roll
 from hexwx.errors import UsageError
@@ -345,7 +345,7 @@ class AslWeather:
             tail.append(self.month)
         return text + " (" + ", ".join(tail) + ")"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """A JSON-ready dict of the fields plus the derived ``ec``, ``mist`` and ``overcast``."""
         out = dataclasses.asdict(self)
         out["drifts"] = [{"hex": d.hex, "hexside": d.hexside} for d in self.drifts]
@@ -384,7 +384,10 @@ def temperate_weather(month: str, dr: int) -> str:
     return result
 
 
-def _band(table: Sequence[tuple[int, int, object]], dr: int, what: str) -> object:
+_V = TypeVar("_V")
+
+
+def _band(table: Sequence[tuple[int, int, _V]], dr: int, what: str) -> _V:
     for lo, hi, value in table:
         if lo <= dr <= hi:
             return value
@@ -393,7 +396,7 @@ def _band(table: Sequence[tuple[int, int, object]], dr: int, what: str) -> objec
 
 def fog_or_mist(dr: int) -> str:
     """3.3: ``"Mist"`` on dr 1-5, ``"Fog"`` on 6."""
-    return str(_band(C.FOG_MIST_DR, dr, "fog/mist"))
+    return _band(C.FOG_MIST_DR, dr, "fog/mist")
 
 
 def fog_level(dr: int) -> int:
@@ -405,7 +408,7 @@ def fog_level(dr: int) -> int:
 
 def fog_density(dr: int) -> int:
     """3.311 Fog Density: DRM per hex.  Reading: the "-1" row is dr <= 1 (+1); 2-3 +2; 4-6 +3."""
-    return int(_band(C.FOG_DENSITY_CHART, dr, "fog density"))  # type: ignore[arg-type]
+    return _band(C.FOG_DENSITY_CHART, dr, "fog density")
 
 
 def snow_chart_drm(month: str) -> int:
@@ -449,7 +452,7 @@ class ChartRoll:
             shown += f" {self.drm:+d} = {self.final}"
         return f"{self.purpose}: {shown} -> {self.result} ({self.rule})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"purpose": self.purpose, "dice": list(self.dice), "drm": self.drm,
                 "final": self.final, "result": self.result, "rule": self.rule}
 
@@ -471,7 +474,7 @@ class WeatherEvent:
     def __str__(self) -> str:
         return f"turn {self.turn}.{self.player_turn}: {self.text} ({self.rule})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"turn": self.turn, "player_turn": self.player_turn, "text": self.text,
                 "rule": self.rule}
 
@@ -774,7 +777,7 @@ class TurnRecord:
     rolls: tuple[ChartRoll, ...]
     state: AslWeather = field(repr=False)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"turn": self.turn, "player_turn": self.player_turn, "wind_change_dr": self.dr,
                 "events": [e.to_json() for e in self.events],
                 "rolls": [r.to_json() for r in self.rolls],
@@ -793,5 +796,3 @@ def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) 
                               tuple(rolls), state))
     return out
 
-
-from hexwx.weather.asl.effects import Effect, effects  # noqa: E402  (re-exported)

@@ -21,9 +21,10 @@ from __future__ import annotations
 import importlib
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from functools import partial
 from fractions import Fraction
 from types import ModuleType
-from typing import Any, Callable, Hashable, Mapping
+from typing import Any, Callable, Hashable, Mapping, TypeVar
 
 import numpy as np
 
@@ -167,12 +168,15 @@ class _PrefixDice(Dice):
         return self.faces[self.used - 1]
 
 
-def outcomes(compute: Callable[[Dice], Hashable]) -> dict[Hashable, Fraction]:
+H = TypeVar("H", bound=Hashable)
+
+
+def outcomes(compute: Callable[[Dice], H]) -> dict[H, Fraction]:
     """Exact distribution of ``compute(dice)`` over every sequence of faces it can consume.
 
     ``compute`` must be deterministic given the faces; each face has chance 1/6.
     """
-    result: dict[Hashable, Fraction] = defaultdict(Fraction)
+    result: dict[H, Fraction] = defaultdict(Fraction)
     stack: list[tuple[int, ...]] = [()]
     while stack:
         prefix = stack.pop()
@@ -188,7 +192,8 @@ def outcomes(compute: Callable[[Dice], Hashable]) -> dict[Hashable, Fraction]:
 def initial_probabilities(rules: str, **options: Any) -> dict[str, Fraction]:
     """Exact odds of each result of the pre-game weather throw (AGV clear = 24/36)."""
     check_options(rules, options)
-    return model(rules).initial_table(**options)
+    table: dict[str, Fraction] = model(rules).initial_table(**options)
+    return table
 
 
 def exact_distribution(rules: str, turns: int, **options: Any) -> list[dict[str, Fraction]]:
@@ -201,7 +206,7 @@ def exact_distribution(rules: str, turns: int, **options: Any) -> list[dict[str,
     check_options(rules, options)
     states = outcomes(lambda d: mod.start(d, **options))
     uses_turn = getattr(mod, "STEP_USES_TURN", False)
-    memo: dict[Hashable, dict[Hashable, Fraction]] = {}
+    memo: dict[Hashable, dict[tuple[Hashable, str, bool], Fraction]] = {}
     per_turn: list[dict[str, Fraction]] = []
     for turn in range(1, turns + 1):
         dist: dict[str, Fraction] = defaultdict(Fraction)
@@ -216,7 +221,7 @@ def exact_distribution(rules: str, turns: int, **options: Any) -> list[dict[str,
                 if hasattr(mod, "exact_step"):
                     memo[key] = mod.exact_step(state, turn)
                 else:
-                    memo[key] = outcomes(lambda d, s=state, t=turn: _step_summary(mod, s, t, d))
+                    memo[key] = outcomes(partial(_step_summary, mod, state, turn))
             for (new_state, weather, ends), q in memo[key].items():
                 dist[weather] += p * q
                 nxt[ENDED if ends else new_state] += p * q
@@ -249,7 +254,8 @@ def simulate(rules: str, games: int, turns: int, *, seed: int | None = None,
              **options: Any) -> np.ndarray:
     """Weather names of ``games`` games × ``turns`` turns as a numpy array of str (vectorised)."""
     codes, names = _simulated_codes(rules, games, turns, seed, options)
-    return np.array(names)[codes]
+    named: np.ndarray = np.array(names)[codes]
+    return named
 
 
 def frequencies(rules: str, games: int, turns: int, *, seed: int | None = None,

@@ -96,7 +96,7 @@ def report(state: GaugeState, turn: int) -> TurnReport:
     """The :class:`TurnReport` of a gauge reading (rolls are filled in by the runner)."""
     weather = weather_of(state.gauge, state.turns_here)
     sight, movement, fire = EFFECTS[weather]
-    notes = (f"weather gauge at {state.gauge}",)
+    notes: tuple[str, ...] = (f"weather gauge at {state.gauge}",)
     if weather in _MOVE_NOTES:
         notes += (_MOVE_NOTES[weather],)
     return TurnReport(turn=turn, weather=weather, visibility_cm=sight,

@@ -1,0 +1,57 @@
+"""``hexwx serve``: the map in the browser (click two hexes for their LOS) and its JSON API."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from hexwx.errors import UsageError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "serve", help="the map in a local web page (click two hexes for their LOS) and a JSON API",
+        description="Serve MAP (hexwx map or VASL board archive), a hex SCENARIO or a tabletop "
+                    "scenario as a web page on this machine: click a hex (and its level) and "
+                    "another for the LOS with every hindrance, weather panel, viewshed, "
+                    "exposure heat map, path and reach; units of scenarios; tabletop sight by "
+                    "turn.  The page's JSON API (/api/los?from=A7&to=N7 ...) answers exactly as "
+                    "the commands do.  See docs/viewer.md.",
+        epilog="examples:\n  hexwx serve maps/hill_village.toml --open\n"
+               "  hexwx serve bd02 --port 8765\n  hexwx serve scenarios/fog_on_the_hill.toml\n"
+               "  curl 'http://127.0.0.1:8765/api/los?from=A7&to=N7&fog=0'",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("source", metavar="MAP|SCENARIO|SAVE",
+                   help="hexwx map, VASL board archive, hex scenario, table scenario or VASL save")
+    p.add_argument("--port", type=int, default=8765, metavar="N",
+                   help="TCP port (default 8765; 0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    p.add_argument("--vasl-metadata", metavar="FILE",
+                   help="VASL's SharedBoardMetadata.xml (default $HEXWX_VASL_METADATA)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from hexwx.serve.server import make_server
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0-65535, got {args.port}")
+    try:
+        server = make_server(args.source, host=args.host, port=args.port,
+                             vasl_metadata=args.vasl_metadata, verbose=args.verbose)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    print(f"hexwx serve: {server.url}  ({server.session.kind} {args.source}; Ctrl-C stops)",
+          flush=True)
+    if args.open:
+        import webbrowser
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("hexwx serve: stopped", file=sys.stderr)
+    finally:
+        server.server_close()
+    return 0

@@ -1,0 +1,276 @@
+"""VASL board layouts: several geomorphic boards side by side or stacked, some turned round.
+
+A layout is rows of boards, top to bottom, each row left to right.  A board is written as VASL
+writes it: ``2``, ``02`` or ``bd02`` is board 2, a leading ``r`` turns it 180 degrees
+(``r05``); on the command line rows are separated by ``/`` and boards by ``,``
+(``"r05/r02/r04"``, ``"01,r03"``).  Hexes are named ``<label><printed hex>``: the label is the
+board number without leading zeros or ``r`` (or a ``label`` given for a second copy of a board),
+and a rotated board keeps its printed ids.  The half hexes on a join are one playing hex
+answering to both names, printed with the upper / left board's (:mod:`hexwx.hexmap.coords`).
+
+Composition follows VASL (see ``golden-multi/README``): board (X, Y) occupies the pixels from
+(1800 X, 645 Y); a rotated board's raster is turned round in its rectangle; the composed join hex
+takes its centre terrain and base level from the board right of / below the join, and the hexsides
+on each side keep their own board's data.  Rotation follows the physical board: when every board
+is rotated the whole layout is composed turned round (the same boards, upright, in reverse
+order), so each board answers exactly as the upright board does for the same printed hexes.
+Archives come from ``vasl_dir`` (``$HEXWX_VASL_DIR``, its ``boards/`` folder) or by path.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from hexwx.errors import DataError, UsageError
+from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement,
+                                 Grid, rows_in_column)
+from hexwx.hexmap.transform import TerrainChange, apply_changes
+from hexwx.io.ssr import ssr_changes
+from hexwx.io.vasl import METADATA_ENV, VaslRaster, check_codes, read_board_image, read_losdata, read_metadata
+
+#: The most boards a layout may have (the largest real scenario maps use about a dozen).
+#: Bigger layouts are refused before anything is read: memory and derive time grow with it.
+MAX_LAYOUT_BOARDS = 24
+VASL_DIR_ENV = "HEXWX_VASL_DIR"
+
+_BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """One board of a layout: its archive name (``"02"``), rotation and hex-name label."""
+
+    number: str
+    rotated: bool = False
+    label: str = ""
+    path: str | None = None      # an explicit archive path (else found in the board folder)
+    ssr: tuple[str, ...] = ()    # SSRs for this board only (VASL saves give them per board)
+
+    @property
+    def written(self) -> str:
+        return ("r" if self.rotated else "") + (self.path or self.number)
+
+
+def parse_board(text: str) -> BoardSpec:
+    """``"r02"`` -> board 02 rotated, label "2"; UsageError for anything else."""
+    t = text.strip()
+    m = _BOARD_RE.match(t)
+    if not m or m["num"].lower() in ("r",):
+        raise UsageError(f"board {text!r} is not a VASL board name; expected e.g. '2', '02', "
+                         f"'bd02' or 'r02' (rotated)")
+    num = m["num"]
+    label = num.lstrip("0") or "0" if num[0].isdigit() else num
+    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label)
+
+
+def is_layout_text(text: str) -> bool:
+    """True if ``text`` reads as a board name or an inline layout (``"r05/r02"``, ``"01,r03"``)."""
+    rows = [r.split(",") for r in text.split("/")]
+    return bool(text.strip()) and all(_BOARD_RE.match(b.strip()) for r in rows for b in r)
+
+
+def parse_layout_text(text: str) -> list[list[BoardSpec]]:
+    """An inline layout: rows separated by ``/``, boards in a row by ``,``."""
+    return [[parse_board(b) for b in row.split(",")] for row in text.split("/")]
+
+
+def board_spec(item: Any, where: str = "layout") -> BoardSpec:
+    """A layout entry: a board name, ``{board = "r02", label = "2b"}`` or a BoardSpec."""
+    if isinstance(item, BoardSpec):
+        return item
+    if isinstance(item, int) and not isinstance(item, bool):
+        item = str(item)
+    if isinstance(item, str):
+        if _BOARD_RE.match(item.strip()):
+            return parse_board(item)
+        p = Path(item)
+        if p.exists():
+            from hexwx.io.vasl import board_label
+            return BoardSpec(number=p.name, label=board_label(p) or p.stem, path=str(p))
+        return parse_board(item)  # raises with the expected forms
+    if isinstance(item, Mapping):
+        unknown = set(item) - {"board", "label", "ssr"}
+        if unknown or "board" not in item:
+            raise UsageError(f"{where}: a board entry is {{board = \"r02\", label = \"2b\", "
+                             f"ssr = [...]}} (board required), got {dict(item)!r}")
+        spec = board_spec(item["board"], where)
+        label = item.get("label", spec.label)
+        if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,6}", label):
+            raise UsageError(f"{where}: board label {label!r} must be 1-6 letters or digits")
+        ssr = item.get("ssr", ())
+        if not (isinstance(ssr, (list, tuple)) and all(isinstance(s, str) for s in ssr)):
+            raise UsageError(f"{where}: ssr of board {spec.written!r} must be a list of SSR names")
+        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr))
+    raise UsageError(f"{where}: expected a board name like 'r02' or {{board = ..., label = ...}}, "
+                     f"got {item!r}")
+
+
+def check_shape(rows: Sequence[Sequence[Any]], where: str = "layout") -> None:
+    """UsageError unless ``rows`` is a non-empty, rectangular, bounded layout."""
+    if not isinstance(rows, (list, tuple)) or not rows or not all(
+            isinstance(r, (list, tuple)) and r for r in rows):
+        raise UsageError(f"{where}: expected rows of boards like [[\"r05\"], [\"r02\"]], got {rows!r}")
+    widths = [len(r) for r in rows]
+    if len(set(widths)) != 1:
+        raise UsageError(f"{where}: every row of the layout must have the same number of boards; "
+                         f"rows have {', '.join(map(str, widths))}")
+    total = widths[0] * len(rows)
+    if total > MAX_LAYOUT_BOARDS:
+        raise UsageError(f"{where}: a layout of {widths[0]}x{len(rows)} = {total} boards is over "
+                         f"the limit of {MAX_LAYOUT_BOARDS} boards")
+
+
+# -- where the data is -------------------------------------------------------------------------
+
+def vasl_dir_of(vasl_dir: str | Path | None) -> Path | None:
+    d = vasl_dir if vasl_dir else os.environ.get(VASL_DIR_ENV)
+    return Path(d) if d else None
+
+
+def metadata_path(metadata: str | Path | None, vasl_dir: str | Path | None = None) -> Path:
+    """VASL's terrain table: ``metadata``, ``$HEXWX_VASL_METADATA`` or ``<vasl dir>/SharedBoardMetadata.xml``."""
+    if metadata:
+        return Path(metadata)
+    env = os.environ.get(METADATA_ENV)
+    if env:
+        return Path(env)
+    d = vasl_dir_of(vasl_dir)
+    if d is not None and (d / "SharedBoardMetadata.xml").is_file():
+        return d / "SharedBoardMetadata.xml"
+    raise UsageError(f"VASL boards need VASL's terrain table: give --vasl-metadata FILE or set "
+                     f"{METADATA_ENV} (or {VASL_DIR_ENV} to a folder holding SharedBoardMetadata.xml)")
+
+
+def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
+    """The archive of ``spec``: its path, or ``bdNN`` in the board folder; DataError if absent."""
+    if spec.path:
+        return Path(spec.path)
+    d = vasl_dir_of(vasl_dir)
+    if d is None:
+        raise UsageError(f"board {spec.written!r}: no board folder; give --vasl-dir DIR or set "
+                         f"{VASL_DIR_ENV} (archives in DIR or DIR/boards)")
+    folder = d / "boards" if (d / "boards").is_dir() else d
+    num = spec.number
+    names = [f"bd{num}", f"bd{num.zfill(2)}", f"bd{num.lstrip('0') or '0'}", num]
+    for n in dict.fromkeys(names):
+        for cand in (folder / n, folder / f"{n}.zip"):
+            if cand.is_file():
+                return cand
+    raise DataError(f"board {spec.written!r}: no archive bd{num.zfill(2)} in {folder}")
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+@lru_cache(maxsize=32)
+def _raster(path: str, mtime: float) -> VaslRaster:
+    r = read_losdata(path)
+    if (r.hexes_wide, r.hexes_high) != (BOARD_COLUMNS, 10) or r.elevation.shape != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
+        raise DataError(f"{path}: only geomorphic boards (33x10 hexes, 1800x645 pixels) are supported; "
+                        f"this one is {r.hexes_wide}x{r.hexes_high} hexes, "
+                        f"{r.elevation.shape[0]}x{r.elevation.shape[1]} pixels")
+    return r
+
+
+def _read(path: Path) -> VaslRaster:
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        raise DataError(f"{path}: no such file; expected a VASL board archive") from None
+    if path.is_dir():
+        raise DataError(f"{path}: is a directory; expected a VASL board archive")
+    return _raster(str(path), mtime)
+
+
+#: The printed hexes of a board in VASL's column-major order (the stairway bytes' order).
+_PRINTED = tuple((bc, brow) for bc in range(BOARD_COLUMNS) for brow in rows_in_column(bc))
+
+
+def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = None,
+                metadata: str | Path | None = None, ssr: Sequence[str] = (),
+                name: str | None = None) -> HexMap:
+    """Compose VASL board archives laid out in ``rows`` into one immutable :class:`HexMap`.
+
+    Entries are board names (``"r02"``), ``{"board": "r02", "label": "2b", "ssr": [...]}`` or
+    archive paths.  ``ssr`` names VASL terrain SSRs applied to every board in order (each board's
+    own ``ssr`` after them).  UsageError / DataError name the board or rule at fault.
+    """
+    check_shape(rows)
+    specs = [[board_spec(b) for b in r] for r in rows]
+    flat = [s for r in specs for s in r]
+    labels = [s.label.upper() for s in flat]
+    dup = next((s for s in flat if labels.count(s.label.upper()) > 1), None)
+    if dup is not None:
+        raise UsageError(f"board label {dup.label!r} is used twice in the layout; give each copy "
+                         f"its own label, e.g. {{board = \"{dup.written}\", label = \"{dup.label}b\"}}")
+    meta = metadata_path(metadata, vasl_dir)
+    paths = [find_archive(s, vasl_dir) for s in flat]
+    stamps = tuple((str(p), p.stat().st_mtime) for p in paths)
+    return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name)
+
+
+@lru_cache(maxsize=16)
+def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
+             meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+    table = read_metadata(meta)
+    global_changes = ssr_changes(ssr, meta)
+    nby, nbx = len(specs), len(specs[0])
+    flat = [s for r in specs for s in r]
+    turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
+    placements: list[BoardPlacement] = []
+    for by, row in enumerate(specs):
+        for bx, s in enumerate(row):
+            if turned:
+                placements.append(BoardPlacement(s.label, nbx - 1 - bx, nby - 1 - by, False))
+            else:
+                placements.append(BoardPlacement(s.label, bx, by, s.rotated))
+    grid = Grid(tuple(placements), nbx, nby)
+    W, H = BOARD_WIDTH_PX, BOARD_HEIGHT_PX
+    elevation = np.zeros((W * nbx, H * nby), np.int8)
+    terrain = np.zeros((W * nbx, H * nby), np.uint8)
+    stairs = np.zeros(len(grid), bool)
+    images: list[tuple[str, int, int, bool]] = []
+    for s, pl, (path, _) in zip(flat, placements, stamps):
+        r = _read(Path(path))
+        check_codes(r, table, path)
+        changes = global_changes + ssr_changes(s.ssr, meta)
+        elev, terr = r.elevation, r.terrain
+        if changes:
+            try:
+                elev, terr, _ = apply_changes(elev, terr, table, changes)
+            except DataError as exc:
+                raise DataError(f"board {s.written!r}: {exc}") from None
+        if pl.rotated:
+            elev, terr = elev[::-1, ::-1], terr[::-1, ::-1]
+        x0, y0 = W * pl.bx, H * pl.by
+        elevation[x0:x0 + W, y0:y0 + H] = elev
+        terrain[x0:x0 + W, y0:y0 + H] = terr
+        cells = np.array([grid.cell(*pl.cell_of(bc, brow)) for bc, brow in _PRINTED])
+        stairs[cells[r.stairways[:len(cells)]]] = True
+        images.append((path, x0, y0, pl.rotated))
+    written = "/".join(",".join(s.written for s in row) for row in specs)
+    label = name or (written if len(flat) > 1 else Path(stamps[0][0]).name)
+    if ssr:
+        label += f" ({', '.join(ssr)})"
+    image = read_board_image(stamps[0][0]) if len(flat) == 1 and not placements[0].rotated else None
+    return HexMap(name=label, grid=grid, table=table, elevation=elevation, terrain=terrain,
+                  source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
+                  stairways=_stairway_bytes(stairs), image_bytes=image,
+                  board_images=tuple(images))
+
+
+def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:
+    return stairs.astype(np.uint8)
+
+
+def load_layout_text(text: str, **kwargs: Any) -> HexMap:
+    """``load_layout`` of an inline layout string such as ``"r05/r02/r04"`` or ``"bd02"``."""
+    rows = [r.split(",") for r in text.split("/")]
+    check_shape(rows, f"layout {text!r}")
+    return load_layout(parse_layout_text(text), **kwargs)

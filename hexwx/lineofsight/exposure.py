@@ -1,0 +1,146 @@
+"""Exposure: for every hex, how many observers have LOS to it (under the weather).
+
+``exposure(m)`` counts, for each hex, the other hexes whose ground-level location sees that
+hex's location at ``level`` -- the heat map of where a unit is most in view.  With
+``observers`` (e.g. the hexes the enemy holds) only those are counted.  Each pair is answered
+by the same kernel and the same weather LV rules as :func:`~hexwx.lineofsight.engine.los`
+(terrain + LV of 6 or more blocks, E3.1; no LV inside one building, E3 3.8); a pair counts
+when its LOS is not blocked, whatever its hindrance DRM.
+
+Direction: observer -> exposed location (LOS is reciprocal for blocked and terrain hindrance,
+DESIGN principle 2; some LV DRMs differ by direction, and this is the observer's view).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from hexwx import _native as K
+from hexwx.errors import UsageError
+from hexwx.hexmap.board import HexMap
+from hexwx.lineofsight.engine import _lv_totals, weathered
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Per hex: ``count`` observers see its location at ``level`` (-1 where the hex has no such
+    level); ``observers`` the observer hexes (None: every hex of the map); ``seen`` (observers x
+    hexes, bool) which observer sees which hex when observers were given."""
+
+    level: int
+    observers: tuple[str, ...] | None
+    count: np.ndarray
+    n_observers: int
+    weather: str
+    seen: np.ndarray | None = field(default=None, repr=False, compare=False)
+    map: HexMap | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def max(self) -> int:
+        return int(self.count.max()) if len(self.count) else 0
+
+    def of(self, hex_name: str) -> int | None:
+        """The count of one hex (None where the hex has no location at ``level``)."""
+        if self.map is None:
+            raise UsageError("this exposure has no map to look hex names up in")
+        c = int(self.count[self.map.parse(hex_name)])
+        return None if c < 0 else c
+
+    def seen_by(self, hex_name: str) -> list[str]:
+        """The observers that see ``hex_name`` (only when observers were given)."""
+        if self.map is None or self.seen is None or self.observers is None:
+            raise UsageError("seen_by needs an exposure computed with observers")
+        h = self.map.parse(hex_name)
+        return [o for o, s in zip(self.observers, self.seen[:, h]) if s]
+
+    def to_json(self) -> dict[str, Any]:
+        names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.count))]
+        return {"level": self.level, "observers": list(self.observers) if self.observers else None,
+                "n_observers": self.n_observers, "weather": self.weather, "max": self.max,
+                "hexes": {n: (None if c < 0 else int(c)) for n, c in zip(names, self.count.tolist())}}
+
+    def describe(self, top: int = 10) -> str:
+        """Counts in words: the most and least exposed hexes."""
+        who = (f"{self.n_observers} observer hexes ({', '.join(self.observers)})"
+               if self.observers else f"all {self.n_observers} hexes at ground level")
+        lines = [f"exposure at level {self.level} to {who} ({self.weather}): max {self.max}"]
+        if self.map is None:
+            return "\n".join(lines)
+        valid = np.flatnonzero(self.count >= 0)
+        order = valid[np.lexsort((valid, -self.count[valid]))]
+        nm = self.map.name_of
+        lines.append("  most seen:  " + " ".join(f"{nm(int(h))}={int(self.count[h])}" for h in order[:top]))
+        least = valid[np.lexsort((valid, self.count[valid]))]
+        lines.append("  least seen: " + " ".join(f"{nm(int(h))}={int(self.count[h])}" for h in least[:top]))
+        return "\n".join(lines)
+
+    def _repr_png_(self) -> bytes | None:
+        """The heat map drawn on its map, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import render_map
+        return render_map(self.map, exposure=self, scale=0.5).to_png()
+
+
+def _parse_hexes(m: HexMap, hexes: Iterable[Any]) -> list[int]:
+    out: list[int] = []
+    for h in hexes:
+        if isinstance(h, str):
+            out.append(m.parse(h))
+        elif isinstance(h, (int, np.integer)) and not isinstance(h, bool) and 0 <= int(h) < len(m):
+            out.append(int(h))
+        else:
+            raise UsageError(f"observer {h!r} is not a hex of this map")
+    return list(dict.fromkeys(out))
+
+
+def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = None,
+             weather: Any = None) -> Exposure:
+    """For every hex, how many observers (at ground level) have LOS to its location at ``level``.
+
+    ``observers``: hex names or ids (default: every hex of the map); an observer never counts
+    its own hex.  Hexes without a location at ``level`` (e.g. level 1 outside buildings) get -1.
+    """
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or level < 0:
+        raise UsageError(f"level must be a whole number >= 0, got {level!r}")
+    level = int(level)
+    shown = m
+    m = weathered(m, weather)
+    n = len(m)
+    base = m.hexes.base.astype(np.int64)
+    tops = m.hexes.levels.astype(np.int64) + m.hexes.rooftop.astype(np.int64)
+    valid = tops >= level
+    obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    if observers is None and level == 0:
+        reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, base, maxlen)
+        src, tgt = np.divmod(np.arange(n * n, dtype=np.int64), n)
+        reasons, totals = reasons.ravel(), totals.ravel()
+    else:
+        tg = np.flatnonzero(valid).astype(np.int64)
+        src = np.repeat(np.asarray(obs, np.int64), len(tg))
+        tgt = np.tile(tg, len(obs))
+        roof_t = (m.hexes.rooftop.astype(bool) & (m.hexes.levels.astype(np.int64) + 1 == level))
+        reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, base[src],
+                                       base[tgt] + level, maxlen, None,
+                                       roof_t[tgt].astype(np.int64))[:2]
+    blocked = reasons != 0
+    if weather is not None and len(src):
+        rng = m.grid.distance_matrix()[src, tgt].astype(np.int64)
+        lv = _lv_totals(weather, base[src], base[tgt] + level, rng)
+        bid = m.building_ids
+        lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
+        blocked = blocked | ((lv > 0) & (totals.astype(np.int64) + lv >= 6))
+    sees = ~blocked & (src != tgt)
+    count = np.bincount(tgt[sees], minlength=n).astype(np.int32)
+    count[~valid] = -1
+    seen = None
+    if observers is not None:
+        seen = np.zeros((len(obs), n), bool)
+        oi = np.repeat(np.arange(len(obs)), len(src) // max(len(obs), 1))
+        seen[oi[sees], tgt[sees]] = True
+    wx = weather.describe() if weather is not None and hasattr(weather, "describe") else "Clear"
+    return Exposure(level=level, observers=None if observers is None else tuple(m.grid.names(obs)),
+                    count=count, n_observers=len(obs), weather=wx, seen=seen, map=shown)

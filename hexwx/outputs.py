@@ -1,0 +1,211 @@
+"""Safe output files: every command that writes a file goes through :func:`open_output`.
+
+A file is written to a fresh temporary file beside the target -- a unique name, created with
+``O_CREAT | O_EXCL | O_NOFOLLOW`` so it can never be an existing file or a planted link --
+and then renamed over the target with :func:`os.replace`.  So:
+
+* nothing but the requested path is created, replaced or deleted: a link planted at any
+  temporary name is never followed, a user's own ``out.csv.tmp`` is never touched, and a
+  failed or interrupted write removes only the temporary file it created itself;
+* readers of the target see the old file or the whole new one, never a partial file;
+* when the target is a symbolic link, the link itself is replaced by the new file (the file
+  it pointed to is left alone);
+* special files (FIFO, device, socket, directory) are refused as outputs, and so are the
+  command's own input files, each with a one-line :class:`~hexwx.errors.UsageError`; an
+  empty name (``-o ""``, an unset ``$VAR``) is a usage error too.
+
+``-`` (or ``None``) means standard output.  Use :func:`check_output` before long work so a
+bad ``-o`` fails at once, then :func:`write_output` (whole text or bytes) or
+:func:`open_output` (a binary file object, for streamed output).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from hexwx.errors import DataError, UsageError
+
+__all__ = ["check_output", "csv_cell", "open_output", "write_output", "STDOUT"]
+
+#: The name that means standard output.
+STDOUT = "-"
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISDIR, "a directory"))
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def _kind(mode: int) -> str | None:
+    """'a FIFO (named pipe)', ... for a special file's mode; None for a regular file or link."""
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return None
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object] = (),
+                 option: str = "-o") -> Path | None:
+    """The output path checked before any work; None for standard output.
+
+    UsageError (one line, naming ``option``) for an empty name, a special file or directory,
+    or one of ``inputs`` (paths the command reads; names that are not existing files, such
+    as a VASL layout string, are ignored).  DataError if the directory does not exist.
+    """
+    if path is None or str(path) == STDOUT:
+        return None
+    text = os.fspath(path)
+    if text == "" or text.strip() == "":
+        raise UsageError(f"{option} {text!r}: expected a file name (or '-' for standard output); "
+                         f"an empty name is often an unset variable")
+    if "\x00" in text:
+        raise UsageError(f"{option} {text!r}: a file name cannot contain a NUL character")
+    p = Path(text)
+    try:
+        lst = os.lstat(p)
+    except FileNotFoundError:
+        lst = None
+    except OSError as exc:
+        raise DataError(f"cannot write {text!r}: {exc.strerror or exc}") from None
+    if lst is not None:
+        kind = _kind(lst.st_mode)
+        if kind is None and stat.S_ISLNK(lst.st_mode):
+            try:
+                kind = _kind(os.stat(p).st_mode)
+            except OSError:
+                kind = None  # a dangling link: replaced by the new file
+        if kind == "a directory":
+            raise DataError(f"cannot write {text!r}: it is a directory")
+        if kind is not None:
+            raise UsageError(f"{option} {text!r} is {kind}; expected a regular file "
+                             f"(or '-' for standard output)")
+        me = _identity(p)
+        for src in inputs:
+            if src is None or isinstance(src, (bytes, int)):
+                continue
+            try:
+                same = me is not None and _identity(os.fspath(src)) == me  # type: ignore[arg-type]
+            except TypeError:
+                continue
+            if same:
+                raise UsageError(f"{option} {text!r} is the command's own input {os.fspath(src)!r}"  # type: ignore[arg-type]
+                                 f"; expected a different output file")
+    parent = p.parent
+    if not parent.is_dir():
+        raise DataError(f"cannot write {text!r}: directory {str(parent)!r} does not exist")
+    return p
+
+
+def _temp_beside(p: Path) -> tuple[int, Path]:
+    """Create a new, unique, empty file beside ``p``: (descriptor, path); never follows links."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
+    for _ in range(100):
+        tmp = p.with_name(f".{p.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise DataError(f"cannot write {str(p)!r}: no unused temporary name in {str(p.parent)!r}")
+
+
+@contextlib.contextmanager
+def open_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object] = (),
+                option: str = "-o") -> Iterator[BinaryIO]:
+    """A binary file to write the output to; the target is replaced when the block ends.
+
+    On an exception inside the block the temporary file is removed and the target is left as
+    it was.  For standard output (``None`` or ``'-'``) the block writes to ``sys.stdout``'s
+    binary buffer.
+    """
+    inputs = tuple(inputs)
+    p = check_output(path, inputs=inputs, option=option)
+    if p is None:
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a text-only stdout (tests capturing it): write text through it
+            out = _TextBridge(sys.stdout)
+        yield out  # type: ignore[misc]
+        out.flush()
+        return
+    fd, tmp = _temp_beside(p)
+    done = False
+    try:
+        try:
+            old = os.stat(p)
+            if stat.S_ISREG(old.st_mode):
+                os.chmod(fd, stat.S_IMODE(old.st_mode))  # keep the old file's permissions
+        except OSError:
+            pass
+        with os.fdopen(fd, "wb") as f:
+            yield f  # type: ignore[misc]
+            f.flush()
+            os.fsync(f.fileno())
+        check_output(p, inputs=inputs, option=option)  # nothing swapped in meanwhile
+        os.replace(tmp, p)
+        done = True
+    except OSError as exc:
+        raise DataError(f"cannot write {str(p)!r}: {exc.strerror or exc}") from None
+    finally:
+        if not done:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+class _TextBridge:
+    """Bytes written to a text stream (for a replaced ``sys.stdout`` without a buffer)."""
+
+    def __init__(self, stream: object) -> None:
+        self._s = stream
+
+    def write(self, data: bytes) -> int:
+        self._s.write(data.decode("utf-8"))  # type: ignore[attr-defined]
+        return len(data)
+
+    def flush(self) -> None:
+        self._s.flush()  # type: ignore[attr-defined]
+
+
+def write_output(path: str | os.PathLike[str] | None, data: str | bytes, *,
+                 inputs: Iterable[object] = (), option: str = "-o") -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` safely, or to standard output."""
+    if isinstance(data, str) and (path is None or str(path) == STDOUT):
+        sys.stdout.write(data)
+        return
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with open_output(path, inputs=inputs, option=option) as f:
+        f.write(raw)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` as one safe CSV field: quoted if it holds a comma, quote or line break, and
+    prefixed with ``'`` inside quotes if it starts like a spreadsheet formula (``= + - @``,
+    tab, CR: the OWASP CSV-injection advice).  Ordinary names come back unchanged.
+
+    Use it for every text field a command writes to CSV (hex names, board labels, unit ids);
+    numbers are written as they are.
+    """
+    s = str(text)
+    formula = s.startswith(_FORMULA_START)
+    if formula:
+        s = "'" + s
+    if formula or any(ch in s for ch in ',"\n\r') or s != s.strip():
+        return '"' + s.replace('"', '""') + '"'
+    return s

@@ -1,0 +1,170 @@
+"""The HTTP side of ``hexwx serve``: a threading stdlib server for the page and its JSON API.
+
+Served: ``/`` (the page), ``/static/NAME`` (the package's own static files, by an allow-list
+made at start-up), ``/api/board.png`` (the board picture) and ``/api/ROUTE?...`` (JSON, see
+:mod:`hexwx.serve.session`).  Nothing else: no directory listings, no paths outside the
+package.  A bad request gets a 400 with a one-line JSON ``{"error": ...}``; an unexpected
+failure a 500 with a one-line JSON error (never a traceback).  Only GET and HEAD.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from hexwx.errors import HexwxError
+from hexwx.serve.params import MAX_PARAMS
+from hexwx.serve.session import Session
+
+MAX_TARGET = 4096                      # longest request target accepted (bytes)
+_STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}\.(html|js|css|svg)$")
+_API_RE = re.compile(r"^/api/([a-z][a-z_-]{0,20})$")
+
+
+def static_files() -> dict[str, bytes]:
+    """Name -> bytes of every file shipped in ``hexwx/serve/static`` (read once)."""
+    out: dict[str, bytes] = {}
+    for entry in resources.files("hexwx.serve").joinpath("static").iterdir():
+        if entry.is_file() and _NAME_RE.match(entry.name):
+            out[entry.name] = entry.read_bytes()
+    return out
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "ViewerServer"
+    server_version = "hexwx"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+
+    # -- plumbing ----------------------------------------------------------------------------
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        if self.server.verbose:
+            sys.stderr.write("hexwx serve: " + (format % args) + "\n")
+
+    def _send(self, status: int, ctype: str, body: bytes, head: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy",
+                         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def _error(self, status: int, message: str, head: bool = False) -> None:
+        one_line = " ".join(str(message).split())[:500]
+        self._send(status, "application/json; charset=utf-8",
+                   (json.dumps({"error": one_line}) + "\n").encode("utf-8"), head)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The stdlib's own errors (bad request line, oversized headers) as one-line JSON."""
+        try:
+            self.close_connection = True
+            self._error(code, message or self.responses.get(code, ("error",))[0])
+        except Exception:  # pragma: no cover - the client went away
+            pass
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        self._handle(head=False)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._handle(head=True)
+
+    def _refuse(self) -> None:
+        self.close_connection = True          # any request body is left unread
+        self._error(405, "only GET and HEAD are served")
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse  # noqa: N815
+
+    # -- routing -----------------------------------------------------------------------------
+    def _handle(self, head: bool) -> None:
+        try:
+            status, ctype, body = self._route()
+        except (HexwxError, ValueError) as exc:
+            status, ctype = 400, "application/json; charset=utf-8"
+            body = (json.dumps({"error": " ".join(str(exc).split())[:500]}) + "\n").encode()
+        except Exception as exc:  # never a traceback to the client or the terminal
+            sys.stderr.write(f"hexwx serve: internal error on {self.path[:200]!r}: "
+                             f"{type(exc).__name__}: {exc}\n")
+            status, ctype = 500, "application/json; charset=utf-8"
+            body = (json.dumps({"error": f"internal error ({type(exc).__name__})"}) + "\n").encode()
+        self._send(status, ctype, body, head)
+
+    def _route(self) -> tuple[int, str, bytes]:
+        target = self.path
+        if len(target) > MAX_TARGET:
+            raise ValueError(f"request too long ({len(target)} bytes; at most {MAX_TARGET})")
+        host_ok = self.server.allowed_hosts
+        if host_ok is not None and self.headers.get("Host", "") not in host_ok:
+            raise ValueError("unexpected Host header; open the URL hexwx serve printed")
+        parts = urlsplit(target)
+        path = unquote(parts.path, errors="strict")
+        if ".." in path or "\\" in path or "\x00" in path or "//" in path:
+            raise ValueError("bad path: only the page, /static/NAME and /api/NAME are served")
+        if path in ("/", "/index.html"):
+            return 200, _STATIC_TYPES[".html"], self.server.static["index.html"]
+        if path.startswith("/static/"):
+            name = path[len("/static/"):]
+            if not _NAME_RE.match(name) or name not in self.server.static:
+                return 404, "application/json; charset=utf-8", b'{"error": "no such file"}\n'
+            ext = name[name.rindex("."):]
+            return 200, _STATIC_TYPES[ext], self.server.static[name]
+        if path == "/api/board.png":
+            if parts.query:
+                raise ValueError("/api/board.png takes no parameters")
+            return 200, "image/png", self.server.session.base_png()
+        m = _API_RE.match(path)
+        if not m:
+            return 404, "application/json; charset=utf-8", b'{"error": "not found"}\n'
+        query = parse_qs(parts.query, keep_blank_values=True, strict_parsing=False,
+                         max_num_fields=MAX_PARAMS, errors="strict")
+        ctype, body = self.server.session.answer(m.group(1), query)
+        return 200, ctype, body
+
+
+class ViewerServer(ThreadingHTTPServer):
+    """The server: one :class:`Session`, the static files, the Host allow-list."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, *,
+                 verbose: bool = False) -> None:
+        super().__init__((host, port), _Handler)
+        self.session = session
+        self.static = static_files()
+        self.verbose = verbose
+        port = self.server_address[1]
+        local = host in ("127.0.0.1", "localhost", "::1")
+        self.allowed_hosts: set[str] | None = (
+            {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"} if local else None)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"http://{name}:{port}/"
+
+    def start(self) -> threading.Thread:
+        """Serve in a background thread (tests, notebooks); ``shutdown()`` stops it."""
+        t = threading.Thread(target=self.serve_forever, name="hexwx-serve", daemon=True)
+        t.start()
+        return t
+
+
+def make_server(source: str, *, host: str = "127.0.0.1", port: int = 0,
+                vasl_metadata: str | None = None, verbose: bool = False) -> ViewerServer:
+    """Load ``source``, prepare the board picture, bind; call ``serve_forever()`` or ``start()``."""
+    session = Session(source, vasl_metadata=vasl_metadata)
+    if session.map is not None:
+        session.base_png()
+    return ViewerServer(session, host, port, verbose=verbose)

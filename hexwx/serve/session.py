@@ -1,0 +1,341 @@
+"""What ``hexwx serve`` has loaded, and the answers of its JSON API (no HTTP here).
+
+A :class:`Session` holds one source -- a hex map (hexwx map file or VASL board archive), a hex
+scenario (its map, weather and units) or a tabletop scenario -- and answers queries given as
+parsed query strings (name -> values).  Hex-map answers are produced by the same functions the
+command line prints, so ``/api/los?from=A7&to=N7`` is byte for byte ``hexwx los MAP A7 N7
+--json``.  Kernel calls are serialised by one lock (the LOS scratch buffers are shared).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Callable
+
+from hexwx.errors import DataError, UsageError
+from hexwx.serve import params as P
+
+Query = dict[str, list[str]]
+Answer = tuple[str, bytes]          # (content type, body)
+JSON = "application/json; charset=utf-8"
+
+
+def _one(query: Query, key: str, *, required: bool = True) -> str | None:
+    vals = query.get(key)
+    if not vals:
+        if required:
+            raise UsageError(f"missing parameter {key!r}")
+        return None
+    if len(vals) > 1:
+        raise UsageError(f"parameter {key!r} given {len(vals)} times; expected once")
+    return vals[0]
+
+
+def _json(data: Any) -> Answer:
+    return JSON, (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _text(text: str) -> Answer:
+    return JSON, (text + "\n").encode("utf-8")
+
+
+def source_kind(path: str) -> str:
+    """``"map"``, ``"scenario"`` (hex), ``"table"`` or ``"save"`` (a VASL .vsav)."""
+    if Path(path).suffix.lower() == ".vsav":
+        return "save"
+    from hexwx.cli.render import source_kind as kind
+    return kind(path)
+
+
+class Session:
+    """One loaded source and its API.  ``answer(route, query)`` -> (content type, body)."""
+
+    def __init__(self, source: str, *, vasl_metadata: str | None = None) -> None:
+        self.source = source
+        self.kind = source_kind(source)
+        self.lock = threading.RLock()
+        self.map: Any = None
+        self.scenario: Any = None
+        self.table: Any = None
+        self._cache: OrderedDict[tuple, Answer] = OrderedDict()
+        self._base_png: bytes | None = None
+        self._base_box: tuple[float, float, float, float] = (0, 0, 0, 0)
+        if self.kind == "table":
+            from hexwx.io.table_scenario import load_table_scenario
+            self.table = load_table_scenario(source)
+        elif self.kind == "scenario":
+            from hexwx.io.scenario import load_scenario
+            self.scenario = load_scenario(source)
+            self.map = self.scenario.map
+        elif self.kind == "save":
+            self.scenario = _load_save(source, vasl_metadata)
+            self.map = self.scenario.map
+        else:
+            from hexwx.io.load import load_map
+            self.map = load_map(source, vasl_metadata=vasl_metadata)
+
+    # -- the board picture -----------------------------------------------------------------
+    def base_png(self) -> bytes:
+        """The map as players know it, as PNG: a VASL board's own art (rotated and joined as
+        the renderer lays boards out), or hexwx's drawing of a map file (with hex ids)."""
+        with self.lock:
+            if self._base_png is None:
+                if self.map is None:
+                    raise UsageError("this source is a tabletop: it has no board image")
+                from hexwx.render.core import render_map
+                board = self.map.image_bytes is not None
+                r = render_map(self.map, background="board" if board else "terrain",
+                               hex_ids=not board, legend=False)
+                self._base_png = r.to_png()
+                W, H = self.map.grid.width_px, self.map.grid.height_px
+                x0, y0 = r.origin
+                self._base_box = (x0, y0, r.image.width / r.scale, r.image.height / r.scale)
+                _ = (W, H)
+            return self._base_png
+
+    # -- routes ------------------------------------------------------------------------------
+    def routes(self) -> dict[str, Callable[[Query], Answer]]:
+        if self.kind == "table":
+            return {"map": self._table_map, "sight": self._table_sight}
+        return {"map": self._map, "los": self._los, "viewshed": self._viewshed,
+                "exposure": self._exposure, "path": self._path, "reach": self._reach,
+                "sight": self._sight}
+
+    def answer(self, route: str, query: Query) -> Answer:
+        """The answer of ``/api/ROUTE?QUERY``; UsageError/DataError for a bad request."""
+        fn = self.routes().get(route)
+        if fn is None:
+            raise UsageError(f"no such API {route!r}; expected one of {', '.join(self.routes())}")
+        P.check_query(query)
+        with self.lock:
+            return fn(query)
+
+    def _cached(self, key: tuple, make: Callable[[], Answer]) -> Answer:
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        out = make()
+        self._cache[key] = out
+        while len(self._cache) > 64:
+            self._cache.popitem(last=False)
+        return out
+
+    # -- hex maps ----------------------------------------------------------------------------
+    def _levels(self) -> range:
+        return range(self.map.min_ground_level - 1, self.map.max_ground_level + 1)
+
+    def _weather(self, args: argparse.Namespace) -> Any:
+        from hexwx.cli.weather import weather_from_args
+        return weather_from_args(args, scenario=self.scenario, levels=self._levels())
+
+    def _map(self, query: Query) -> Answer:
+        if query:
+            raise UsageError("/api/map takes no parameters")
+        return _json(self.map_json())
+
+    def map_json(self) -> dict[str, Any]:
+        """The map for the page: size, hex centres, names and levels, the board image and its
+        place, the scenario's units and weather, the query options."""
+        from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX
+        from hexwx.hexmap.terrain import MOVE_CLASSES
+        m = self.map
+        self.base_png()
+        x0, y0, w, h = self._base_box
+        hx = m.hexes
+        hexes = [{"name": m.name_of(i), "x": round(float(m.grid.centre_x[i]), 2),
+                  "y": round(float(m.grid.centre_y[i]), 2), "ground": int(hx.base[i]),
+                  "levels": int(hx.levels[i]), "rooftop": bool(hx.rooftop[i]),
+                  "terrain": m.terrain_of(i).name}
+                 for i in range(len(m))]
+        out: dict[str, Any] = {
+            "kind": self.kind, "name": m.name, "source": Path(self.source).name,
+            "width": m.grid.width_px, "height": m.grid.height_px,
+            "hex": {"width": HEX_WIDTH_PX, "side": HEX_SIDE_PX, "height": HEX_HEIGHT_PX},
+            "image": {"href": "/api/board.png", "x": x0, "y": y0, "w": w, "h": h},
+            "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
+            "hexes": hexes, "unit_classes": list(MOVE_CLASSES), "units": [], "weather": None,
+            "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
+        }
+        if self.scenario is not None:
+            out["scenario"] = getattr(self.scenario, "name", "")
+            out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
+                             "kind": u.kind} for u in self.scenario.units]
+            w = self.scenario.weather
+            out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
+        return out
+
+    def _endpoints(self, query: Query, *keys: str) -> list[str]:
+        return [str(_one(query, k)) for k in keys]
+
+    def _los(self, query: Query) -> Answer:
+        from hexwx.cli.hex import los_json_text
+        a, b = self._endpoints(query, "from", "to")
+        args = P.parse("los", query, ["MAP", a, b], consumed=("from", "to"))
+        return _text(los_json_text(self.map, self.scenario, a, b, args))
+
+    def _viewshed(self, query: Query) -> Answer:
+        from hexwx.cli.hex import _endpoint
+        from hexwx.lineofsight.engine import viewshed
+        (a,) = self._endpoints(query, "from")
+        args = P.parse("viewshed", query, [a], consumed=("from",))
+        key = ("viewshed", json.dumps(sorted(query.items())))
+
+        def make() -> Answer:
+            src, unit_level, _ = _endpoint(self.map, self.scenario, a)
+            level = args.from_level if "from_level" in query else (unit_level or 0)
+            weather = self._weather(args)
+            vs = viewshed(self.map, src, level=level, weather=weather)
+            return _json({**vs.to_json(), "weather": weather.to_json()})
+        return self._cached(key, make)
+
+    def _exposure(self, query: Query) -> Answer:
+        from hexwx.cli.exposure import exposure_json
+        args = P.parse("exposure", query, ["MAP"])
+        key = ("exposure", json.dumps(sorted(query.items())))
+        return self._cached(key, lambda: _json(exposure_json(self.map, args, scenario=self.scenario)))
+
+    def _path(self, query: Query) -> Answer:
+        from hexwx.cli.move import path_json_text
+        a, b = self._endpoints(query, "from", "to")
+        args = P.parse("path", query, ["MAP", a, b], consumed=("from", "to"))
+        return _text(path_json_text(self.map, self.scenario, args))
+
+    def _reach(self, query: Query) -> Answer:
+        from hexwx.cli.move import reach_json_text
+        (a,) = self._endpoints(query, "from")
+        args = P.parse("reach", query, ["MAP", a], consumed=("from",))
+        return _text(reach_json_text(self.map, self.scenario, args))
+
+    def _sight(self, query: Query) -> Answer:
+        """Who sees whom: the LOS from the selected unit to every other unit of the scenario."""
+        from hexwx.cli.hex import los_answer
+        if self.scenario is None:
+            raise UsageError("/api/sight needs a scenario or save with units; this is a map")
+        (uid,) = self._endpoints(query, "unit")
+        unit = self.scenario.unit(uid)
+        args = P.parse("sight", query, [uid], consumed=("unit",))
+        args.from_level = args.to_level = None
+        rows = []
+        weather = None
+        for other in self.scenario.units:
+            if other.id == unit.id:
+                continue
+            res, weather = los_answer(self.map, self.scenario, unit.id, other.id, args)
+            rows.append({"target": other.id, "side": other.side, "hex": other.hex,
+                         "blocked": res.blocked, "drm": None if res.blocked else res.drm,
+                         "range": res.range, "reason": res.reason, "rule": res.rule,
+                         "explain": res.explain()})
+        return _json({"unit": unit.id, "hex": unit.hex, "side": unit.side, "sees": rows,
+                      "weather": weather.to_json() if weather is not None else None})
+
+    # -- tabletops ---------------------------------------------------------------------------
+    def _table_map(self, query: Query) -> Answer:
+        if query:
+            raise UsageError("/api/map takes no parameters")
+        return _json(self.table_json())
+
+    def table_json(self) -> dict[str, Any]:
+        """The table for the page: size, pieces (polygons or lines), units and their bases,
+        and every turn's weather line and visibility, in the table's unit."""
+        from hexwx.cli.table import _weather_line
+        sc = self.table
+        t = sc.table
+        r = lambda v: round(t.to_unit(v), 4)  # noqa: E731
+
+        def coords(geom: Any) -> list[list[float]]:
+            if geom.geom_type == "Polygon":
+                pts = list(geom.exterior.coords)
+            elif geom.geom_type == "LineString":
+                pts = list(geom.coords)
+            else:  # a collection: its hull, good enough for drawing
+                pts = list(geom.convex_hull.exterior.coords)
+            return [[r(x), r(y)] for x, y in pts]
+
+        turns = []
+        for turn in range(1, sc.turns + 1):
+            rep, vis, line = _weather_line(sc, turn)
+            turns.append({"turn": turn, "text": line, "weather": rep.weather,
+                          "visibility": None if vis is None else r(vis)})
+        return {
+            "kind": "table", "name": sc.name, "rules": sc.rules, "unit": t.unit,
+            "source": Path(self.source).name, "width": r(t.width), "depth": r(t.depth),
+            "pieces": [{"id": p.id, "kind": p.kind, "height": p.height,
+                        "line": p.geometry.geom_type == "LineString", "points": coords(p.geometry)}
+                       for p in t.terrain],
+            "units": [{"id": u.id, "side": u.side, "arm": u.arm, "facing": u.facing,
+                       "centre": [r(u.centre[0]), r(u.centre[1])],
+                       "bases": [[[r(x), r(y)] for x, y in b.corners] for b in u.bases]}
+                      for u in t.units],
+            "turns": turns,
+        }
+
+    def _table_sight(self, query: Query) -> Answer:
+        """``from`` and ``to``: that sight (as ``hexwx table --can-see A B --json``); only
+        ``from``: its sight of every unit of another side; neither: every such pair."""
+        from hexwx.tabletop.sight import can_see
+        args = P.parse("table-sight", query, [])
+        sc = self.table
+        sc.check_turn(args.turn)
+        vis = sc.visibility_cm(args.turn)
+        t = sc.table
+        if args.frm and args.to:
+            pairs = [(args.frm, args.to)]
+        else:
+            viewers = [t.unit_by_id(args.frm)] if args.frm else list(t.units)
+            pairs = [(a.id, b.id) for a in viewers for b in t.units if b.side != a.side]
+        out = [can_see(t, a, b, rules=sc.rules, visibility_cm=vis).to_json() for a, b in pairs]
+        return _json({"turn": args.turn, "sights": out})
+
+
+def _options(command: str) -> list[dict[str, Any]]:
+    """The API parameters of ``command`` for the page's panels: name, switch or value,
+    choices, help and the CLI group they belong to."""
+    p = P.parser(command)
+    groups = {id(a): g.title for g in p._action_groups for a in g._group_actions}
+    out = []
+    for name, act in P.options_of(p).items():
+        kind = "switch" if act.nargs == 0 else ("int" if act.type is int else
+                                                 "float" if act.type is float else "text")
+        out.append({"name": name, "kind": kind,
+                    "choices": [str(c) for c in act.choices] if act.choices else None,
+                    "repeat": isinstance(act, argparse._AppendAction),
+                    "help": (act.help or "").replace("%%", "%"), "group": groups.get(id(act))})
+    return out
+
+
+def weather_flags(w: Any) -> dict[str, Any]:
+    """API weather parameters that state weather ``w`` (for the page's panel)."""
+    out: dict[str, Any] = {}
+    if w.fog_level is not None:
+        out["fog"] = w.fog_level
+        out["fog_drm"] = w.fog_drm or 1
+    for name in ("rain", "falling_snow", "heavy", "ground_snow", "deep_snow", "extreme_winter",
+                 "plowed_roads"):
+        if getattr(w, name, False):
+            out[name] = True
+    for name in ("mist", "mud", "overcast", "gusty"):
+        try:
+            if getattr(w, name):
+                out[name] = True
+        except AttributeError:
+            pass
+    if w.month:
+        out["month"] = w.month
+    if w.wind and w.wind != "none":
+        out["wind"] = w.wind
+    if w.drifts:
+        out["drift"] = [str(d) for d in w.drifts]
+    return out
+
+
+def _load_save(path: str, vasl_metadata: str | None) -> Any:
+    """A VASL save as a hex scenario, when this version of hexwx can read saves."""
+    try:
+        from hexwx.io import vsav  # type: ignore[attr-defined]
+    except ModuleNotFoundError:
+        raise DataError(f"{path}: reading VASL saves (.vsav) is not available in this version "
+                        "of hexwx") from None
+    return vsav.load_save(path, vasl_metadata=vasl_metadata)

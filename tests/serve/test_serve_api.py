@@ -1,0 +1,218 @@
+"""The viewer's JSON API, over real HTTP on 127.0.0.1, against the command line's own answers."""
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hexwx.cli.app import main
+from serve_helpers import ROOT, get, get_json, raw, running
+
+MAP = ROOT / "maps" / "hill_village.toml"
+SCENARIO = ROOT / "scenarios" / "fog_on_the_hill.toml"
+TABLE = ROOT / "scenarios" / "table_agv_village_and_wood.toml"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: Any) -> str:
+    rc = main([str(a) for a in argv])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    return out
+
+
+@pytest.fixture(scope="module")
+def server() -> Any:
+    with running(MAP) as srv:
+        yield srv
+
+
+# the same questions, as query string and as command line flags
+QUESTIONS = [
+    ("from=J4&to=C5", ["J4", "C5"]),
+    ("from=A7&to=N7", ["A7", "N7"]),
+    ("from=E8&to=F6&fog=0&fog_drm=2", ["E8", "F6", "--fog", "0", "--fog-drm", "2"]),
+    ("from=I4&to=B5&heavy=1&rain=1", ["I4", "B5", "--heavy", "--rain"]),
+    ("from=A1&to=N7&mist=1", ["A1", "N7", "--mist"]),
+    ("from=D4&to=J4&from_level=1&falling_snow=true&deep_snow=1",
+     ["D4", "J4", "--from-level", "1", "--falling-snow", "--deep-snow"]),
+    ("from=C5&to=H7&drift=D6:N&drift=E6:SE&ground_snow=1&mud=0",
+     ["C5", "H7", "--drift", "D6:N", "--drift", "E6:SE", "--ground-snow"]),
+    ("from=A1&to=GG10&fog=-1", ["A1", "GG10", "--fog", "-1"]),
+]
+
+
+@pytest.mark.parametrize("query,argv", QUESTIONS)
+def test_los_body_is_exactly_the_cli_json(server: Any, capsys: pytest.CaptureFixture[str],
+                                          query: str, argv: list[str]) -> None:
+    status, headers, body = get(server, f"/api/los?{query}")
+    assert status == 200 and headers["content-type"].startswith("application/json")
+    assert body.decode("utf-8") == cli(capsys, "los", MAP, *argv, "--json")
+
+
+def test_path_reach_exposure_match_the_cli(server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, body = get(server, "/api/path?from=B3&to=K6&unit=infantry&mud=1")
+    assert body.decode() == cli(capsys, "path", MAP, "B3", "K6", "--unit", "infantry", "--mud", "--json")
+    _, _, body = get(server, "/api/path?from=B3&to=K6&unit=infantry&avoid_sight_of=J4,N7")
+    want = cli(capsys, "path", MAP, "B3", "K6", "--unit", "infantry", "--avoid-sight-of", "J4,N7", "--json")
+    assert body.decode() == want and json.loads(want)["exposed_steps"] is not None
+    _, _, body = get(server, "/api/reach?from=A7&unit=infantry&mf=4&deep_snow=1")
+    assert body.decode() == cli(capsys, "reach", MAP, "A7", "--unit", "infantry", "--mf", "4",
+                                "--deep-snow", "--json")
+    status, d = get_json(server, "/api/exposure?from=J4,N7&fog=0")
+    assert status == 200
+    assert d == json.loads(cli(capsys, "exposure", MAP, "--from", "J4,N7", "--fog", "0", "--json"))
+
+
+def test_viewshed_agrees_with_single_los(server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    status, d = get_json(server, "/api/viewshed?from=J4&fog=0&fog_drm=1")
+    assert status == 200 and d["source"] == "J4"
+    for tgt in ("C5", "N7", "A1", "K4", "GG10", "E8"):
+        one = json.loads(cli(capsys, "los", MAP, "J4", tgt, "--fog", "0", "--fog-drm", "1", "--json"))
+        assert (d["hexes"][tgt] is None) == one["blocked"], tgt
+        if not one["blocked"]:
+            assert d["hexes"][tgt] == one["drm"], tgt
+
+
+def test_map_describes_hexes_image_and_options(server: Any) -> None:
+    status, d = get_json(server, "/api/map")
+    assert status == 200 and d["kind"] == "map" and len(d["hexes"]) == 346
+    names = {h["name"] for h in d["hexes"]}
+    assert {"A1", "GG10", "J4"} <= names
+    los_opts = {o["name"] for o in d["options"]["los"]}
+    assert {"fog", "fog_drm", "mist", "rain", "falling_snow", "heavy", "ground_snow", "deep_snow",
+            "mud", "drift", "from_level", "to_level"} <= los_opts
+    assert "scenario" not in los_opts and "vasl_metadata" not in los_opts
+    status, headers, png = get(server, d["image"]["href"])
+    assert status == 200 and headers["content-type"] == "image/png" and png[:4] == b"\x89PNG"
+
+
+def test_page_and_static_files(server: Any) -> None:
+    status, headers, body = get(server, "/")
+    assert status == 200 and b"/static/viewer.js" in body and headers["content-type"].startswith("text/html")
+    for name in ("viewer.js", "viewer.css"):
+        status, _, body = get(server, f"/static/{name}")
+        assert status == 200 and len(body) > 100
+    assert b"http://" not in get(server, "/")[2].replace(b"http://www.w3.org", b"")  # no CDN
+
+
+HOSTILE = [
+    "/api/los?from=Z99&to=A1",                         # not a hex
+    "/api/los?from=A7",                                # missing target
+    "/api/los?from=A7&to=N7&from_level=7",             # no such level
+    "/api/los?from=A7&to=N7&from_level=x",             # not a number
+    "/api/los?from=A7&to=N7&fog=9",                    # fog level off the map
+    "/api/los?from=A7&to=N7&mist=perhaps",             # a switch with a bad value
+    "/api/los?from=A7&to=N7&scenario=/etc/passwd",     # file options are not parameters
+    "/api/los?from=A7&to=N7&vasl_metadata=/etc/passwd",
+    "/api/los?from=A7&to=N7&help=1",
+    "/api/los?from=A7&to=N7&Fog=0",                    # parameter names are lower case
+    "/api/los?from=A7&to=N7&fog=" + "9" * 5000,        # huge parameter
+    "/api/los?" + "&".join(f"mist{i}=1" for i in range(200)),   # too many parameters
+    "/api/los?from=%ff%fe&to=A1",                      # not UTF-8
+    "/api/los?from=A7&to=-h",                          # an option where a hex goes
+    "/api/los?from=A7&from=B7&to=N7",                  # a repeated end
+    "/api/reach?from=A7&unit=infantry&mf=-1",
+    "/api/path?from=A7&to=N7&unit=spaceship",
+    "/api/viewshed?from=A7&from_level=99",
+    "/api/exposure?from=A7,Q99",
+    "/api/exposure?level=-1",
+    "/api/sight?unit=nobody",                          # no units on a map
+    "/api/nosuch",
+    "/static/../session.py",
+    "/static/%2e%2e/server.py",
+    "/static/..%2f..%2fpyproject.toml",
+    "/api/../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/static/viewer.js%00.png",
+    "/api/board.png?x=1",
+    "/api/map?x=1",
+]
+
+
+@pytest.mark.parametrize("target", HOSTILE)
+def test_hostile_requests_get_a_one_line_json_error(server: Any, target: str) -> None:
+    status, headers, body = get(server, target)
+    assert status in (400, 404), (status, body[:200])
+    text = body.decode("utf-8")
+    assert text.count("\n") == 1 and text.endswith("\n")
+    err = json.loads(text)["error"]
+    assert err and "Traceback" not in err and "File \"" not in err
+    assert headers["content-type"].startswith("application/json")
+    if target.startswith("/api/") and "nosuch" not in target and ".." not in target:
+        assert status == 400
+
+
+def test_malformed_http_and_methods(server: Any) -> None:
+    answer = raw(server, b"GARBAGE\r\n\r\n")       # HTTP/0.9 style: no status line, the body
+    assert b"Traceback" not in answer and json.loads(answer.split(b"\r\n\r\n")[-1])["error"]
+    long_line = b"GET /api/los?from=" + b"A" * 70000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    first = raw(server, long_line).split(b"\r\n", 1)[0]
+    assert b" 414 " in first + b" " or b" 400 " in first + b" "
+    answer = raw(server, b"POST /api/los HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+    assert b" 405 " in answer.split(b"\r\n", 1)[0] + b" "
+    status, _, body = get(server, "/api/map", headers={"Host": "evil.example:80"})
+    assert status == 400 and b"Host" in body            # DNS rebinding: only our own host name
+
+
+def test_concurrent_queries_agree(server: Any) -> None:
+    """Many threads at once: every answer equals the answer asked alone."""
+    targets = [f"/api/los?from={a}&to={b}&fog=0" for a, b in
+               [("J4", "C5"), ("A7", "N7"), ("E8", "F6"), ("I4", "B5"), ("D4", "J4")]] * 8
+    targets += ["/api/viewshed?from=J4", "/api/exposure?from=J4,N7"] * 4
+    alone = {t: get(server, t)[2] for t in set(targets)}
+    with ThreadPoolExecutor(8) as ex:
+        together = list(ex.map(lambda t: get(server, t)[2], targets))
+    assert all(alone[t] == b for t, b in zip(targets, together))
+
+
+def test_scenario_units_and_who_sees_whom(capsys: pytest.CaptureFixture[str]) -> None:
+    with running(SCENARIO) as srv:
+        status, d = get_json(srv, "/api/map")
+        assert status == 200 and d["kind"] == "scenario"
+        assert {u["id"] for u in d["units"]} == {"hill-squad", "village-squad"}
+        assert d["weather"]["flags"]["fog"] == 0
+        status, s = get_json(srv, "/api/sight?unit=hill-squad")
+        one = json.loads(cli(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json"))
+        row = s["sees"][0]
+        assert row["target"] == "village-squad" and row["blocked"] == one["blocked"]
+        assert row["drm"] == one["drm"]
+        # unit ids work as LOS ends, answered as `hexwx los --scenario`
+        _, _, body = get(srv, "/api/los?from=hill-squad&to=village-squad")
+        assert body.decode() == cli(capsys, "los", "--scenario", SCENARIO, "hill-squad",
+                                    "village-squad", "--json")
+        _, _, body = get(srv, "/api/los?from=hill-squad&to=village-squad&mist=1")
+        assert body.decode() == cli(capsys, "los", "--scenario", SCENARIO, "hill-squad",
+                                    "village-squad", "--mist", "--json")
+
+
+def test_table_scenario_turns_and_sights(capsys: pytest.CaptureFixture[str]) -> None:
+    with running(TABLE) as srv:
+        status, d = get_json(srv, "/api/map")
+        assert status == 200 and d["kind"] == "table" and d["units"] and d["pieces"]
+        assert len(d["turns"]) >= 4 and all("visibility" in t for t in d["turns"])
+        a, b = "52nd", "rha-battery"
+        status, s = get_json(srv, f"/api/sight?turn=4&from={a}&to={b}")
+        want = json.loads(cli(capsys, "table", TABLE, "--can-see", a, b, "--turn", "4", "--json"))
+        want.pop("weather")
+        assert status == 200 and s["sights"][0] == want
+        assert get(srv, "/api/sight?turn=99")[0] == 400
+        assert get(srv, "/api/los?from=A1&to=A2")[0] == 400     # no hex LOS on a table
+
+
+def test_vasl_board(capsys: pytest.CaptureFixture[str]) -> None:
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env:
+        pytest.skip("HEXWX_VASL_DIR is not set: needs a VASL board archive")
+    bd, meta = Path(env) / "boards" / "bd02", Path(env) / "SharedBoardMetadata.xml"
+    with running(bd, vasl_metadata=str(meta)) as srv:
+        _, _, body = get(srv, "/api/los?from=A1&to=A5")
+        assert body.decode() == cli(capsys, "los", bd, "A1", "A5", "--vasl-metadata", meta, "--json")
+        d = json.loads(body)
+        assert d["blocked"] and d["rule"] == "A6.2"       # LOS-SPEC 8 #1
+        _, _, body = get(srv, "/api/los?from=I4&to=B5&fog=0&fog_drm=1")
+        assert body.decode() == cli(capsys, "los", bd, "I4", "B5", "--fog", "0", "--fog-drm", "1",
+                                    "--vasl-metadata", meta, "--json")
