@@ -133,7 +133,9 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     bar = Progress(len(m) * (len(m) - 1), f"los-table {Path(args.map).name}", quiet=args.quiet)
     try:
         write_los_table(m, args.output, weather=weather, fmt=args.format, threads=args.threads,
-                        progress=lambda p: bar.update(p.done), inputs=inputs + (m.source,))
+                        progress=lambda p: bar.update(p.done), inputs=inputs + (m.source,),
+                        from_level=args.from_level, to_level=args.to_level,
+                        all_locations=args.all_locations)
     finally:
         bar.close()
     return 0
@@ -198,10 +200,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
                     "hexes at ground level (hindrance empty when blocked).  With weather flags "
                     "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.  "
-                    "Rows are written while the kernel runs, in its order: for each hex A and "
-                    "each hex B after it, A->B then B->A; memory stays bounded on any map.  "
-                    "A progress bar shows on a terminal for runs over 2 s.")
+                    "With --from-level/--to-level (every hex that has that location: a building "
+                    "level, a rooftop) or --all-locations (every pair of locations of the map) "
+                    "the columns are src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv].  "
+                    "Rows are written while the kernel runs, in its order (ground level: for "
+                    "each hex A and each hex B after it, A->B then B->A; with levels: by source "
+                    "location); memory stays bounded on any map.  A progress bar shows on a "
+                    "terminal for runs over 2 s.")
     p.add_argument("map", metavar="MAP", help=MAP_HELP)
+    p.add_argument("--from-level", type=int, default=None, metavar="N",
+                   help="sources: every hex's location at level N in the hex (default 0, ground)")
+    p.add_argument("--to-level", type=int, default=None, metavar="N",
+                   help="targets: every hex's location at level N in the hex (default 0, ground)")
+    p.add_argument("--all-locations", action="store_true",
+                   help="every ordered pair of locations: each hex's ground, building levels and rooftop")
     p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default stdout)")
     p.add_argument("--format", choices=("csv", "jsonl", "parquet"), default=None,
                    help="csv (default), jsonl (JSON lines) or parquet (needs pyarrow: the "

@@ -121,6 +121,10 @@ class HexMap:
     def parse(self, name: str) -> Hex:
         return self.grid.parse(name)
 
+    def hex(self, h: Hex | str) -> Hex:
+        """Hex id of ``h``, a name or an id (:meth:`Grid.hex`); UsageError if not on the map."""
+        return self.grid.hex(h)
+
     def name_of(self, h: Hex) -> str:
         return self.grid.name(h)
 

@@ -22,18 +22,32 @@ LOS_COLUMNS = (("src", "label"), ("tgt", "label"), ("range", "int"), ("blocked",
 def write_los_table(m: HexMap, path: str | Path | None, *, weather: Any = None,
                     fmt: str | None = None, threads: int | None = None,
                     progress: Callable[[TableProgress], None] | None = None,
-                    chunk_pairs: int = CHUNK_PAIRS, inputs: Iterable[object] = ()) -> int:
+                    chunk_pairs: int = CHUNK_PAIRS, inputs: Iterable[object] = (),
+                    from_level: int | None = None, to_level: int | None = None,
+                    all_locations: bool = False) -> int:
     """Write every ordered pair's LOS at ground level to ``path`` (stdout for None or '-');
     returns the number of rows.  ``fmt``: csv, jsonl or parquet (default: from the suffix);
-    ``inputs``: files the output must not overwrite (see :mod:`hexwx.outputs`)."""
-    columns = list(LOS_COLUMNS) + ([("lv", "int")] if weather is not None else [])
+    ``inputs``: files the output must not overwrite (see :mod:`hexwx.outputs`).  With
+    ``from_level``/``to_level``/``all_locations`` (see ``los_table``), pairs of locations with
+    the columns src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv]."""
+    levels = all_locations or from_level not in (None, 0) or to_level not in (None, 0)
+    columns = list(LOS_COLUMNS)
+    if levels:
+        columns[1:1] = [("src_level", "int")]
+        columns[3:3] = [("tgt_level", "int")]
+    if weather is not None:
+        columns.append(("lv", "int"))
     names = m.grid.names()
     with TableWriter(path, columns, labels={"src": names, "tgt": names}, fmt=fmt,
                      inputs=inputs) as out:
-        for t, p in los_table_chunks(m, weather=weather, threads=threads, chunk_pairs=chunk_pairs):
+        for t, p in los_table_chunks(m, weather=weather, threads=threads, chunk_pairs=chunk_pairs,
+                                     from_level=from_level, to_level=to_level,
+                                     all_locations=all_locations):
             values = {"src": t.src, "tgt": t.tgt, "range": t.range, "blocked": t.blocked,
                       "hindrance": t.hindrance}
             nulls = {"hindrance": t.blocked}
+            if t.src_level is not None and t.tgt_level is not None:
+                values["src_level"], values["tgt_level"] = t.src_level, t.tgt_level
             if t.lv is not None:
                 values["lv"] = t.lv
                 nulls["lv"] = t.blocked

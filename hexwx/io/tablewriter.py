@@ -196,8 +196,8 @@ class TableWriter:
             mask = None if null is None else np.asarray(null, bool)
             if kind == "label":
                 if name not in self._label_tables:
-                    self._label_tables[name] = pa.array(self.labels[name], pa.string())  # type: ignore[assignment]
-                arr = self._label_tables[name].take(pa.array(v.astype(np.int32)))  # type: ignore[attr-defined]
+                    self._label_tables[name] = pa.array(self.labels[name], pa.string())
+                arr = self._label_tables[name].take(pa.array(v.astype(np.int32)))
                 if mask is not None:
                     arr = pc.if_else(pa.array(mask), pa.scalar(None, pa.string()), arr)
             elif kind == "bool":

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather
 
@@ -272,5 +273,5 @@ def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHex] | None,
 
 
 def _check_range(range_: int) -> None:
-    if isinstance(range_, bool) or not isinstance(range_, int) or range_ < 0:
+    if not is_whole(range_, 0):
         raise UsageError(f"bad range {range_!r}; expected a whole number of hexes >= 0")

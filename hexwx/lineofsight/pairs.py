@@ -21,7 +21,7 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LosTable, _apply_lv, weathered
+from hexwx.lineofsight.engine import LosTable, _apply_lv, level_locations, weathered
 
 #: Unordered pairs per chunk (each chunk holds twice as many ordered pairs): a few MiB of
 #: kernel output and some tens of MiB of text when written.
@@ -61,13 +61,20 @@ def _pairs_of_rows(n: int, a0: int, a1: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = None,
-                     chunk_pairs: int = CHUNK_PAIRS) -> Iterator[tuple[LosTable, TableProgress]]:
+                     chunk_pairs: int = CHUNK_PAIRS, from_level: int | None = None,
+                     to_level: int | None = None, all_locations: bool = False,
+                     ) -> Iterator[tuple[LosTable, TableProgress]]:
     """Every ordered pair of distinct hexes at ground level, as :class:`LosTable` chunks.
 
     The answers are those of :func:`~hexwx.lineofsight.engine.los_table` (and so of
     :func:`~hexwx.lineofsight.engine.los` on each pair), in the order described in the module
     docstring.  ``threads``: kernel threads (default: the CPUs of this process's affinity).
+    With ``from_level``/``to_level``/``all_locations`` (as for ``los_table``) the pairs of
+    locations come in source-location order, a block of sources at a time.
     """
+    if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
+        yield from _level_chunks(m, weather, from_level, to_level, all_locations, chunk_pairs)
+        return
     m = weathered(m, weather)
     n = len(m)
     M, T = m.kernel_map, m.kernel_terrain
@@ -107,3 +114,22 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
             done += len(src)
             pixels += seen
             yield LosTable(src, tgt, rng, blocked, hindrance, lv), TableProgress(done, total, pixels)
+
+
+def _level_chunks(m: HexMap, weather: Any, from_level: int | None, to_level: int | None,
+                  all_locations: bool, chunk_pairs: int) -> Iterator[tuple[LosTable, TableProgress]]:
+    """The table between locations above the ground, a block of source locations at a time."""
+    from hexwx.lineofsight.batch import los_pairs
+    sh, sl, th, tl = level_locations(m, from_level, to_level, all_locations)
+    per = max(1, (2 * chunk_pairs) // max(len(th), 1))
+    total = len(sh) * len(th)
+    done = 0
+    for i0 in range(0, len(sh), per):
+        i, j = np.divmod(np.arange(min(per, len(sh) - i0) * len(th), dtype=np.int64), len(th))
+        i += i0
+        keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
+        i, j = i[keep], j[keep]
+        a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
+        done = min(total, done + per * len(th))
+        yield (LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level),
+               TableProgress(done, total, 0))

@@ -87,3 +87,14 @@ def test_threads_must_be_positive() -> None:
 def test_available_cpus_follows_the_affinity() -> None:
     import os
     assert K.available_cpus() == len(os.sched_getaffinity(0))
+
+
+def test_level_tables_stream_the_same_answers_in_source_order() -> None:
+    m = load_map(HILL)
+    for kw in ({"all_locations": True}, {"from_level": 1, "to_level": 0}):
+        ref = los_table(m, **kw)
+        chunks = [t for t, _ in los_table_chunks(m, chunk_pairs=200, **kw)]
+        assert len(chunks) > 1
+        for col in ("src", "tgt", "src_level", "tgt_level", "range", "blocked", "hindrance"):
+            assert np.array_equal(np.concatenate([getattr(t, col) for t in chunks]),
+                                  getattr(ref, col)), (kw, col)
