@@ -94,7 +94,7 @@ def test_level_tables_stream_the_same_answers_in_source_order() -> None:
     for kw in ({"all_locations": True}, {"from_level": 1, "to_level": 0}):
         ref = los_table(m, **kw)
         chunks = [t for t, _ in los_table_chunks(m, chunk_pairs=200, **kw)]
-        assert len(chunks) > 1
+        assert len(chunks) > 1 or "from_level" in kw   # (one hex has level 1 on this map)
         for col in ("src", "tgt", "src_level", "tgt_level", "range", "blocked", "hindrance"):
             assert np.array_equal(np.concatenate([getattr(t, col) for t in chunks]),
                                   getattr(ref, col)), (kw, col)
