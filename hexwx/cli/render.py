@@ -181,8 +181,7 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
     if args.scenario:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)
-    levels = range(m.min_ground_level, m.max_ground_level + 1)
-    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
     overlays = _hex_overlays(args, m, weather)
     return render_map(m, weather=weather if shade_weather else None,

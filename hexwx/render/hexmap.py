@@ -584,8 +584,9 @@ def los_caption(result: LosResult) -> str:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
             + (f" ({x.rule})" if x.rule else "") for x in hs))
-    parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
-                 f"total DRM {_sgn(int(r.drm))}")
+    if r.drm is not None:   # a blocked LOS has no DRM (text, JSON and .drm agree)
+        parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
+                     f"total DRM {_sgn(int(r.drm))}")
     return "\n".join(parts)
 
 
