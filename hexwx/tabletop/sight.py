@@ -37,6 +37,7 @@ from shapely.ops import unary_union
 from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
+from hexwx.units import ruler
 from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
 from hexwx.weather.minis.registry import RULE_NAMES, check_rules
 from hexwx.tabletop.model import Base, TableTop, TerrainPiece, Unit, from_cm
@@ -369,7 +370,7 @@ def visibility_check(distance_cm: float, limit_cm: float | None, rules: str,
     visibility distance"; the Wesencraft gauge: unseen foes cannot be fired at (fog, 6 cm)."""
     if limit_cm is None:
         return True, "visibility unlimited"
-    shown = f"{from_cm(limit_cm, unit):.6g} {unit}"
+    shown = ruler(from_cm(limit_cm, unit), unit)
     if distance_cm <= limit_cm + 1e-9:
         return True, f"within the visibility distance of {shown}"
     what = {"wesencraft": "unseen foes cannot be fired at",
@@ -458,7 +459,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         reason = "; ".join(bits)
     else:
         reason = f"clear: all {len(viewer.bases)} bases have a line"
-    reason += f"; range {table.to_unit(rng):.6g} {u}; {why}"
+    reason += f"; range {ruler(table.to_unit(rng), u)}; {why}"
     if visibility_cm is not None and not ok:
         rule = VISIBILITY_RULE[rules]
     elif los != "clear":
@@ -530,7 +531,8 @@ def range_info(table: TableTop, firer_id: str, target_id: str, *, rules: str,
         if not arc:
             reasons.append("target outside the arc of 45 degrees either side (Huzzah! p.11)")
     if in_range is False and wr is not None:
-        reasons.append(f"out of range: {table.to_unit(rng):.6g} > {table.to_unit(wr):.6g} {table.unit}")
+        reasons.append(f"out of range: {ruler(table.to_unit(rng), table.unit)} > "
+                       f"{ruler(table.to_unit(wr), table.unit)}")
     sight = can_see(table, firer_id, target_id, rules=rules, visibility_cm=visibility_cm)
     if sight.los == "blocked":
         reasons.append(f"no line of sight: {sight.reason.split(';')[0]}")
