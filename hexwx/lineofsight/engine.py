@@ -84,9 +84,11 @@ class LosResult:
         return los_png(self, self.map)
 
     @property
-    def drm(self) -> int:
-        """Total hindrance DRM: terrain plus weather LV."""
-        return self.hindrance + self.lv
+    def drm(self) -> int | None:
+        """Total hindrance DRM: terrain plus weather LV; None when the LOS is blocked (a blocked
+        LOS has no DRM: no fire can use it).  ``hindrance`` and ``lv`` keep the parts counted
+        up to the verdict, for explanation only."""
+        return None if self.blocked else self.hindrance + self.lv
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,7 +100,7 @@ class LosResult:
             "range": self.range, "blocked": self.blocked,
             "hindrance": None if self.blocked else self.hindrance,
             "lv": None if self.blocked else self.lv,
-            "drm": None if self.blocked else self.drm,
+            "drm": self.drm,
             "reason": self.reason, "rule": self.rule,
             "blocked_at": list(self.blocked_at) if self.blocked_at else None,
             "blocking_hex": self.blocking_hex,
@@ -222,10 +224,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         terrain_total += drm
     canon = src > tgt
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
-    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
-          for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
+    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k, lo)
+          for nm, gr, k, lo in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys,
+                                   m.lowest_ground[ids].tolist())]
     if not th or th[0].rs != 0:
-        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
+        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0,
+                               int(m.lowest_ground[src])))
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
     lv_items: list[Hindrance] = []
@@ -289,15 +293,26 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
 
     ``s_level``/``t_level``: each end's level in its hex (a number or one per pair).  Fire
     within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the single
-    query's answer.
+    query's answer, and so does a pair whose thread may cross a hex without fog in it (all its
+    ground at or above the fog top, 3.311): the straight-thread LV assumes fog in every hex
+    between the ends.
     """
     s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
     t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
     base = m.hexes.base.astype(np.int64)
     lv = _lv_totals(weather, base[src] + s_lv, base[tgt] + t_lv, rng)
     bid = m.building_ids
-    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
-    for i in np.flatnonzero(src == tgt):
+    same_bld = (bid[src] >= 0) & (bid[src] == bid[tgt])
+    lv[same_bld] = 0
+    single = src == tgt
+    top = None if weather.fog_level is None else weather.fog_level + 1
+    if top is not None:
+        near = np.zeros(len(src), bool)
+        for f in np.flatnonzero(m.lowest_ground >= top).tolist():
+            d = m.grid.distances_from(f)          # f can be on the thread only if near the line
+            near |= d[src] + d[tgt] <= rng + 1
+        single |= near & ~blocked & ~same_bld & (lv > 0)
+    for i in np.flatnonzero(single):
         lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=int(s_lv[i]), to_level=int(t_lv[i]),
                     weather=weather).lv
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)

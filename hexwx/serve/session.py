@@ -147,12 +147,9 @@ class Session:
         return out
 
     # -- hex maps ----------------------------------------------------------------------------
-    def _levels(self) -> range:
-        return range(self.map.min_ground_level - 1, self.map.max_ground_level + 1)
-
     def _weather(self, args: argparse.Namespace) -> Any:
         from hexwx.cli.weather import weather_from_args
-        return weather_from_args(args, scenario=self.scenario, levels=self._levels())
+        return weather_from_args(args, scenario=self.scenario)
 
     def _map(self, query: Query) -> Answer:
         if query:
@@ -360,7 +357,7 @@ def weather_flags(w: Any) -> dict[str, Any]:
 def _load_save(path: str, vasl_metadata: str | None) -> Any:
     """A VASL save as a hex scenario, when this version of hexwx can read saves."""
     try:
-        from hexwx.io import vsav  # type: ignore[attr-defined]
+        from hexwx.io import vsav
     except ModuleNotFoundError:
         raise DataError(f"{path}: reading VASL saves (.vsav) is not available in this version "
                         "of hexwx") from None

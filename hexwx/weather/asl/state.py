@@ -13,7 +13,7 @@ Public entry points:
 * :func:`roll_weather` (whole pre-game DYO determination);
 * :func:`next_player_turn`, :func:`wind_change`, :func:`run_weather` (turn by turn);
 * :func:`place_drift` (3.75 with the RULES-NOTES placement reading);
-* :func:`parse_month`, :func:`check_fog_against_levels`.
+* :func:`parse_month`.
 """
 from __future__ import annotations
 
@@ -346,18 +346,6 @@ class AslWeather:
         return out
 
 
-def check_fog_against_levels(state: AslWeather, levels: Iterable[int]) -> None:
-    """Raise :class:`UsageError` if the fog level lies outside the map's ground levels."""
-    if state.fog_level is None:
-        return
-    lv = sorted(set(int(x) for x in levels))
-    if not lv:
-        return
-    if not lv[0] <= state.fog_level <= lv[-1]:
-        raise UsageError(f"fog level {state.fog_level} is outside this map's levels "
-                         f"{lv[0]}..{lv[-1]}; expected a level in that range")
-
-
 # -------------------------------------------------------------------------------------------
 # applying the charts (pure look-ups; the charts are in asl_charts)
 # -------------------------------------------------------------------------------------------
@@ -493,7 +481,7 @@ def board_of(name: str) -> str:
 
 def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = None,
                 neighbour: Neighbour | None = None,
-                forbidden: Callable[[str], bool] | None = None,
+                forbidden: Callable[[str, int], bool] | None = None,
                 max_rerolls: int = 20) -> tuple[AslWeather, list[ChartRoll], str]:
     """Place one Drift on ``board`` (3.75); return (new state, rolls, one-line outcome).
 
@@ -501,7 +489,8 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
     while larger than the number left); it starts at coordinate 5 of its hexrow
     (:data:`~hexwx.weather.asl.charts.DRIFT_COUNTER_HEXROWS`); a Random Location DR moves it:
     coloured die = direction (1-6 -> hexside 0-5), white die = distance in hexes.  It is re-rolled
-    if it lands in a ``forbidden`` (interior building) hex or another drift hex, and lost if it
+    if it lands in another drift hex or where ``forbidden(hex, hexside)`` says a drift cannot be
+    (an Interior Building: the drift's hexside lies inside one building), and lost if it
     leaves the map (``hexes``, a sequence or predicate of valid hex names; without it every
     on-board hex counts).  It faces the direction the wind blows to (3.751): the state's
     ``wind_direction``, else a Random Direction dr recorded in the new state.
@@ -539,9 +528,9 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
                                      "drift lost", "3.75"))
             outcome = f"drift from {start} lost off the map"
             return state.replace(used_drift_counters=used, wind_direction=direction), rolls, outcome
-        if here in taken or (forbidden is not None and forbidden(here)):
-            rolls.append(_chart_roll(roll, f"{here}: drift or interior building hex, roll again",
-                                     "3.75"))
+        if here in taken or (forbidden is not None and forbidden(here, direction)):
+            rolls.append(_chart_roll(roll, f"{here}: drift hex or interior building hexside, "
+                                     "roll again", "3.75"))
             continue
         rolls.append(_chart_roll(roll, f"{dist} hex(es) toward hexside {side}: {here}", "3.75"))
         drift = Drift(here, direction)
@@ -569,7 +558,7 @@ def _boards(hexes: HexSet, boards: Sequence[str] | None) -> list[str]:
 def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: int | None = None,
                  hexes: HexSet = None, boards: Sequence[str] | None = None,
                  neighbour: Neighbour | None = None,
-                 forbidden: Callable[[str], bool] | None = None) -> tuple[AslWeather, list[ChartRoll]]:
+                 forbidden: Callable[[str, int], bool] | None = None) -> tuple[AslWeather, list[ChartRoll]]:
     """The whole E3 DYO weather determination for ``month``; returns (state, chart rolls).
 
     Weather Chart DR (E3, with the ``*`` rule) -> Fog/Mist dr (3.3) -> Fog Level dr (3.31) and
@@ -630,7 +619,7 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
 
 def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: HexSet = None,
                 boards: Sequence[str] | None = None, neighbour: Neighbour | None = None,
-                forbidden: Callable[[str], bool] | None = None,
+                forbidden: Callable[[str, int], bool] | None = None,
                 ) -> tuple[AslWeather, list[WeatherEvent], list[ChartRoll]]:
     """Apply E3's effects of one Wind Change DR at the start of the RPh of ``state``'s Player Turn.
 
