@@ -240,3 +240,19 @@ def test_layout_of_boards_serves_turned_art(capsys: pytest.CaptureFixture[str]) 
         assert status == 200 and headers["content-type"] == "image/jpeg"
         _, _, body = get(srv, "/api/los?from=3A1&to=2I4")
         assert body.decode() == cli(capsys, "los", "r03,02", "3A1", "2I4", "--vasl-dir", env, "--json")
+
+
+def test_vasl_save_units_and_los(capsys: pytest.CaptureFixture[str]) -> None:
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env:
+        pytest.skip("HEXWX_VASL_DIR is not set: needs VASL's saves and boards")
+    save = Path(env) / "saves" / "streets-of-stalingrad.vsav"
+    with running(save, vasl_dir=env) as srv:
+        status, d = get_json(srv, "/api/map")
+        assert status == 200 and d["kind"] == "save" and len(d["units"]) > 50
+        assert all(u["hex"] in {h["name"] for h in d["hexes"]} for u in d["units"])
+        a, b = d["units"][0], d["units"][-1]
+        status, s = get_json(srv, f"/api/sight?unit={a['id']}")
+        assert status == 200 and len(s["sees"]) == len(d["units"]) - 1
+        _, _, body = get(srv, f"/api/los?from={a['hex']}&to={b['hex']}")
+        assert body.decode() == cli(capsys, "los", save, a["hex"], b["hex"], "--vasl-dir", env, "--json")
