@@ -130,6 +130,7 @@ HOSTILE = [
     "/static/viewer.js%00.png",
     "/api/board?x=1",
     "/api/los?from=A7&to=N7&vasl_dir=/etc",
+    "/api/los?from=A7&to=N7&ignore_board_extras=1",
     "/api/map?x=1",
 ]
 
