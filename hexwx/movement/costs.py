@@ -497,11 +497,7 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     # -- drifts (3.752), road bonus (B3.4) ---------------------------------------------------
     drift = np.zeros(len(src), bool)
     for hex_name, s in w.drifts:
-        try:
-            h = grid.parse(hex_name)
-        except UsageError:
-            raise UsageError(f"drift hex {hex_name!r} is not on this map; expected a hex such "
-                             f"as {grid.name(0)}") from None
+        h = grid.inner_hexside(hex_name, s, "drift")
         for e in (index[h, s], index[nb[h, s], (s + 3) % 6] if nb[h, s] >= 0 else -1):
             if e >= 0:
                 drift[e] = True

@@ -86,7 +86,7 @@ def _join(components: Iterable[str]) -> str:
 # drifts
 # -------------------------------------------------------------------------------------------
 
-_HEX_RE = re.compile(r"^(?P<board>\d*)(?P<col>[A-Za-z]{1,2})(?P<row>\d{1,2})$")
+_HEX_RE = re.compile(r"^(?P<board>\d*)(?P<col>[A-Za-z]{1,2})(?P<row>\d{1,2})$", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -788,6 +788,8 @@ def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) 
     """Run ``turns`` Game Turns (two Player Turns each) from ``state``; one record per Player Turn."""
     if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
         raise UsageError(f"bad number of turns {turns!r}; expected a whole number >= 1")
+    from hexwx.limits import TURNS, check_count
+    check_count(turns, TURNS, "number of turns")
     out: list[TurnRecord] = []
     for _ in range(turns * 2):
         state, events, rolls = next_player_turn(state, dice, **placement)  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ from typing import Any, Callable, Hashable, Mapping, TypeVar
 import numpy as np
 
 from hexwx.dice import Dice, Roll
+from hexwx.limits import SIMULATED_TURNS, TURNS, check_count
 from hexwx.errors import UsageError
 
 #: One inch in centimetres (exact by definition).
@@ -120,7 +121,7 @@ def check_turns(turns: Any) -> int:
     """Validate a number of turns (a whole number >= 1)."""
     if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
         raise UsageError(f"number of turns must be a whole number of at least 1, got {turns!r}")
-    return turns
+    return check_count(turns, TURNS, "number of turns")
 
 
 # ----------------------------------------------------------------------------- one game
@@ -246,6 +247,8 @@ def _simulated_codes(rules: str, games: int, turns: int, seed: int | None,
     check_options(rules, options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise UsageError(f"number of games must be a whole number of at least 1, got {games!r}")
+    if games * turns > SIMULATED_TURNS.value:
+        raise UsageError(f"{games:,} games x {turns:,} turns exceeds {SIMULATED_TURNS.describe()}")
     codes = mod.simulate(games, turns, np.random.default_rng(seed), **options)
     return codes, list(mod.WEATHERS) + [ENDED]
 
