@@ -38,6 +38,7 @@ from typing import Any
 
 from hexwx.dice import Dice
 from hexwx.errors import DataError, UsageError
+from hexwx.limits import TURNS
 from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather, ChartRoll, Drift, parse_month, roll_weather
@@ -165,7 +166,7 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
             month = parse_month(month_text)
         except UsageError as exc:
             raise t.error("month", str(exc)) from None
-    turns = t.int("turns", None, min=1)
+    turns = t.int("turns", None, min=1, max=TURNS.value)  # hexwx.limits.TURNS
     w = t.table("weather", None)
     rolls: tuple[ChartRoll, ...] = ()
     seed = None

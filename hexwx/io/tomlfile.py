@@ -5,6 +5,7 @@ of :class:`Table`, so every message has the shape ``FILE: KEY: expected ..., got
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -105,6 +106,8 @@ class Table:
                max: _Float | None = None) -> Any:
         value = self._typed(name, (int, float), "a number", default)
         if value is not default:
+            if isinstance(value, float) and not math.isfinite(value):
+                raise self.error(name, f"expected a finite number, got {value!r}")
             self._check_range(name, value, min, max)
             value = float(value)
         return value

@@ -125,7 +125,7 @@ def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
 def _hex(m: HexMap, h: Hex | str) -> Hex:
     if isinstance(h, str):
         return m.parse(h)
-    if isinstance(h, (int, np.integer)) and 0 <= int(h) < len(m):
+    if isinstance(h, (int, np.integer)) and not isinstance(h, (bool, np.bool_)) and 0 <= int(h) < len(m):
         return int(h)
     raise UsageError(f"hex {h!r} is not on this map")
 

@@ -116,7 +116,14 @@ def check_allowance(mf: float, unit: str = "infantry") -> float:
         raise UsageError(f"bad allowance {mf!r}; expected a number of {what} >= 0") from None
     if isinstance(mf, bool) or not math.isfinite(v) or v < 0:
         raise UsageError(f"bad allowance {mf!r}; expected a number of {what} >= 0")
+    if v > MAX_ALLOWANCE:
+        raise UsageError(f"bad allowance {mf!r}; expected a number of {what} from 0 to "
+                         f"{MAX_ALLOWANCE:,} (no unit has more; costs are whole half-{what})")
     return v
+
+
+#: The largest movement allowance accepted (whole half-MF counts stay small integers).
+MAX_ALLOWANCE = 100_000
 
 
 def fmt(cost: float | None) -> str:

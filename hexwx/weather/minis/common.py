@@ -28,7 +28,7 @@ from typing import Any, Callable, Hashable, Mapping, TypeVar
 
 import numpy as np
 
-from hexwx.dice import Dice, Roll
+from hexwx.dice import Dice, Roll, seed_int
 from hexwx.limits import SIMULATED_TURNS, TURNS, check_count
 from hexwx.errors import UsageError
 
@@ -249,7 +249,8 @@ def _simulated_codes(rules: str, games: int, turns: int, seed: int | None,
         raise UsageError(f"number of games must be a whole number of at least 1, got {games!r}")
     if games * turns > SIMULATED_TURNS.value:
         raise UsageError(f"{games:,} games x {turns:,} turns exceeds {SIMULATED_TURNS.describe()}")
-    codes = mod.simulate(games, turns, np.random.default_rng(seed), **options)
+    codes = mod.simulate(games, turns, np.random.default_rng(None if seed is None else seed_int(seed)),
+                         **options)
     return codes, list(mod.WEATHERS) + [ENDED]
 
 
