@@ -1312,31 +1312,80 @@ static void scratch_free(Scratch *s)
     free(s->hh);
 }
 
-/* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]), each end a
- * rooftop where roof_s[i] / roof_t[i] is 1 (either array may be NULL: no rooftops); writes the
- * reason and hindrance total of each, and the blocking hex (-1 if none) into bhex unless it is
- * NULL.  Returns 0, or -1 if memory ran out. */
-int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *targets,
-                     const i64 *elev_s, const i64 *elev_t, const i64 *roof_s, const i64 *roof_t,
-                     i64 maxlen, int8_t *reasons, int16_t *totals, int32_t *bhex)
+/* A list of pairs shared by worker threads: chunks of TM_CHUNK pairs are handed out in turn. */
+#define TM_CHUNK 256
+typedef struct {
+    const KMap *m;
+    i64 n, maxlen;
+    const i64 *sources, *targets, *elev_s, *elev_t, *roof_s, *roof_t;
+    int8_t *reasons;
+    int16_t *totals;
+    int32_t *where;
+    pthread_mutex_t lock;
+    i64 next;
+    int failed;
+} TraceMany;
+
+static void *trace_many_worker(void *arg)
 {
+    TraceMany *job = arg;
     Scratch s;
-    if (scratch_alloc(&s, maxlen) != 0) {
+    if (scratch_alloc(&s, job->maxlen) != 0) {
         scratch_free(&s);
-        return -1;
+        pthread_mutex_lock(&job->lock);
+        job->failed = 1;
+        pthread_mutex_unlock(&job->lock);
+        return NULL;
     }
     i64 out[6];
-    for (i64 i = 0; i < n; i++) {
-        hexwx_trace(m, sources[i], targets[i], elev_s[i], elev_t[i], roof_s ? roof_s[i] : 0,
-                    roof_t ? roof_t[i] : 0, s.xs, s.ys, maxlen, s.hv, s.hh, s.thread, s.tkeys, 1,
-                    0, out);
-        reasons[i] = (int8_t)out[0];
-        totals[i] = (int16_t)out[4];
-        if (bhex)
-            bhex[i] = (int32_t)(out[0] != 0 ? out[3] : -1);
+    for (;;) {
+        pthread_mutex_lock(&job->lock);
+        i64 a = job->next;
+        job->next += TM_CHUNK;
+        pthread_mutex_unlock(&job->lock);
+        if (a >= job->n)
+            break;
+        i64 b = imin(a + TM_CHUNK, job->n);
+        for (i64 i = a; i < b; i++) {
+            hexwx_trace(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
+                        job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s.xs,
+                        s.ys, job->maxlen, s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
+            job->reasons[i] = (int8_t)out[0];
+            job->totals[i] = (int16_t)out[4];
+            if (job->where) {
+                job->where[3 * i] = (int32_t)(out[0] != 0 ? out[3] : -1);
+                job->where[3 * i + 1] = (int32_t)out[1];
+                job->where[3 * i + 2] = (int32_t)out[2];
+            }
+        }
     }
     scratch_free(&s);
-    return 0;
+    return NULL;
+}
+
+/* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]), each end a
+ * rooftop where roof_s[i] / roof_t[i] is 1 (either array may be NULL: no rooftops), on up to
+ * nthreads threads; writes the reason and hindrance total of each, and unless `where` is NULL
+ * where[i] = (blocking hex or -1, blocking pixel x, y).  Returns 0, or -1 if memory ran out. */
+int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *targets,
+                     const i64 *elev_s, const i64 *elev_t, const i64 *roof_s, const i64 *roof_t,
+                     i64 maxlen, i64 nthreads, int8_t *reasons, int16_t *totals, int32_t *where)
+{
+    TraceMany job = {m, n, maxlen, sources, targets, elev_s, elev_t, roof_s, roof_t, reasons,
+                     totals, where, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    nthreads = imax(1, imin(nthreads, imin(256, (n + TM_CHUNK - 1) / TM_CHUNK)));
+    pthread_t threads[256];
+    i64 started = 0;
+    for (i64 i = 1; i < nthreads; i++) {
+        if (pthread_create(&threads[started], NULL, trace_many_worker, &job) != 0)
+            break;  /* fewer threads: the ones running take the remaining pairs */
+        started++;
+    }
+    trace_many_worker(&job);  /* this thread works too */
+    for (i64 i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    pthread_mutex_destroy(&job.lock);
+    return job.failed && job.next < n ? -1 : 0;
 }
 
 /* The all-pairs job shared by the worker threads: rows a are handed out one at a time. */

@@ -116,8 +116,8 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
                                     _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
         lib.hexwx_trace.restype = None
-        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _i64, _ptr,
-                                         _ptr, _ptr]
+        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _i64, _i64,
+                                         _ptr, _ptr, _ptr]
         lib.hexwx_trace_many.restype = ctypes.c_int
         lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr]
         lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
@@ -246,13 +246,14 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
 
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
                elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
-               roof_t: np.ndarray | None = None, blocking_hex: bool = False
-               ) -> tuple[np.ndarray, ...]:
+               roof_t: np.ndarray | None = None, where: bool = False,
+               threads: int | None = None) -> tuple[np.ndarray, ...]:
     """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays,
-    and the blocking hex of each pair (int32, -1 if clear) as a third when ``blocking_hex``.
+    and with ``where`` a third, int32 [n, 3]: the blocking hex (-1 if clear) and pixel x, y.
 
     ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
-    exactly the ``s_roof``/``t_roof`` of :func:`trace`.
+    exactly the ``s_roof``/``t_roof`` of :func:`trace`.  The pairs are shared among ``threads``
+    threads (default ``os.cpu_count()``); each pair's answer is the single trace's.
     """
     p = _prepared(M, T)
     n = len(sources)
@@ -265,12 +266,13 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     _check_range(p)
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
-    bhex = np.full(n, -1, np.int32) if blocking_hex else None
+    at = np.full((n, 3), -1, np.int32) if where else None
+    nthreads = threads if threads is not None else (os.cpu_count() or 1)
     if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
-                               reasons.ctypes.data, totals.ctypes.data,
-                               None if bhex is None else bhex.ctypes.data) != 0:
+                               int(nthreads), reasons.ctypes.data, totals.ctypes.data,
+                               None if at is None else at.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    return (reasons, totals) if bhex is None else (reasons, totals, bhex)
+    return (reasons, totals) if at is None else (reasons, totals, at)
 
 
 def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,13 @@ boards 1 and 3 side by side, layout ``01,03``) is compared the same way, hex nam
 ``<board><hex>`` with join hexes under either name; ``--rotation`` measures how often a rotated
 board differs from the upright one (0 by construction when every board is rotated).
 
+With --upper, the same above the ground floor: VASL's answers for every upper building location
+(golden-upper/bdNN.csv.gz: levels 1..N and rooftops, to and from every hex and each other).
+Agreement is scored where VASL answers the same both ways and the ends are different hexes; the
+pairs VASL answers differently by direction, and same-hex pairs, are reported by cause.
+
     HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py [bd02 bd04 ...] [--rotation]
+    HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py --upper [bd01 bd10 ...]
 """
 from __future__ import annotations
 
@@ -79,6 +85,76 @@ def compare(vasl_dir: Path, board: str) -> dict:
             "causes": dict(causes), "seconds": seconds}
 
 
+def compare_upper(vasl_dir: Path, board: str) -> dict:
+    """Agreement above the ground floor (golden-upper), scored where VASL is reciprocal."""
+    from hexwx.lineofsight.batch import los_pairs
+    meta = vasl_dir / "SharedBoardMetadata.xml"
+    m = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
+    rows = golden_rows(vasl_dir / "golden-upper" / f"{board}.csv.gz")
+    src = np.array([m.parse(r["src"]) for r in rows])
+    tgt = np.array([m.parse(r["tgt"]) for r in rows])
+    sl = np.array([int(r["src_level"]) for r in rows])
+    tl = np.array([int(r["tgt_level"]) for r in rows])
+    t0 = time.perf_counter()
+    a = los_pairs(m, src, tgt, sl, tl)
+    seconds = time.perf_counter() - t0
+    v_blocked = np.array([r["blocked"] == "1" for r in rows])
+    v_hind = np.array([int(r["hindrance"]) if r["hindrance"] else -1 for r in rows])
+    where = {(r["src"], r["src_level"], r["tgt"], r["tgt_level"]): i for i, r in enumerate(rows)}
+    rev = np.array([where[(r["tgt"], r["tgt_level"], r["src"], r["src_level"])] for r in rows])
+    v_recip = (v_blocked == v_blocked[rev]) & (v_hind == v_hind[rev])
+    distinct = src != tgt
+    scored = v_recip & distinct
+    ours = a.blocked
+    agree_b = scored & (ours == v_blocked)
+    both_clear = scored & ~v_blocked & ~ours
+    agree_h = both_clear & (a.hindrance == v_hind)
+
+    def pair(i: int) -> str:
+        r = rows[i]
+        return f"{r['src']}/{r['src_level']}->{r['tgt']}/{r['tgt_level']}"
+
+    def ours_text(i: int) -> str:
+        return a.reason_of(i)[0] if ours[i] else "clear"
+
+    causes: dict[str, list[str]] = defaultdict(list)
+    for i in np.flatnonzero(scored & ~(ours == v_blocked)):
+        causes[f"blocked: VASL {rows[i]['reason'] or 'clear'!r} vs hexwx {ours_text(i)!r}"].append(pair(i))
+    for i in np.flatnonzero(both_clear & ~agree_h):
+        causes[f"hindrance: VASL {v_hind[i]} vs hexwx {a.hindrance[i]}"].append(pair(i))
+    # VASL answers differently by direction: which way hexwx (reciprocal) sides, and why VASL differs
+    unscored: dict[str, list[str]] = defaultdict(list)
+    for i in np.flatnonzero(~v_recip & distinct):
+        j = rev[i]
+        if i > j:
+            continue
+        way = "blocked" if v_blocked[i] != v_blocked[j] else "hindrance"
+        there, back = rows[i]["reason"] or f"clear {v_hind[i]}", rows[j]["reason"] or f"clear {v_hind[j]}"
+        side = "hexwx blocked" if ours[i] else f"hexwx clear {a.hindrance[i]}"
+        unscored[f"VASL not reciprocal ({way}): {there!r} one way, {back!r} back; {side}"].append(pair(i))
+    for i in np.flatnonzero(~distinct):
+        v = rows[i]["reason"] or "clear"
+        unscored[f"same hex: VASL {v!r}, hexwx {ours_text(i)!r}"].append(pair(i))
+    return {"board": board, "pairs": len(rows), "scored": int(scored.sum()),
+            "blocked_agree": float(agree_b.sum() / max(1, scored.sum())),
+            "hindrance_agree": float(agree_h.sum() / both_clear.sum()) if both_clear.any() else 1.0,
+            "hexwx_reciprocal": bool(np.array_equal(ours, ours[rev])),
+            "causes": dict(causes), "unscored": dict(unscored), "seconds": seconds}
+
+
+def print_upper(r: dict) -> None:
+    print(f"{r['board']} above the ground floor: {r['pairs']} pairs, {r['scored']} scored (VASL "
+          f"reciprocal, different hexes); blocked/clear agree {100 * r['blocked_agree']:.4f}%; "
+          f"hindrance agree {100 * r['hindrance_agree']:.4f}% of pairs both call clear; "
+          f"hexwx reciprocal: {'yes' if r['hexwx_reciprocal'] else 'NO'}; kernel {r['seconds']:.2f} s")
+    for cause, pairs in sorted(r["causes"].items(), key=lambda kv: -len(kv[1])):
+        print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
+    if r["unscored"]:
+        print("  not scored:")
+    for cause, pairs in sorted(r["unscored"].items(), key=lambda kv: -len(kv[1])):
+        print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
+
+
 def check_all_boards(vasl_dir: Path) -> list[tuple[str, int, float]]:
     """Answer every pair of every board archive; returns (board, pairs, seconds)."""
     out = []
@@ -124,11 +200,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("boards", nargs="*", help="boards with goldens (default: all in golden/)")
     ap.add_argument("--all-boards", action="store_true", help="also answer every pair of every board")
+    ap.add_argument("--upper", action="store_true",
+                    help="compare above the ground floor (golden-upper/) instead of golden/")
     ap.add_argument("--rotation", nargs="*", metavar="BOARD",
                     help="compare rotated boards (alone and beside an upright board 1) with the "
                          "upright board for the same printed hexes (default bd02 bd03)")
     args = ap.parse_args(argv)
     vasl_dir = Path(os.environ.get("HEXWX_VASL_DIR", "../shared/vasl"))
+    if args.upper:
+        if not (vasl_dir / "golden-upper").is_dir():
+            print(f"no golden-upper/ in {vasl_dir}; set HEXWX_VASL_DIR", file=sys.stderr)
+            return 2
+        for b in args.boards or sorted(p.name.split(".")[0]
+                                       for p in (vasl_dir / "golden-upper").glob("*.csv.gz")):
+            print_upper(compare_upper(vasl_dir, b))
+        return 0
     if not (vasl_dir / "golden").is_dir():
         print(f"no VASL reference data in {vasl_dir}; set HEXWX_VASL_DIR", file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ from hexwx.errors import HexwxError
 #: Modules that add subcommands, in the order they appear in ``--help``.
 COMMAND_MODULES = (
     "hexwx.cli.hex",      # los, los-table, import-vasl
+    "hexwx.cli.losbatch", # los-batch
     "hexwx.cli.move",     # path, reach
     "hexwx.cli.weather",  # weather roll / run / effects
     "hexwx.cli.minis",    # minis weather, table

@@ -101,8 +101,7 @@ def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
     b, b_level, b_unit = _endpoint(m, scenario, b_text)
     from_level = args.from_level if args.from_level is not None else (a_level or 0)
     to_level = args.to_level if args.to_level is not None else (b_level or 0)
-    levels = range(m.min_ground_level - 1, m.max_ground_level + 1)
-    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    weather = weather_from_args(args, scenario=scenario)
     result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                  target_is_infantry=b_unit.is_infantry if b_unit else True,
                  target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
@@ -120,21 +119,30 @@ def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
 
 # -- los-table ---------------------------------------------------------------------------------
 
-def los_table_csv(m: HexMap, weather: Any = None) -> str:
+def los_table_csv(m: HexMap, weather: Any = None, *, from_level: int | None = None,
+                  to_level: int | None = None, all_locations: bool = False) -> str:
     """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance[,lv].
 
     ``hindrance`` (terrain) and ``lv`` (weather, only with weather) are empty when blocked.
+    With levels (``from_level``/``to_level``/``all_locations``, see ``los_table``) the columns
+    are src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv].
     """
     import numpy as np
 
     from hexwx.lineofsight.engine import los_table
     from hexwx.outputs import csv_cell
-    t = los_table(m, weather=weather)
+    t = los_table(m, weather=weather, from_level=from_level, to_level=to_level,
+                  all_locations=all_locations)
     names = np.array([csv_cell(n) for n in m.grid.names()], dtype=object)
     hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
-    rows = (names[t.src] + "," + names[t.tgt] + "," + t.range.astype(str).astype(object) + ","
-            + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
+    src, tgt = names[t.src], names[t.tgt]
     header = "src,tgt,range,blocked,hindrance"
+    if t.src_level is not None and t.tgt_level is not None:
+        src = src + "," + t.src_level.astype(str).astype(object)
+        tgt = tgt + "," + t.tgt_level.astype(str).astype(object)
+        header = "src,src_level,tgt,tgt_level,range,blocked,hindrance"
+    rows = (src + "," + tgt + "," + t.range.astype(str).astype(object) + ","
+            + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
     if t.lv is not None:
         rows = rows + "," + np.where(t.blocked, "", t.lv.astype(str)).astype(object)
         header += ",lv"
@@ -153,8 +161,10 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
-        weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
-    write_text(args.output, los_table_csv(m, weather), inputs=inputs + (m.source,))
+        weather = weather_from_args(args)
+    write_text(args.output, los_table_csv(m, weather, from_level=args.from_level,
+                                          to_level=args.to_level, all_locations=args.all_locations),
+               inputs=inputs + (m.source,))
     return 0
 
 
@@ -201,8 +211,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "los-table", help="LOS between every ordered pair of hexes, as CSV",
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
                     "hexes at ground level (hindrance empty when blocked).  With weather flags "
-                    "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.")
+                    "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.  "
+                    "With --from-level/--to-level (every hex that has that location: a building "
+                    "level, a rooftop) or --all-locations (every pair of locations of the map) "
+                    "the columns are src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv].")
     p.add_argument("map", metavar="MAP", help=MAP_HELP)
+    p.add_argument("--from-level", type=int, default=None, metavar="N",
+                   help="sources: every hex's location at level N in the hex (default 0, ground)")
+    p.add_argument("--to-level", type=int, default=None, metavar="N",
+                   help="targets: every hex's location at level N in the hex (default 0, ground)")
+    p.add_argument("--all-locations", action="store_true",
+                   help="every ordered pair of locations: each hex's ground, building levels and rooftop")
     p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
     add_map_options(p)
     add_weather_flags(p)

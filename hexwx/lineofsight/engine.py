@@ -22,7 +22,9 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.hexmap.transform import transformed
+from hexwx.validate import is_whole
 from hexwx.weather.asl.terrain_changes import weather_changes
+from hexwx.lineofsight.locations import location_name
 from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
 from hexwx.weather.asl.state import AslWeather
 
@@ -69,6 +71,12 @@ class LosResult:
     hindrances: tuple[Hindrance, ...]
     thread: tuple[ThreadHex, ...] = field(repr=False, default=())
     map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
+    #: absolute elevation of each end: ground level + level in the hex (hexwx.lineofsight.locations)
+    source_elevation: int = 0
+    target_elevation: int = 0
+    #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
+    source_location: str = ""
+    target_location: str = ""
 
     def _repr_png_(self) -> bytes | None:
         """The LOS drawn on its map, for notebooks."""
@@ -76,18 +84,23 @@ class LosResult:
         return los_png(self, self.map)
 
     @property
-    def drm(self) -> int:
-        """Total hindrance DRM: terrain plus weather LV."""
-        return self.hindrance + self.lv
+    def drm(self) -> int | None:
+        """Total hindrance DRM: terrain plus weather LV; None when the LOS is blocked (a blocked
+        LOS has no DRM: no fire can use it).  ``hindrance`` and ``lv`` keep the parts counted
+        up to the verdict, for explanation only."""
+        return None if self.blocked else self.hindrance + self.lv
 
     def to_json(self) -> dict[str, Any]:
         return {
             "source": self.source, "target": self.target,
             "source_level": self.source_level, "target_level": self.target_level,
+            "source_elevation": self.source_elevation, "target_elevation": self.target_elevation,
+            "source_location": self.source_location or self.source,
+            "target_location": self.target_location or self.target,
             "range": self.range, "blocked": self.blocked,
             "hindrance": None if self.blocked else self.hindrance,
             "lv": None if self.blocked else self.lv,
-            "drm": None if self.blocked else self.drm,
+            "drm": self.drm,
             "reason": self.reason, "rule": self.rule,
             "blocked_at": list(self.blocked_at) if self.blocked_at else None,
             "blocking_hex": self.blocking_hex,
@@ -97,7 +110,9 @@ class LosResult:
 
     def explain(self) -> str:
         """The answer in words, one fact a line."""
-        ends = f"{self.source} (level {self.source_level}) -> {self.target} (level {self.target_level})"
+        a = self.source_location or f"{self.source} (level {self.source_level})"
+        b = self.target_location or f"{self.target} (level {self.target_level})"
+        ends = f"{a} -> {b}"
         lines = [f"{ends}: range {self.range}"]
         if self.blocked:
             where = f" in {self.blocking_hex}" if self.blocking_hex else ""
@@ -123,15 +138,11 @@ def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
 
 
 def _hex(m: HexMap, h: Hex | str) -> Hex:
-    if isinstance(h, str):
-        return m.parse(h)
-    if isinstance(h, (int, np.integer)) and not isinstance(h, (bool, np.bool_)) and 0 <= int(h) < len(m):
-        return int(h)
-    raise UsageError(f"hex {h!r} is not on this map")
+    return m.grid.hex(h)
 
 
 def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+    if not is_whole(level):
         raise UsageError(f"level must be a whole number, got {level!r}")
     m.check_level(h, int(level))
     return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
@@ -208,10 +219,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         terrain_total += drm
     canon = src > tgt
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
-    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
-          for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
+    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k, lo)
+          for nm, gr, k, lo in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys,
+                                   m.lowest_ground[ids].tolist())]
     if not th or th[0].rs != 0:
-        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
+        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0,
+                               int(m.lowest_ground[src])))
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
     lv_items: list[Hindrance] = []
@@ -228,7 +241,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         blocked_at=(int(bx), int(by)) if reason != K.CLEAR else None,
         blocking_hex=name(int(bhex)) if reason != K.CLEAR and bhex >= 0 else None,
         hindrance=terrain_total, lv=lv_total,
-        hindrances=tuple(hind + lv_items), thread=tuple(th), map=m)
+        hindrances=tuple(hind + lv_items), thread=tuple(th), map=m,
+        source_elevation=sE, target_elevation=tE,
+        source_location=location_name(m, src, int(from_level)),
+        target_location=location_name(m, tgt, int(to_level)))
 
 
 def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R: int,
@@ -265,19 +281,35 @@ def _lv_total(weather: AslWeather, se: int, te: int, r: int) -> int:
     return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
 
 
-def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray, s_level: int,
-              blocked: np.ndarray, hindrance: np.ndarray, rng: np.ndarray) -> np.ndarray:
+def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
+              s_level: int | np.ndarray, blocked: np.ndarray, hindrance: np.ndarray,
+              rng: np.ndarray, t_level: int | np.ndarray = 0) -> np.ndarray:
     """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
 
-    Fire within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the
-    single query's answer.
+    ``s_level``/``t_level``: each end's level in its hex (a number or one per pair).  Fire
+    within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the single
+    query's answer, and so does a pair whose thread may cross a hex without fog in it (all its
+    ground at or above the fog top, 3.311): the straight-thread LV assumes fog in every hex
+    between the ends.
     """
-    s_elev = m.hexes.base[src] + s_level
-    lv = _lv_totals(weather, s_elev, m.hexes.base[tgt], rng)
+    s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
+    t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
+    base = m.hexes.base.astype(np.int64)
+    lv = _lv_totals(weather, base[src] + s_lv, base[tgt] + t_lv, rng)
     bid = m.building_ids
-    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
-    for i in np.flatnonzero(src == tgt):
-        lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=s_level, weather=weather).lv
+    same_bld = (bid[src] >= 0) & (bid[src] == bid[tgt])
+    lv[same_bld] = 0
+    single = src == tgt
+    top = None if weather.fog_level is None else weather.fog_level + 1
+    if top is not None:
+        near = np.zeros(len(src), bool)
+        for f in np.flatnonzero(m.lowest_ground >= top).tolist():
+            d = m.grid.distances_from(f)          # f can be on the thread only if near the line
+            near |= d[src] + d[tgt] <= rng + 1
+        single |= near & ~blocked & ~same_bld & (lv > 0)
+    for i in np.flatnonzero(single):
+        lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=int(s_lv[i]), to_level=int(t_lv[i]),
+                    weather=weather).lv
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
     return lv
@@ -313,18 +345,20 @@ class Viewshed:
 
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
-    """LOS from ``a`` at ``level`` to the ground level of every hex of the map."""
+    """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
+    hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level)``."""
     shown = m
     m = weathered(m, weather)
     src = _hex(m, a)
-    sE, _ = _elevation(m, src, level)
+    sE, s_roof = _elevation(m, src, level)
     n = len(m)
     tgts = np.arange(n, dtype=np.int64)
     srcs = np.full(n, src, np.int64)
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen)
+    reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
+                                   roof_s=np.full(n, s_roof, np.int64))
     blocked = reasons != 0
     drm = totals.astype(np.int32)
     rng = m.grid.distances_from(src)
@@ -335,7 +369,10 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
 
 @dataclass(frozen=True)
 class LosTable:
-    """Every ordered pair of distinct hexes at ground level: ids, range, blocked, hindrance."""
+    """Ordered pairs of locations: hex ids, range, blocked, hindrance (and LV with weather).
+
+    ``src_level``/``tgt_level`` (levels in the hex) are None for the ground-level table.
+    """
 
     src: np.ndarray
     tgt: np.ndarray
@@ -343,14 +380,22 @@ class LosTable:
     blocked: np.ndarray
     hindrance: np.ndarray
     lv: np.ndarray | None = None
+    src_level: np.ndarray | None = None
+    tgt_level: np.ndarray | None = None
 
 
-def los_table(m: HexMap, *, weather: AslWeather | None = None) -> LosTable:
-    """All ordered pairs at ground level, from the parallel all-pairs kernel.
+def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,
+              to_level: int | None = None, all_locations: bool = False) -> LosTable:
+    """All ordered pairs of distinct hexes at ground level, from the parallel all-pairs kernel.
 
-    With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or more blocks,
-    exactly as :func:`los` answers each pair.
+    ``from_level``/``to_level``: every hex that has that location (a building level, a
+    rooftop; 0 = every hex) to every hex that has the other, distinct hexes.
+    ``all_locations``: every ordered pair of distinct locations of the map (two levels of one
+    hex included).  With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or
+    more blocks.  Every answer is exactly what :func:`los` gives for that pair.
     """
+    if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
+        return _los_table_levels(m, weather, from_level, to_level, all_locations)
     m = weathered(m, weather)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
@@ -367,3 +412,28 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None) -> LosTable:
     if weather is not None:
         lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng)
     return LosTable(src, tgt, rng, blocked, hindrance, lv)
+
+
+def _los_table_levels(m: HexMap, weather: AslWeather | None, from_level: int | None, to_level: int | None,
+                      all_locations: bool) -> LosTable:
+    """The table between locations above the ground too, through the pair kernel."""
+    from hexwx.lineofsight.batch import locations, los_pairs
+    if all_locations:
+        if from_level is not None or to_level is not None:
+            raise UsageError("give either all locations or --from-level/--to-level, not both")
+        sh, sl = locations(m)
+        th, tl = sh, sl
+    else:
+        for lv in (from_level, to_level):
+            if lv is not None and (isinstance(lv, bool) or not isinstance(lv, (int, np.integer))):
+                raise UsageError(f"level must be a whole number, got {lv!r}")
+        sh, sl = locations(m, int(from_level or 0))
+        th, tl = locations(m, int(to_level or 0))
+        for lv, h in ((from_level, sh), (to_level, th)):
+            if len(h) == 0:
+                raise UsageError(f"no hex of this map has a location at level {lv}")
+    i, j = np.divmod(np.arange(len(sh) * len(th), dtype=np.int64), len(th))
+    keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
+    i, j = i[keep], j[keep]
+    a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
+    return LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level)

@@ -198,12 +198,8 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
 
 def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
     """Hex id of ``h`` (a name or an id); UsageError naming the overlay if not on the map."""
-    if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
-        if 0 <= int(h) < len(m.grid):
-            return int(h)
-        raise UsageError(f"{what}: hex id {h!r} is not on this map (0-{len(m.grid) - 1})")
     try:
-        return m.grid.parse(str(h))
+        return m.grid.hex(h)
     except UsageError as exc:
         raise UsageError(f"{what}: {exc}") from None
 
@@ -554,13 +550,25 @@ def _sgn(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
+def _end(r: LosResult, which: str) -> str:
+    """One end of a LOS as players name it, with its elevation: ``J4 (hill level 3)``,
+    ``D4 rooftop, elevation 3``."""
+    name = str(getattr(r, which))
+    level = getattr(r, f"{which}_level", 0)
+    loc = getattr(r, f"{which}_location", "")     # results drawn from elsewhere may lack these
+    elev = getattr(r, f"{which}_elevation", None)
+    if not loc or elev is None:
+        return name + (f" level {level}" if level else "")
+    if level == 0 or "elevation" in loc:          # "J4 (hill level 3)" says it already
+        return loc
+    return f"{loc}, elevation {elev}"
+
+
 def los_caption(result: LosResult) -> str:
     """The caption of a LOS result: ends, range, verdict with the reason and rule, every
     hindrance and LV hex with its DRM, and the total.  Tests compare it with the result."""
     r = result
-    lv = f" level {r.source_level}" if r.source_level else ""
-    tv = f" level {r.target_level}" if r.target_level else ""
-    head = f"LOS {r.source}{lv} -> {r.target}{tv}, range {r.range}: "
+    head = f"LOS {_end(r, 'source')} -> {_end(r, 'target')}, range {r.range}: "
     if r.blocked:
         where = f" at {r.blocking_hex}" if r.blocking_hex else ""
         verdict = f"BLOCKED{where}: {r.reason}"
@@ -574,8 +582,9 @@ def los_caption(result: LosResult) -> str:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
             + (f" ({x.rule})" if x.rule else "") for x in hs))
-    parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
-                 f"total DRM {_sgn(int(r.drm))}")
+    if r.drm is not None:   # a blocked LOS has no DRM (text, JSON and .drm agree)
+        parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
+                     f"total DRM {_sgn(int(r.drm))}")
     return "\n".join(parts)
 
 
@@ -691,8 +700,11 @@ def viewshed_caption(m: HexMap, vs: Viewshed, source: Hex, level: int) -> str:
     drm = np.asarray(vs.drm, np.int32)
     seen = int((~blocked).sum()) - 1
     hindered = int(((~blocked) & (drm > 0)).sum())
-    lv = f" level {level}" if level else ""
-    return (f"viewshed of {m.grid.name(source)}{lv}: {seen} of {len(m.grid) - 1} hexes in LOS, "
+    from hexwx.lineofsight.locations import elevation, location_name
+    where = location_name(m, source, level)
+    if level and "elevation" not in where:
+        where += f", elevation {elevation(m, source, level)}"
+    return (f"viewshed of {where}: {seen} of {len(m.grid) - 1} hexes in LOS, "
             f"{hindered} of them hindered (DRM shown), {int(blocked.sum())} out of LOS (hatched)")
 
 

@@ -9,51 +9,18 @@ from __future__ import annotations
 
 import csv
 import gzip
-import os
 import zipfile
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hexwx.hexmap.board import HexMap
+from vasl_helpers import all_boards, archive, board, metadata, vasl_dir
 from hexwx.cli import main
 from hexwx.errors import DataError
 from hexwx.io.load import load_map
 from hexwx.lineofsight.engine import los, los_table
 from hexwx.io.vasl import read_losdata
-
-
-def vasl_dir() -> Path:
-    env = os.environ.get("HEXWX_VASL_DIR")
-    if not env:
-        pytest.skip("HEXWX_VASL_DIR is not set: point it at VASL's reference data "
-                    "(boards/, SharedBoardMetadata.xml, golden/) to run the VASL tests")
-    d = Path(env)
-    if not (d / "boards").is_dir() or not (d / "SharedBoardMetadata.xml").is_file():
-        pytest.skip(f"HEXWX_VASL_DIR={env} has no boards/ or SharedBoardMetadata.xml")
-    return d
-
-
-def metadata() -> Path:
-    return vasl_dir() / "SharedBoardMetadata.xml"
-
-
-def archive(board: str) -> Path:
-    p = vasl_dir() / "boards" / board
-    if not p.is_file():
-        pytest.skip(f"board {board} is not in {vasl_dir() / 'boards'}")
-    return p
-
-
-@lru_cache(maxsize=None)
-def _board(path: str, meta: str) -> HexMap:
-    return load_map(path, vasl_metadata=meta)
-
-
-def board(name: str) -> HexMap:
-    return _board(str(archive(name)), str(metadata()))
 
 
 # -- conformance with the goldens ------------------------------------------------------------
@@ -161,13 +128,6 @@ def test_spec_example_20_edge_spine_does_not_crash() -> None:
 
 
 # -- every board answers every pair --------------------------------------------------------
-
-def all_boards() -> list[str]:
-    env = os.environ.get("HEXWX_VASL_DIR")
-    if not env or not (Path(env) / "boards").is_dir():
-        return ["bd03"]
-    return sorted(p.name for p in (Path(env) / "boards").iterdir())
-
 
 def answers_every_pair(name: str) -> None:
     m = board(name)

@@ -78,7 +78,7 @@ def test_cli_map_with_los(capsys, tmp_path):
                          "-o", str(out_png))
     assert code == 0, err
     assert out.startswith(f"wrote {out_png}")
-    assert "LOS E8 -> F6, range 2" in out
+    assert "LOS E8 (level 0) -> F6 (level 0), range 2" in out
     assert Image.open(out_png).format == "PNG"
 
 
