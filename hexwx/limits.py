@@ -157,16 +157,17 @@ _METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated",
 def open_zip(source: str | os.PathLike[str] | bytes | IO[bytes], what: str = "a zip archive") -> zipfile.ZipFile:
     """A :class:`zipfile.ZipFile` of a regular file (or bytes / a binary file object) whose
     entry count is within limits; DataError naming the file otherwise.  Close it after use."""
+    fobj: IO[bytes] | None
     if isinstance(source, (bytes, bytearray)):
         name, fobj = "<bytes>", io.BytesIO(source)
-    elif hasattr(source, "read"):
-        name, fobj = getattr(source, "name", "<stream>"), source
-    else:
-        name = os.fspath(source)  # type: ignore[arg-type]
+    elif isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
         check_input(name, what)
         fobj = None
+    else:
+        name, fobj = str(getattr(source, "name", "<stream>")), source
     try:
-        zf = zipfile.ZipFile(fobj if fobj is not None else name)  # type: ignore[arg-type]
+        zf = zipfile.ZipFile(fobj if fobj is not None else name)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, NotImplementedError) as exc:
         raise DataError(f"{name}: not a readable zip archive ({exc}); expected {what}") from None
     except OSError as exc:
