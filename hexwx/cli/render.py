@@ -175,19 +175,26 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
     from hexwx.render.core import render_map
 
     scenario = None
+    units: tuple[Any, ...] = ()
     if kind == "scenario":
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.source)
         m = scenario.map
+        units = tuple(scenario.units)
     else:
         m = _load_map(args.source, args)
+        from hexwx.io.vsav import is_vasl_save
+        if is_vasl_save(args.source):  # a save's pieces on the boards are drawn too
+            from hexwx.io.vsav import read_save
+            from hexwx.io.vsav_import import save_units
+            units = save_units(read_save(args.source), m)
     args.map_source = m.source  # a scenario's map is an input too: never the output
     if args.scenario:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)
+        units = tuple(scenario.units)
     weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
-    units = tuple(scenario.units) if scenario is not None else ()
     overlays = _hex_overlays(args, m, weather, units)
     return render_map(m, weather=weather if shade_weather else None,
                       background=args.background, scale=args.scale, window=args.window,
