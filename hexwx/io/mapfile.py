@@ -7,6 +7,8 @@ serves map files and VASL boards.  The format is documented in ``docs/mapfile.md
 """
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Sequence
 
@@ -24,6 +26,9 @@ from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
 from hexwx.hexmap.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
 from hexwx.io.tomlfile import Table, load_toml
 
+#: How far (in hex widths from the centre) a depiction's points may reach: the hex itself
+#: reaches about 0.67; a little more lets terrain run to and over its hexsides.
+DEPICTION_REACH = 1.0
 MAP_KEYS = ("map", "levels", "terrain", "hexsides", "roads", "depiction", "movement")
 LEVEL_RANGE = (-2, 9)
 ROAD_HALF_WIDTH = 4.0
@@ -153,8 +158,14 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
             raise dep.error("terrain", f"unknown terrain {key!r}; expected one of {', '.join(HEX_KEYS)}")
         pts = dep.list("polygon")
         if len(pts) < 3 or not all(isinstance(p, list) and len(p) == 2 and
-                                   all(isinstance(v, (int, float)) for v in p) for p in pts):
+                                   all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                       for v in p) for p in pts):
             raise dep.error("polygon", "expected at least three [x, y] points in hex widths")
+        bad = [p for p in pts if not all(math.isfinite(v) and abs(v) <= DEPICTION_REACH for v in p)]
+        if bad:
+            raise dep.error("polygon", f"point {bad[0]!r} is not inside the hex; expected x and y "
+                                       f"from -{DEPICTION_REACH} to {DEPICTION_REACH} hex widths "
+                                       f"around the centre")
         fills[h] = -1
         cx, cy = grid.centre(h)
         poly = [(cx + float(px) * HEX_WIDTH_PX, cy + float(py) * HEX_WIDTH_PX) for px, py in pts]
@@ -208,6 +219,9 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
             if not isinstance(value, dict):
                 raise mv.error(key, f"expected a table like {{ infantry = 2 }}, got {value!r}")
             overrides[key] = dict(value)
+        from hexwx.movement.costs import MOVE_CLASSES, Chart
+        for unit in MOVE_CLASSES:  # every cost checked now, not when a path first needs it
+            Chart(CATALOGUE, unit, overrides, str(path))
     return HexMap(name=name, grid=grid, table=CATALOGUE, elevation=elevation, terrain=terrain,
                   source=str(path), kind="hexwx", move_overrides=overrides, roads=roads,
                   fills=fills)

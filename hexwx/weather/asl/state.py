@@ -113,6 +113,10 @@ class Drift:
 # the weather state
 # -------------------------------------------------------------------------------------------
 
+#: The on/off fields of AslWeather (each must be a real bool: "yes" is refused, not true).
+_FLAG_FIELDS = ("rain", "falling_snow", "heavy", "ground_snow", "deep_snow", "extreme_winter",
+                "drifts_in_play", "gusts", "rained", "plowed_roads")
+
 
 @dataclass(frozen=True)
 class AslWeather:
@@ -155,6 +159,11 @@ class AslWeather:
     used_drift_counters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        for name in _FLAG_FIELDS:
+            if not isinstance(getattr(self, name), bool):
+                raise UsageError(f"bad {name} {getattr(self, name)!r}; expected True or False")
+        if not isinstance(self.drifts, (tuple, list)):
+            raise UsageError(f"bad drifts {self.drifts!r}; expected a tuple of Drift")
         comps = set(parse_base(self.base)) if isinstance(self.base, str) else None
         if comps is None:
             raise UsageError(f"bad weather {self.base!r}; expected a string such as 'Mud & Overcast'")
