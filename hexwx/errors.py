@@ -24,8 +24,3 @@ class UsageError(HexwxError, ValueError):
 
     exit_code = 2
 
-
-def where(source: str | None, key: str | None = None) -> str:
-    """Format the ``file: key:`` prefix of a data error message (parts that are None are left out)."""
-    parts = [p for p in (source, key) if p]
-    return (": ".join(parts) + ": ") if parts else ""

@@ -100,11 +100,11 @@ def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object
             if src is None or isinstance(src, (bytes, int)):
                 continue
             try:
-                same = me is not None and _identity(os.fspath(src)) == me  # type: ignore[arg-type]
+                same = me is not None and _identity(os.fspath(src)) == me  # type: ignore[call-overload]
             except TypeError:
                 continue
             if same:
-                raise UsageError(f"{option} {text!r} is the command's own input {os.fspath(src)!r}"  # type: ignore[arg-type]
+                raise UsageError(f"{option} {text!r} is the command's own input {os.fspath(src)!r}"  # type: ignore[call-overload]
                                  f"; expected a different output file")
     parent = p.parent
     if not parent.is_dir():
@@ -152,7 +152,7 @@ def open_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object]
         except OSError:
             pass
         with os.fdopen(fd, "wb") as f:
-            yield f  # type: ignore[misc]
+            yield f
             f.flush()
             os.fsync(f.fileno())
         check_output(p, inputs=inputs, option=option)  # nothing swapped in meanwhile

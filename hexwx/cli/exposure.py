@@ -66,8 +66,7 @@ def exposure_json(m: Any, args: argparse.Namespace, *, scenario: Any = None) -> 
     the flags, else the scenario's, else clear)."""
     from hexwx.cli.weather import weather_from_args
     from hexwx.lineofsight.exposure import exposure
-    weather = weather_from_args(args, scenario=scenario,
-                                levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
+    weather = weather_from_args(args, scenario=scenario)
     res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather)
     data = {"map": m.name, **res.to_json()}
     if res.observers is not None and res.seen is not None:
@@ -86,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(exposure_json(m, args), indent=2))
         return 0
-    weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
+    weather = weather_from_args(args)
     res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather)
     print(res.describe(args.top))
     return 0

@@ -101,8 +101,7 @@ def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
     b, b_level, b_unit = _endpoint(m, scenario, b_text)
     from_level = args.from_level if args.from_level is not None else (a_level or 0)
     to_level = args.to_level if args.to_level is not None else (b_level or 0)
-    levels = range(m.min_ground_level - 1, m.max_ground_level + 1)
-    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    weather = weather_from_args(args, scenario=scenario)
     result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                  target_is_infantry=b_unit.is_infantry if b_unit else True,
                  target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
@@ -162,7 +161,7 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
-        weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
+        weather = weather_from_args(args)
     write_text(args.output, los_table_csv(m, weather, from_level=args.from_level,
                                           to_level=args.to_level, all_locations=args.all_locations),
                inputs=inputs + (m.source,))

@@ -159,7 +159,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
-        weather = weather_from_args(args, levels=range(m.min_ground_level - 1, m.max_ground_level + 1))
+        weather = weather_from_args(args)
     label, src, tgt, sl, tl, lines = read_pairs(args.pairs)
     answers = answer_pairs(m, label, src, tgt, sl, tl, lines, weather)
     fmt = args.format

@@ -12,12 +12,12 @@ from hexwx.dice import Dice
 from hexwx.errors import UsageError
 from hexwx.tabletop.terrain_gen import (CHOOSABLE, FOOTPRINTS, TABLE_DEPTH_CM, TABLE_WIDTH_CM,
                                generate_terrain)
-from hexwx.weather.minis.common import (RULES, TurnReport, exact_distribution, frequencies,
+from hexwx.weather.minis.registry import RULE_NAMES, RULE_SETS
+from hexwx.weather.minis.common import (TurnReport, exact_distribution, frequencies,
                                  initial_probabilities, model, run_weather)
 
 MAX_GAMES = 5_000_000
-_TITLES = {"agv": "A Glorious Victory!", "mininap": "Mini-Nap 2", "wesencraft": "Wesencraft gauge",
-           "huzzah": "Huzzah! Glorious Empires"}
+
 
 _WEATHER_EPILOG = """\
 examples:
@@ -70,8 +70,8 @@ def _add_weather(sub: Any) -> None:
                     "--stats, print the share of each weather on each turn over many games "
                     "and the exact odds of the pre-game throw and of turn 1.",
         epilog=_WEATHER_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--rules", required=True, choices=tuple(RULES), metavar="RULES",
-                   help=f"rule set: {', '.join(RULES)}")
+    p.add_argument("--rules", required=True, choices=RULE_NAMES, metavar="RULES",
+                   help=f"rule set: {', '.join(RULE_NAMES)}")
     p.add_argument("--turns", required=True, type=int, metavar="N", help="number of game turns")
     p.add_argument("--seed", type=int, metavar="N", help="dice seed (default: chosen and printed)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -153,7 +153,7 @@ def run_weather_command(args: argparse.Namespace) -> int:
                           "log": dice.log_as_json()}, indent=2))
         return 0
     dice_text = "no dice (scenario conditions)" if args.rules == "huzzah" else f"seed {seed}"
-    print(f"{_TITLES[args.rules]} weather, {dice_text}, {args.turns} turns")
+    print(f"{RULE_SETS[args.rules].title} weather, {dice_text}, {args.turns} turns")
     for r in reports:
         print(format_report(r))
     return 0
@@ -201,7 +201,7 @@ def _stats(args: argparse.Namespace, seed: int, options: dict[str, Any]) -> int:
                           "first_turn_exact": _odds_json(first)}, indent=2))
         return 0
     names = list(dict.fromkeys(k for turn in per_turn for k in turn))
-    print(f"{_TITLES[args.rules]} weather over {games} games, seed {seed}: share of games per turn")
+    print(f"{RULE_SETS[args.rules].title} weather over {games} games, seed {seed}: share of games per turn")
     print("turn  " + "  ".join(f"{n:>12}" for n in names))
     for i, turn in enumerate(per_turn, start=1):
         print(f"{i:>4}  " + "  ".join(f"{100 * turn.get(n, 0.0):>11.2f}%" for n in names))

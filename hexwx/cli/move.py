@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from hexwx.cli.hex import MAP_HELP, add_map_options
@@ -107,9 +108,7 @@ def _unit(args: argparse.Namespace, unit: Any) -> str:
 
 
 def _weather(args: argparse.Namespace, m: Any, scn: Any) -> Any:
-    levels = range(int(m.min_ground_level), int(m.max_ground_level) + 1) \
-        if hasattr(m, "min_ground_level") else None
-    return weather_from_args(args, scenario=scn, levels=levels)
+    return weather_from_args(args, scenario=scn)
 
 
 def _check_mf(value: float | None) -> None:
@@ -136,7 +135,11 @@ def path_answer(m: Any, scn: Any, args: argparse.Namespace) -> tuple[str, str, A
 
 def path_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
     """The text ``hexwx path ... --json`` prints (without the final newline)."""
-    a, b, res = path_answer(m, scn, args)
+    return path_json(m, *path_answer(m, scn, args))
+
+
+def path_json(m: Any, a: str, b: str, res: Any) -> str:
+    """The JSON text of one path answer (without the final newline)."""
     return json.dumps({"map": getattr(m, "name", ""), "from": a, "to": b, **res.to_json()},
                       indent=2, ensure_ascii=False)
 
@@ -160,11 +163,14 @@ def reach_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
 def _cmd_path(args: argparse.Namespace) -> int:
     _check_mf(args.mf)
     m, scn = _load(args)
+    a, b, res = path_answer(m, scn, args)
     if args.json:
-        print(path_json_text(m, scn, args))
+        print(path_json(m, a, b, res))
+    elif res.found:
+        print(res.describe())
     else:
-        print(path_answer(m, scn, args)[2].describe())
-    return 0
+        print(f"hexwx path: {res.describe()}", file=sys.stderr)
+    return 0 if res.found else 1   # no route: exit 1 with one line; --json still says found: false
 
 
 def _cmd_reach(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ hands the result objects to :mod:`hexwx.render.core`; it prints the file written
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import tomllib
 from pathlib import Path
@@ -182,8 +181,7 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
     if args.scenario:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)
-    levels = range(m.min_ground_level, m.max_ground_level + 1)
-    weather = weather_from_args(args, scenario=scenario, levels=levels)
+    weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
     overlays = _hex_overlays(args, m, weather)
     return render_map(m, weather=weather if shade_weather else None,
@@ -203,12 +201,7 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any) -> dict[str, A
     """Ask the library for each requested overlay's result object."""
     out: dict[str, Any] = {}
     if args.los or args.viewshed:
-        try:
-            los_mod = importlib.import_module("hexwx.lineofsight.engine")
-        except ModuleNotFoundError as exc:  # pragma: no cover - until hexwx.lineofsight.engine exists
-            if exc.name != "hexwx.lineofsight.engine":
-                raise
-            raise UsageError("LOS overlays are not available in this version of hexwx") from None
+        from hexwx.lineofsight import engine as los_mod
         if args.los:
             a, b = (_parse(m, h, "--los") for h in args.los)
             out["los"] = los_mod.los(m, a, b, from_level=args.from_level, to_level=args.to_level,

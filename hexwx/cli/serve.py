@@ -22,15 +22,16 @@ def register(subparsers: Any) -> None:
                "  curl 'http://127.0.0.1:8765/api/los?from=A7&to=N7&fog=0'",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source", metavar="MAP|SCENARIO|SAVE",
-                   help="hexwx map, VASL board archive, hex scenario, table scenario or VASL save")
+                   help="hexwx map, VASL board archive, board name (bd02) or layout (\"r05/r02\"), "
+                        "hex scenario, table scenario or VASL save")
     p.add_argument("--port", type=int, default=8765, metavar="N",
                    help="TCP port (default 8765; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--verbose", action="store_true", help="log every request to stderr")
-    p.add_argument("--vasl-metadata", metavar="FILE",
-                   help="VASL's SharedBoardMetadata.xml (default $HEXWX_VASL_METADATA)")
+    from hexwx.cli.hex import add_map_options
+    add_map_options(p)
     p.set_defaults(func=run)
 
 
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be 0-65535, got {args.port}")
     try:
         server = make_server(args.source, host=args.host, port=args.port,
-                             vasl_metadata=args.vasl_metadata, verbose=args.verbose)
+                             vasl_metadata=args.vasl_metadata, vasl_dir=args.vasl_dir,
+                             ssr=tuple(args.ssr or ()), verbose=args.verbose)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
     print(f"hexwx serve: {server.url}  ({server.session.kind} {args.source}; Ctrl-C stops)",

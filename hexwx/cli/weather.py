@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from typing import Any, Iterable
+from typing import Any
 
 from hexwx.dice import Dice
 from hexwx.errors import HexwxError, UsageError
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.effects import effects
-from hexwx.weather.asl.state import (AslWeather, Drift, check_fog_against_levels, parse_month,
-                                     roll_weather, run_weather)
+from hexwx.weather.asl.state import AslWeather, Drift, parse_month, roll_weather, run_weather
 
 WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
 
@@ -83,14 +82,14 @@ def weather_flags_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, dest, False) for dest, _f, _h in _BOOL_FLAGS)
 
 
-def weather_from_args(args: argparse.Namespace, *, scenario: Any = None,
-                      levels: Iterable[int] | None = None) -> AslWeather:
+def weather_from_args(args: argparse.Namespace, *, scenario: Any = None) -> AslWeather:
     """The :class:`AslWeather` the flags describe.
 
     Without weather flags: the scenario's weather (``scenario.weather``) or Clear.  With flags:
     exactly what they say (the scenario's weather is replaced; its month is the default month).
-    ``--month`` and ``--wind`` alone adjust the scenario's or the clear weather.  ``levels``
-    (the map's ground levels) checks an explicit ``--fog`` level lies on the map.
+    ``--month`` and ``--wind`` alone adjust the scenario's or the clear weather.  Any Fog Level
+    Chart result (-1..4, E3 3.31) is legal on any map: fog above every hex veils it all, fog
+    below every hex veils nothing.
     Raises :class:`UsageError` for contradictions (e.g. ``--heavy`` without rain or snow).
     """
     month = getattr(args, "wx_month", None)
@@ -117,8 +116,6 @@ def weather_from_args(args: argparse.Namespace, *, scenario: Any = None,
         drifts=tuple(getattr(args, "wx_drift", None) or ()),
         wind=wind or "none",
     )
-    if levels is not None:
-        check_fog_against_levels(state, levels)
     return state
 
 
@@ -158,6 +155,7 @@ def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list
         if scenario.map_path.exists():
             try:
                 args.map_hexes = hex_names_of(scenario.map)
+                args.map_forbidden = getattr(scenario.map, "interior_building_hexside", None)
             except HexwxError:
                 args.map_hexes = None
     month = getattr(args, "month", None)
@@ -180,7 +178,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.wind:
         state = state.replace(wind=args.wind)
     hexes = getattr(args, "map_hexes", None)
-    records = run_weather(state, dice, args.turns, hexes=hexes)
+    records = run_weather(state, dice, args.turns, hexes=hexes,
+                          forbidden=getattr(args, "map_forbidden", None))
     if args.json:
         _print_json({"seed": seed, "start": state.to_json(),
                      "rolls": [r.to_json() for r in rolls],

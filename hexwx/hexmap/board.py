@@ -121,6 +121,10 @@ class HexMap:
     def parse(self, name: str) -> Hex:
         return self.grid.parse(name)
 
+    def hex(self, h: Hex | str) -> Hex:
+        """Hex id of ``h``, a name or an id (:meth:`Grid.hex`); UsageError if not on the map."""
+        return self.grid.hex(h)
+
     def name_of(self, h: Hex) -> str:
         return self.grid.name(h)
 
@@ -160,12 +164,15 @@ class HexMap:
     def building_ids(self) -> np.ndarray:
         """int32 [n]: which building each hex belongs to (-1 for none).
 
-        Reading of "the same building" (E3 3.8): building hexes joined across their shared
-        hexsides form one building.
+        Reading of "the same building" (E3 3.8): a building is one drawn building, by its own
+        extent.  Two adjacent building hexes are joined when the building's pixels run across
+        their shared hexside (:func:`building_joins`); a building is every hex reached through
+        such joins.  Two one-hex buildings side by side are two buildings.
         """
-        bld = np.array([self.terrain_of(h).is_building for h in range(len(self.grid))])
-        ids = np.full(len(self.grid), -1, np.int32)
-        nb = self.grid.neighbours
+        n = len(self.grid)
+        bld = np.array([self.terrain_of(h).is_building for h in range(n)])
+        joins = building_joins(self, bld)
+        ids = np.full(n, -1, np.int32)
         for start in np.flatnonzero(bld):
             if ids[start] >= 0:
                 continue
@@ -173,12 +180,20 @@ class HexMap:
             stack = [int(start)]
             while stack:
                 h = stack.pop()
-                for o in nb[h]:
-                    if o >= 0 and bld[o] and ids[o] < 0:
+                for k, o in enumerate(self.grid.neighbours[h]):
+                    if o >= 0 and ids[o] < 0 and joins[h, k]:
                         ids[o] = start
                         stack.append(int(o))
         ids.setflags(write=False)
         return ids
+
+    def interior_building_hexside(self, name: str, side: int) -> bool:
+        """True when hexside ``side`` of hex ``name`` lies inside one building: both hexes belong
+        to it (:attr:`building_ids`).  A drift placed there is rolled again (E3 3.75)."""
+        h = self.parse(name)
+        o = int(self.grid.neighbours[h, side])
+        bid = self.building_ids
+        return o >= 0 and bid[h] >= 0 and bool(bid[h] == bid[o])
 
     @cached_property
     def road_sides(self) -> np.ndarray:
@@ -196,6 +211,18 @@ class HexMap:
                 out[self.hexes.loc_terrain == code] = 2 if ("Paved" in t.name or "Elevated" in t.name) else 1
         out[~self.geometry.side_on_map] = 0
         return out
+
+    @cached_property
+    def lowest_ground(self) -> np.ndarray:
+        """int32 [n]: the lowest ground level drawn anywhere in each hex (a level-1 hill hex with
+        a level-0 portion has 0; E3 3.311 example: fog "exists in the level 0 portion" of G4)."""
+        hx = self.geometry.hex_at
+        on = hx >= 0
+        low = np.full(len(self.grid), np.iinfo(np.int32).max, np.int64)
+        np.minimum.at(low, hx[on].astype(np.int64), self.elevation[on].astype(np.int64))
+        low = np.where(low == np.iinfo(np.int32).max, self.hexes.base, low).astype(np.int32)
+        low.setflags(write=False)
+        return low
 
     @cached_property
     def max_ground_level(self) -> int:
@@ -219,3 +246,39 @@ def _with_hexsides(m: HexMap, sides: tuple[tuple[Hex, int], ...], name: str) -> 
     if not shapes:
         return m
     return replace(m, terrain=draw(m.terrain, shapes), name=f"{m.name} (+{len(shapes)} {name.lower()})")
+
+
+#: How a building is followed across a hexside: points along the middle 80 % of the hexside,
+#: and the pixel offsets across it that must all be building there (3 px each side).
+_JOIN_SAMPLES = np.linspace(0.1, 0.9, 33)
+_JOIN_ACROSS = (-3.0, 0.0, 3.0)
+
+
+def building_joins(m: HexMap, is_building: np.ndarray) -> np.ndarray:
+    """bool [n, 6]: the building of hex h runs across hexside k into the neighbour's building.
+
+    True when both hexes are building hexes and, somewhere along the hexside (away from its
+    vertices), the pixels on the hexside and 3 pixels to either side of it are all building
+    terrain: the drawn building crosses the hexside (E3 3.8 reading in :attr:`HexMap.building_ids`).
+    """
+    n = len(m.grid)
+    nb = m.grid.neighbours
+    out = np.zeros((n, 6), bool)
+    hs, ks = np.nonzero((nb >= 0) & is_building[:, None] & is_building[np.maximum(nb, 0)])
+    if len(hs) == 0:
+        return out
+    pix = m.table.arrays()["building"][m.terrain].astype(bool)
+    W, H = pix.shape
+    corners = np.array([m.grid.corners(int(h)) for h in range(n)])      # [n, 6, 2]
+    p0 = corners[hs, ks]
+    p1 = corners[hs, (ks + 1) % 6]
+    d = p1 - p0
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.hypot(d[:, 0], d[:, 1])[:, None]
+    along = p0[:, None, :] + _JOIN_SAMPLES[None, :, None] * d[:, None, :]     # [m, s, 2]
+    ok = np.ones(along.shape[:2], bool)
+    for off in _JOIN_ACROSS:
+        q = np.rint(along + off * normal[:, None, :]).astype(np.int64)
+        inside = (q[..., 0] >= 0) & (q[..., 0] < W) & (q[..., 1] >= 0) & (q[..., 1] < H)
+        ok &= inside & pix[np.clip(q[..., 0], 0, W - 1), np.clip(q[..., 1], 0, H - 1)]
+    out[hs, ks] = ok.any(axis=1)
+    return out

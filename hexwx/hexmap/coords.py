@@ -27,6 +27,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
 
 Hex = int
 """A hex id: index of a cell in its :class:`Grid` (column-major, top to bottom)."""
@@ -89,11 +90,39 @@ def doubled_row(col: int, row_index: int) -> int:
     return 2 * row_index + (1 - col % 2)
 
 
-def offset_distance(c1: int, r1: int, c2: int, r2: int) -> int:
-    """Hex distance between (column index, row index) cells of one grid (LOS-SPEC 1.7)."""
-    dc = abs(c1 - c2)
-    dy = abs(doubled_row(c1, r1) - doubled_row(c2, r2))
-    return dc + max(0, (dy - dc) // 2)
+def split_name(text: str) -> tuple[str, str, int] | None:
+    """``"2I4"`` -> (``"2"``, ``"I"``, 4); ``"gg10"`` -> (``""``, ``"GG"``, 10); None if
+    ``text`` is not a hex name (board label, column letter(s) A-Z or doubled, row 0-99).
+
+    The only hex-name parser: :meth:`Grid.parse`, drifts and scenario files all use it."""
+    m = _NAME_RE.match(text.strip()) if isinstance(text, str) else None
+    if m is None:
+        return None
+    return m["board"], m["col"].upper(), int(m["row"])
+
+
+def is_hex_name(text: object) -> bool:
+    """True if ``text`` has the shape of a hex name (``"C5"``, ``"2C5"``); not checked on a map."""
+    return isinstance(text, str) and split_name(text) is not None
+
+
+def board_neighbour(name: str, side: int) -> str | None:
+    """The neighbour of ``name`` across hexside ``side`` on the same geomorphic board, or None
+    when it leaves the board (or ``name`` is not a board hex).  Name arithmetic only, for when no
+    map is at hand (drift placement without a map)."""
+    parts = split_name(name)
+    if parts is None:
+        return None
+    board, letters, row = parts
+    c = column_index(letters)
+    if c is None:
+        return None
+    r = row - 1 if c % 2 == 0 else row              # row index inside the column
+    dc, dr = NEIGHBOUR_OFFSETS[c % 2][side]
+    c2, r2 = c + dc, r + dr
+    if not 0 <= c2 < BOARD_COLUMNS or not 0 <= r2 < len(rows_in_column(c2)):
+        return None
+    return f"{board}{column_letters(c2)}{rows_in_column(c2)[r2]}"
 
 
 @dataclass(frozen=True)
@@ -235,19 +264,29 @@ class Grid:
 
     def parse(self, text: str) -> Hex:
         """The hex named ``text`` (``"I4"``, ``"2I4"``, ``"gg10"``); UsageError if not on the map."""
-        m = _NAME_RE.match(text.strip())
-        if m:
-            key = f"{m['board'].upper()}{m['col'].upper()}{int(m['row'])}"
+        parts = split_name(text)
+        if parts:
+            board, col, row = parts
+            key = f"{board.upper()}{col}{row}"
             if key in self._lookup:
                 return self._lookup[key]
-            if m["board"] and len(self.boards) == 1 and m["board"].upper() == self.boards[0].label.upper():
-                plain = f"{m['col'].upper()}{int(m['row'])}"
+            if board and len(self.boards) == 1 and board.upper() == self.boards[0].label.upper():
+                plain = f"{col}{row}"
                 if plain in self._lookup:
                     return self._lookup[plain]
         boards = ", ".join(b.label for b in self.boards if b.label) or "unnamed"
         raise UsageError(
             f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
             f"'I4' or '{self.boards[0].label or '2'}I4' with columns A-GG and rows 0-10")
+
+    def hex(self, h: Hex | str) -> Hex:
+        """Hex id of ``h``, a name (see :meth:`parse`) or an id; UsageError if not on the map."""
+        if isinstance(h, str):
+            return self.parse(h)
+        if is_whole(h, 0, len(self.col) - 1):
+            return int(h)
+        raise UsageError(f"hex {h!r} is not on this map; expected a name such as "
+                         f"{self.name(0)!r} or an id 0-{len(self.col) - 1}")
 
     def is_half_hex(self, h: Hex) -> bool:
         """True for a half hex on the map's outer edge (columns A/GG, odd-column rows 0/last)."""

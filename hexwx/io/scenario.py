@@ -30,17 +30,19 @@ Every error names the file and the key (:mod:`hexwx.io.tomlfile`).  The map load
 """
 from __future__ import annotations
 
-import importlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hexwx.dice import Dice
 from hexwx.errors import DataError, UsageError
+from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather, ChartRoll, Drift, parse_month, roll_weather
+
+if TYPE_CHECKING:
+    from hexwx.hexmap.board import HexMap
 
 UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle")
 TOP_KEYS: tuple[str, ...] = ("name", "map", "vasl_metadata", "month", "turns", "weather",
@@ -51,9 +53,6 @@ FIXED_WEATHER_KEYS: tuple[str, ...] = (
     "ground_snow", "deep_snow", "extreme_winter", "drifts_in_play", "wind", "wind_direction",
     "plowed_roads")
 ROLL_WEATHER_KEYS: tuple[str, ...] = ("roll", "seed", "wind", "wind_direction", "plowed_roads")
-
-_HEX_RE = re.compile(r"^\d*[A-Za-z]{1,2}\d{1,2}$")
-
 
 @dataclass(frozen=True)
 class ScenarioUnit:
@@ -85,23 +84,16 @@ class Scenario:
     seed: int | None = None
     turns: int | None = None
     vasl_metadata: Path | None = None
-    _map: Any = field(default=None, repr=False)
+    _map: HexMap | None = field(default=None, repr=False)
 
     @property
-    def map(self) -> Any:
-        """The map, loaded on first use with ``hexwx.io.load.load_map``."""
+    def map(self) -> HexMap:
+        """The map, loaded on first use with :func:`hexwx.io.load.load_map`."""
         if self._map is None:
             if not self.map_path.exists():
                 raise DataError(f"{self.path}: map: no such file {str(self.map_path)!r}")
-            try:
-                load = importlib.import_module("hexwx.io.load")
-            except ModuleNotFoundError as exc:
-                if exc.name != "hexwx.io.load":
-                    raise
-                raise DataError(f"{self.path}: map: map loading is not available in this "
-                                "version of hexwx") from None
-            kwargs = {"vasl_metadata": self.vasl_metadata} if self.vasl_metadata else {}
-            self._map = load.load_map(self.map_path, **kwargs)
+            from hexwx.io.load import load_map  # the VASL reader and its numpy only when needed
+            self._map = load_map(self.map_path, vasl_metadata=self.vasl_metadata)
         return self._map
 
     def unit(self, unit_id: str) -> ScenarioUnit:
@@ -188,7 +180,7 @@ def load_scenario(path: str | Path) -> Scenario:
     for d in t.tables("drifts", []):
         d.check_keys(("hex", "hexside"))
         hex_ = d.str("hex")
-        if not _HEX_RE.match(hex_):
+        if not is_hex_name(hex_):
             raise d.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
         drifts.append(Drift(hex_, d.int("hexside", min=0, max=5)))
     if drifts:
@@ -206,7 +198,7 @@ def load_scenario(path: str | Path) -> Scenario:
             raise u.error("id", f"duplicate unit id {uid!r}")
         seen.add(uid)
         hex_ = u.str("hex")
-        if not _HEX_RE.match(hex_):
+        if not is_hex_name(hex_):
             raise u.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
         units.append(ScenarioUnit(uid, u.str("side"), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
@@ -214,23 +206,6 @@ def load_scenario(path: str | Path) -> Scenario:
     return Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path)
 
 
-def _call(value: Any) -> Any:
-    return value() if callable(value) else value
-
-
-def hex_names_of(board: Any) -> list[str] | None:
-    """All hex names of a loaded map (duck-typed: ``len(map)`` and ``map.name_of(i)``), or None."""
-    if board is None or not hasattr(board, "name_of"):
-        return None
-    try:
-        return [board.name_of(i) for i in range(len(board))]
-    except (TypeError, ValueError, IndexError):
-        return None
-
-
-def levels_of(board: Any) -> range | None:
-    """The ground levels of a loaded map (``min_ground_level``..``max_ground_level``), or None."""
-    lo, hi = getattr(board, "min_ground_level", None), getattr(board, "max_ground_level", None)
-    if lo is None or hi is None:
-        return None
-    return range(int(_call(lo)), int(_call(hi)) + 1)
+def hex_names_of(m: HexMap) -> list[str]:
+    """All hex names of a loaded map, in hex id order."""
+    return m.grid.names()

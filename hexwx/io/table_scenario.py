@@ -15,6 +15,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 
 from hexwx.errors import DataError, UsageError
+from hexwx.validate import is_whole
 from hexwx.tabletop.sight import RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm
 from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, TERRAIN_KINDS, Base, TableTop, TerrainPiece,
                             Unit, arrange_bases, to_cm)
@@ -62,7 +63,7 @@ class TableScenario:
     states: tuple[WeatherState, ...] = ()
 
     def check_turn(self, turn: int) -> int:
-        if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= self.turns:
+        if not is_whole(turn, 1, self.turns):
             raise UsageError(f"turn must be a whole number from 1 to {self.turns}, got {turn!r}")
         return turn
 
@@ -76,9 +77,6 @@ class TableScenario:
             try:
                 return run_weather(self.rules, self.turns, dice=Dice(seed=self.seed),
                                    **self.options)
-            except ModuleNotFoundError:
-                raise DataError(f"{self.source}: weather.mode: rolled weather for "
-                                f"{self.rules!r} is not available in this version") from None
             except UsageError as exc:  # a bad option value, found when the model runs
                 raise DataError(f"{self.source}: weather.options: {exc}") from None
         out = []

@@ -22,6 +22,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.hexmap.transform import transformed
+from hexwx.validate import is_whole
 from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.locations import location_name
 from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
@@ -83,9 +84,11 @@ class LosResult:
         return los_png(self, self.map)
 
     @property
-    def drm(self) -> int:
-        """Total hindrance DRM: terrain plus weather LV."""
-        return self.hindrance + self.lv
+    def drm(self) -> int | None:
+        """Total hindrance DRM: terrain plus weather LV; None when the LOS is blocked (a blocked
+        LOS has no DRM: no fire can use it).  ``hindrance`` and ``lv`` keep the parts counted
+        up to the verdict, for explanation only."""
+        return None if self.blocked else self.hindrance + self.lv
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,7 +100,7 @@ class LosResult:
             "range": self.range, "blocked": self.blocked,
             "hindrance": None if self.blocked else self.hindrance,
             "lv": None if self.blocked else self.lv,
-            "drm": None if self.blocked else self.drm,
+            "drm": self.drm,
             "reason": self.reason, "rule": self.rule,
             "blocked_at": list(self.blocked_at) if self.blocked_at else None,
             "blocking_hex": self.blocking_hex,
@@ -140,15 +143,11 @@ def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
 
 
 def _hex(m: HexMap, h: Hex | str) -> Hex:
-    if isinstance(h, str):
-        return m.parse(h)
-    if isinstance(h, (int, np.integer)) and 0 <= int(h) < len(m):
-        return int(h)
-    raise UsageError(f"hex {h!r} is not on this map")
+    return m.grid.hex(h)
 
 
 def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+    if not is_whole(level):
         raise UsageError(f"level must be a whole number, got {level!r}")
     m.check_level(h, int(level))
     return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
@@ -225,10 +224,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         terrain_total += drm
     canon = src > tgt
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
-    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k)
-          for nm, gr, k in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys)]
+    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k, lo)
+          for nm, gr, k, lo in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys,
+                                   m.lowest_ground[ids].tolist())]
     if not th or th[0].rs != 0:
-        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0))
+        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0,
+                               int(m.lowest_ground[src])))
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
     lv_items: list[Hindrance] = []
@@ -292,15 +293,26 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
 
     ``s_level``/``t_level``: each end's level in its hex (a number or one per pair).  Fire
     within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the single
-    query's answer.
+    query's answer, and so does a pair whose thread may cross a hex without fog in it (all its
+    ground at or above the fog top, 3.311): the straight-thread LV assumes fog in every hex
+    between the ends.
     """
     s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
     t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
     base = m.hexes.base.astype(np.int64)
     lv = _lv_totals(weather, base[src] + s_lv, base[tgt] + t_lv, rng)
     bid = m.building_ids
-    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
-    for i in np.flatnonzero(src == tgt):
+    same_bld = (bid[src] >= 0) & (bid[src] == bid[tgt])
+    lv[same_bld] = 0
+    single = src == tgt
+    top = None if weather.fog_level is None else weather.fog_level + 1
+    if top is not None:
+        near = np.zeros(len(src), bool)
+        for f in np.flatnonzero(m.lowest_ground >= top).tolist():
+            d = m.grid.distances_from(f)          # f can be on the thread only if near the line
+            near |= d[src] + d[tgt] <= rng + 1
+        single |= near & ~blocked & ~same_bld & (lv > 0)
+    for i in np.flatnonzero(single):
         lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=int(s_lv[i]), to_level=int(t_lv[i]),
                     weather=weather).lv
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)

@@ -5,9 +5,10 @@ the LOS thread passes through; every DRM comes back as an :class:`LvHindrance` n
 (or None for a range-based DRM), its kind and its rule (DESIGN principle 3).
 
 A thread is a sequence of :class:`ThreadHex`: ``name`` (hex name), ``rs`` (range from the source
-hex), ``rt`` (range to the target hex), ``ground`` (ground level) and ``key`` (hexes with equal
-key, e.g. the two hexes along a hexspine, count once), listed in order from the source, including
-the source (``rs == 0``) and the target (``rt == 0``).
+hex), ``rt`` (range to the target hex), ``ground`` (ground level), ``key`` (hexes with equal
+key, e.g. the two hexes along a hexspine, count once) and ``low`` (the lowest ground drawn in
+the hex, or None when not known; fog exists in a hex only below its top, 3.311), listed in order
+from the source, including the source (``rs == 0``) and the target (``rt == 0``).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather
 
@@ -52,6 +54,7 @@ class ThreadHex:
     rt: int
     ground: int = 0
     key: int = -1
+    low: int | None = None     # lowest ground drawn in the hex; None = not known (fog assumed)
 
     def __post_init__(self) -> None:
         if self.key == -1:
@@ -154,7 +157,11 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: 
 
     * an end hex counts when that end is in fog (elevation < L+1): the target hex, and the
       firer's own hex (E3 example 2B5→2I4);
-    * an intermediate hex counts when the fog top is higher than both ends (the thread is in
+    * fog exists only where a hex has ground below the fog top (its ``low``, when given):
+      an intermediate hex whose every pixel is at or above the fog top holds no fog (E3 example:
+      G4 is a level-1 hex with fog "in the level 0 portion"; a hex all of level 2 under fog at
+      level 1 has none);
+    * an intermediate hex with fog counts when the fog top is higher than both ends (the thread is in
       fog), or level with the higher end and above the lower (no height advantage, A6.2); when
       the fog top lies strictly between the ends it counts only if the lower end is inside its
       blind-hex zone (:func:`fog_blind_zone`, A6.41/A6.42), measured from the higher end;
@@ -193,7 +200,8 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: 
         members = groups[key]
         first = members[0]
         name = "/".join(m.name for m in members)
-        rule = fog_hex_rule(top, se, te, first.rs, first.rt)
+        low = _group_low(members)
+        rule = fog_hex_rule(top, se, te, first.rs, first.rt, low)
         if rule:
             out.append(LvHindrance(name, drm, "fog", rule))
     if se < top:
@@ -201,15 +209,24 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: 
     return out
 
 
+def _group_low(members: Sequence[ThreadHex]) -> int | None:
+    """The lowest ground of a hex (or hexspine pair); None when a member does not say."""
+    lows = [m.low for m in members]
+    return None if any(x is None for x in lows) else min(x for x in lows if x is not None)
+
+
 def fog_hex_rule(top: Height, se: Height, te: Height, rs: int,
-                 rt: int) -> str | None:
+                 rt: int, low: Height | None = None) -> str | None:
     """Whether the fog of one hex of a thread (``rs`` from the source, ``rt`` to the target)
     hinders a LOS between elevations ``se`` and ``te``: the rule that makes it count, or None.
+    ``low`` is the hex's lowest ground (None: unknown, taken as below the fog top).
     The per-hex part of :func:`fog_lv` (see its reading)."""
     if rs == 0:                                 # the firer's hex
         return "3.311" if se < top else None
     if rt == 0:                                 # the target's hex
         return "3.311" if te < top else None
+    if low is not None and low >= top:          # no ground below the fog top: no fog here
+        return None
     hi, lo = max(se, te), min(se, te)
     if top > hi:
         return "3.311"
@@ -251,12 +268,14 @@ def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHex] | None,
                   same_location: bool = False) -> list[LvHindrance]:
     """All weather LV hindrances for one LOS: fog (by level), mist/rain/falling snow by range,
     winter camouflage.  Fire from a building to another Location of the same building through a
-    building hexside (``same_building``) is always Clear (3.8): no LV at all.
+    building hexside (``same_building``) is always Clear (3.8): no LV at all.  Fire within one
+    Location (``same_location``) is not "to another Location": fog applies at half its DRM,
+    fractions rounded up (3.311), also inside a building.
 
     ``thread`` may be None only when there is no fog.
     """
     _check_range(range)
-    if same_building:
+    if same_building and not same_location:
         return []
     out: list[LvHindrance] = []
     if state.fog:
@@ -272,5 +291,5 @@ def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHex] | None,
 
 
 def _check_range(range_: int) -> None:
-    if isinstance(range_, bool) or not isinstance(range_, int) or range_ < 0:
+    if not is_whole(range_, 0):
         raise UsageError(f"bad range {range_!r}; expected a whole number of hexes >= 0")

@@ -24,8 +24,9 @@ Readings (E3 or the defaults are unclear; each is easy to change here):
   plowed road hexside; ``plowed_roads`` (an SSR) plows every road, paved or not.
 * reading: "Open Ground hexside" (3.64) is a hexside crossed into a hex that is Open Ground by
   3.65: open ground, plowed field, shellholes, gully, dry stream, sunken road, and an unpaved
-  road used as a road.  A paved road used as a road is not (3.6).  Gully contents (woods/brush,
-  3.65 EXC) are not modelled.
+  road used as a road.  A paved road used as a road is not (3.6), nor a bridge (3.6: paved
+  roads include bridges; a road step into a bridge or paved-road hex is paved), nor a gully
+  containing woods/brush (3.65 EXC: at least 10 % of the hex drawn as woods or brush).
 * reading: in snow a frozen stream (3.722) moves as a dry stream; marsh/mudflat as Open Ground
   (3.722); in deep snow brush as Open Ground (3.73).
 * reading: in Deep Snow the vehicle rules are those of 3.7331 alone (they restate 3.724's);
@@ -67,6 +68,11 @@ DRIFT_BOG_DRM = 2                  # 3.752: Deep Snow DRM (+1 Snow, +1 Deep Snow
 #: 3.65: chart rows that are Open Ground for Mud (unpaved roads used as roads count too).
 MUD_OPEN_GROUND_ROWS = frozenset({"Open Ground", "Plowed Field", "Shellholes", "Gully",
                                   "Dry Stream"})
+#: 3.65 EXC: "gullies containing woods/brush during Mud" are not Open Ground.
+MUD_GULLY_ROWS = frozenset({"Gully"})
+MUD_GULLY_COVER_ROWS = ("Woods", "Brush")
+#: reading: a hex "contains" woods/brush when at least this share of its pixels is drawn so.
+COVER_MIN_SHARE = 0.10
 #: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground (the terrain change LOS and render
 #: use too, hexwx.weather.asl.terrain_changes) and freeze streams (movement only).
 SNOW_TERRAIN = {**{c.from_value: (c.to_value, c.rule) for c in GROUND_SNOW_CHANGES},
@@ -182,6 +188,9 @@ class MoveTerrain:
 
     ``road_sides`` int8 [n, 6]: 0 no road across that hexside, 1 unpaved, 2 paved road.
     ``overrides``: a map file's ``[movement]`` table ``{terrain: {unit class: cost}}``.
+    ``cover``: bool [n] or None: woods or brush is drawn in the hex (a gully holding it is not
+    Open Ground for Mud, 3.65 EXC).  ``building``: int [n] or None: which building each hex
+    belongs to (-1 none; a drift between hexes of one building does not hinder, 3.752).
     """
 
     grid: Grid
@@ -192,6 +201,8 @@ class MoveTerrain:
     road_sides: np.ndarray
     overrides: Mapping[str, Any] = field(default_factory=dict)
     source: str = "map"
+    cover: np.ndarray | None = None
+    building: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.grid)
@@ -210,7 +221,22 @@ class MoveTerrain:
         ht = m.hexes
         return cls(m.grid, m.table, np.asarray(ht.centre, np.int32), np.asarray(ht.base, np.int32),
                    np.asarray(ht.side_terrain, np.int32), np.asarray(m.road_sides, np.int8),
-                   dict(m.move_overrides), m.source or m.name or "map")
+                   dict(m.move_overrides), m.source or m.name or "map",
+                   drawn_cover(m), m.building_ids)
+
+
+def drawn_cover(m: HexMap) -> np.ndarray:
+    """bool [n]: woods or brush (by movement row) covers at least :data:`COVER_MIN_SHARE` of
+    the hex's pixels -- what "a gully containing woods/brush" (3.65) looks for."""
+    is_cover = np.zeros(256, bool)
+    for t in m.table.types:
+        is_cover[t.code] = movement_row(t) in MUD_GULLY_COVER_ROWS
+    hx = m.geometry.hex_at
+    n = len(m.grid)
+    on = hx >= 0
+    total = np.bincount(hx[on].ravel(), minlength=n)
+    covered = np.bincount(hx[on & is_cover[m.terrain]].ravel(), minlength=n)
+    return covered >= COVER_MIN_SHARE * np.maximum(total, 1)
 
 
 def movement_row(t: TerrainType) -> str:
@@ -401,6 +427,12 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     index[keep] = np.arange(len(src), dtype=np.int32)
     index = index.reshape(n, 6)
     road = np.maximum(mt.road_sides[src, side], mt.road_sides[dst, opp]).astype(np.int8)
+    # 3.6: "Paved roads (which include bridges)": along a road into a paved-road or bridge hex
+    # the unit drives on pavement, whatever the approach hexside is drawn as.
+    paved_hex = np.zeros(256, bool)
+    for t in mt.table.types:
+        paved_hex[t.code] = t.category == Category.BRIDGE or movement_row(t) == "Paved Road"
+    road = np.where((road > 0) & paved_hex[mt.centre[dst]], 2, road).astype(np.int8)
     hs = mt.side_terrain[src, side]
     hs = np.where(hs >= 0, hs, mt.side_terrain[dst, opp])
     dlev = (mt.level[dst] - mt.level[src]).astype(np.int32)
@@ -410,6 +442,7 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     size = 256
     cot = np.full(size, -1, np.int32)
     open365 = np.zeros(size, bool)
+    gully365 = np.zeros(size, bool)
     exempt = np.zeros(size, bool)
     entry_label: dict[int, tuple[str, str]] = {}
     hs_cost = np.zeros(size, np.int32)
@@ -438,6 +471,7 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
         v, rule = chart.row(row, name)
         cot[c] = -1 if v is None else v
         open365[c] = row in MUD_OPEN_GROUND_ROWS
+        gully365[c] = row in MUD_GULLY_ROWS
         exempt[c] = row in DEEP_SNOW_EXEMPT_ROWS
         entry_label[c] = (what, rule)
     road_cot = np.full(3, -1, np.int32)
@@ -473,7 +507,10 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     plowed_along = along & w.plowed_roads
     rain = np.where((levels > 0) & (road != 2), 2 * RAIN_PER_LEVEL * levels, 0) if w.rained else zero
     if w.mud:
-        open_entered = np.where(along, road == 1, open365[code])
+        open_here = open365[code]
+        if mt.cover is not None:   # 3.65 EXC: a gully containing woods/brush is not Open Ground
+            open_here = open_here & ~(gully365[code] & np.asarray(mt.cover, bool)[dst])
+        open_entered = np.where(along, road == 1, open_here)
         mud = np.where(open_entered, int(2 * MUD_PER_OPEN_HEXSIDE[unit_measure(unit)]), 0)
     else:
         mud = zero
@@ -502,7 +539,11 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
         except UsageError:
             raise UsageError(f"drift hex {hex_name!r} is not on this map; expected a hex such "
                              f"as {grid.name(0)}") from None
-        for e in (index[h, s], index[nb[h, s], (s + 3) % 6] if nb[h, s] >= 0 else -1):
+        o = int(nb[h, s])
+        if o >= 0 and mt.building is not None and mt.building[h] >= 0 \
+                and mt.building[h] == mt.building[o]:
+            continue   # 3.752: normal movement between hexes of the same building across it
+        for e in (index[h, s], index[o, (s + 3) % 6] if o >= 0 else -1):
             if e >= 0:
                 drift[e] = True
     if ROAD_BONUS.get(unit, 0) > 0:

@@ -30,6 +30,11 @@ class CoveredPath:
     seen_by: tuple[tuple[str, ...], ...]   # one per hex of path.hexes
 
     @property
+    def found(self) -> bool:
+        """A path exists (as :attr:`MovePath.found`)."""
+        return self.path.found
+
+    @property
     def exposed_steps(self) -> int:
         """Steps that end in a hex some watcher sees."""
         return sum(1 for s in self.seen_by[1:] if s)

@@ -230,12 +230,7 @@ class MoveGraph:
 
     def hex(self, h: int | str) -> int:
         """Hex id of ``h`` (a name or an id); UsageError if not on the map."""
-        if isinstance(h, str):
-            return self.grid.parse(h)
-        if isinstance(h, (int, np.integer)) and not isinstance(h, bool) and 0 <= h < len(self.grid):
-            return int(h)
-        raise UsageError(f"hex {h!r} is not on this map; expected a name such as "
-                         f"{self.grid.name(0)!r} or an id 0-{len(self.grid) - 1}")
+        return self.grid.hex(h)
 
     # -- one step ------------------------------------------------------------------------------
     def edge(self, a: int, b: int) -> int:

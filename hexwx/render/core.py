@@ -12,11 +12,15 @@ Rendering only reads result objects; it never computes LOS or movement.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from hexwx.render.hexmap import los_caption, make_view, render_map, terrain_class
 from hexwx.render.style import Marker, Rendering, save_png
 from hexwx.render.table import render_table, sight_caption
+
+if TYPE_CHECKING:
+    from hexwx.hexmap.board import HexMap
+    from hexwx.lineofsight.engine import LosResult
 
 __all__ = ["Marker", "Rendering", "los_caption", "los_png", "make_view", "map_png", "render_map",
            "render_table", "save_png", "sight_caption", "terrain_class"]
@@ -25,31 +29,26 @@ __all__ = ["Marker", "Rendering", "los_caption", "los_png", "make_view", "map_pn
 NOTEBOOK_SCALE = 0.5
 
 
-def map_png(m: Any) -> bytes:
+def map_png(m: HexMap) -> bytes:
     """PNG bytes of hex map ``m`` at notebook size (for ``HexMap._repr_png_``)."""
     return render_map(m, scale=NOTEBOOK_SCALE).to_png()
 
 
-def los_png(result: Any, m: Any = None) -> bytes | None:
+def los_png(result: LosResult, m: HexMap | None = None) -> bytes | None:
     """PNG bytes of a LOS result drawn on its map, cropped to the two ends (for
     ``LosResult._repr_png_``).  The map is ``m`` or the result's ``map`` attribute; None (no
     image) when neither is available."""
-    m = m if m is not None else getattr(result, "map", None)
+    m = m if m is not None else result.map
     if m is None:
         return None
     return render_map(m, los=result, window=(result.source, result.target),
                       scale=NOTEBOOK_SCALE * 2).to_png()
 
 
-def table_png(obj: Any) -> bytes:
-    """PNG bytes of a table scenario or table (turn 1) for notebooks."""
-    return render_table(obj, width_px=900).to_png()
-
-
-def window_of(m: Any, hexes: Any) -> tuple[str, str] | None:
+def window_of(m: HexMap, hexes: Iterable[str | int]) -> tuple[str, str] | None:
     """Two hexes whose window covers every hex in ``hexes`` (names or ids); None if empty."""
     import numpy as np
-    ids = [m.parse(h) if isinstance(h, str) else int(h) for h in hexes]
+    ids = [m.hex(h) for h in hexes]
     if not ids:
         return None
     g = m.grid
@@ -59,7 +58,7 @@ def window_of(m: Any, hexes: Any) -> tuple[str, str] | None:
     return nearest(float(xs.min()), float(ys.min())), nearest(float(xs.max()), float(ys.max()))
 
 
-def result_png(m: Any, hexes: Any, **overlays: Any) -> bytes:
+def result_png(m: HexMap, hexes: Sequence[str | int], **overlays: Any) -> bytes:
     """PNG bytes of ``m`` with ``overlays`` (render_map keywords), cropped to ``hexes`` (the
     hexes that matter: those seen, reached, on the path); for ``_repr_png_``."""
     window = window_of(m, hexes)

@@ -198,12 +198,8 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
 
 def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
     """Hex id of ``h`` (a name or an id); UsageError naming the overlay if not on the map."""
-    if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
-        if 0 <= int(h) < len(m.grid):
-            return int(h)
-        raise UsageError(f"{what}: hex id {h!r} is not on this map (0-{len(m.grid) - 1})")
     try:
-        return m.grid.parse(str(h))
+        return m.grid.hex(h)
     except UsageError as exc:
         raise UsageError(f"{what}: {exc}") from None
 
@@ -588,8 +584,9 @@ def los_caption(result: LosResult) -> str:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
             + (f" ({x.rule})" if x.rule else "") for x in hs))
-    parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
-                 f"total DRM {_sgn(int(r.drm))}")
+    if r.drm is not None:   # a blocked LOS has no DRM (text, JSON and .drm agree)
+        parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
+                     f"total DRM {_sgn(int(r.drm))}")
     return "\n".join(parts)
 
 

@@ -1,7 +1,7 @@
 """The HTTP side of ``hexwx serve``: a threading stdlib server for the page and its JSON API.
 
 Served: ``/`` (the page), ``/static/NAME`` (the package's own static files, by an allow-list
-made at start-up), ``/api/board.png`` (the board picture) and ``/api/ROUTE?...`` (JSON, see
+made at start-up), ``/api/board`` (the board picture) and ``/api/ROUTE?...`` (JSON, see
 :mod:`hexwx.serve.session`).  Nothing else: no directory listings, no paths outside the
 package.  A bad request gets a 400 with a one-line JSON ``{"error": ...}``; an unexpected
 failure a 500 with a one-line JSON error (never a traceback).  Only GET and HEAD.
@@ -118,10 +118,11 @@ class _Handler(BaseHTTPRequestHandler):
                 return 404, "application/json; charset=utf-8", b'{"error": "no such file"}\n'
             ext = name[name.rindex("."):]
             return 200, _STATIC_TYPES[ext], self.server.static[name]
-        if path == "/api/board.png":
+        if path == "/api/board":
             if parts.query:
-                raise ValueError("/api/board.png takes no parameters")
-            return 200, "image/png", self.server.session.base_png()
+                raise ValueError("/api/board takes no parameters")
+            ctype, data = self.server.session.base_image()
+            return 200, ctype, data
         m = _API_RE.match(path)
         if not m:
             return 404, "application/json; charset=utf-8", b'{"error": "not found"}\n'
@@ -162,9 +163,10 @@ class ViewerServer(ThreadingHTTPServer):
 
 
 def make_server(source: str, *, host: str = "127.0.0.1", port: int = 0,
-                vasl_metadata: str | None = None, verbose: bool = False) -> ViewerServer:
+                vasl_metadata: str | None = None, vasl_dir: str | None = None,
+                ssr: tuple[str, ...] = (), verbose: bool = False) -> ViewerServer:
     """Load ``source``, prepare the board picture, bind; call ``serve_forever()`` or ``start()``."""
-    session = Session(source, vasl_metadata=vasl_metadata)
+    session = Session(source, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir, ssr=ssr)
     if session.map is not None:
         session.base_png()
     return ViewerServer(session, host, port, verbose=verbose)

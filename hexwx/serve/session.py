@@ -53,15 +53,18 @@ def source_kind(path: str) -> str:
 class Session:
     """One loaded source and its API.  ``answer(route, query)`` -> (content type, body)."""
 
-    def __init__(self, source: str, *, vasl_metadata: str | None = None) -> None:
+    def __init__(self, source: str, *, vasl_metadata: str | None = None,
+                 vasl_dir: str | None = None, ssr: tuple[str, ...] = ()) -> None:
         self.source = source
         self.kind = source_kind(source)
+        self.vasl_metadata, self.vasl_dir, self.ssr = vasl_metadata, vasl_dir, tuple(ssr)
         self.lock = threading.RLock()
         self.map: Any = None
         self.scenario: Any = None
         self.table: Any = None
         self._cache: OrderedDict[tuple, Answer] = OrderedDict()
         self._base_png: bytes | None = None
+        self._base_type = "image/png"
         self._base_box: tuple[float, float, float, float] = (0, 0, 0, 0)
         if self.kind == "table":
             from hexwx.io.table_scenario import load_table_scenario
@@ -74,27 +77,45 @@ class Session:
             self.scenario = _load_save(source, vasl_metadata)
             self.map = self.scenario.map
         else:
-            from hexwx.io.load import load_map
-            self.map = load_map(source, vasl_metadata=vasl_metadata)
+            self.map = self._load(())
+
+    def _load(self, ssr: tuple[str, ...]) -> Any:
+        """The map with the server's SSRs and then ``ssr`` (cached by ``load_map``)."""
+        from hexwx.io.load import load_map
+        return load_map(self.source, vasl_metadata=self.vasl_metadata, vasl_dir=self.vasl_dir,
+                        ssr=self.ssr + tuple(ssr))
+
+    def map_for(self, args: argparse.Namespace) -> Any:
+        """The map a query asks about: the loaded one, or it under more VASL SSRs (``ssr=``)."""
+        extra = tuple(getattr(args, "ssr", None) or ())
+        if not extra:
+            return self.map
+        if self.kind != "map":
+            raise UsageError("ssr= applies to maps; a scenario's map is as the scenario says")
+        return self._load(extra)
 
     # -- the board picture -----------------------------------------------------------------
-    def base_png(self) -> bytes:
-        """The map as players know it, as PNG: a VASL board's own art (rotated and joined as
-        the renderer lays boards out), or hexwx's drawing of a map file (with hex ids)."""
+    def base_image(self) -> tuple[str, bytes]:
+        """(content type, bytes) of the map as players know it: the boards' own art from
+        their VASL archives, placed and turned as the layout says; or hexwx's drawing of a
+        map file (with hex ids)."""
         with self.lock:
             if self._base_png is None:
                 if self.map is None:
                     raise UsageError("this source is a tabletop: it has no board image")
-                from hexwx.render.core import render_map
-                board = self.map.image_bytes is not None
-                r = render_map(self.map, background="board" if board else "terrain",
-                               hex_ids=not board, legend=False)
-                self._base_png = r.to_png()
-                W, H = self.map.grid.width_px, self.map.grid.height_px
-                x0, y0 = r.origin
-                self._base_box = (x0, y0, r.image.width / r.scale, r.image.height / r.scale)
-                _ = (W, H)
-            return self._base_png
+                m = self.map
+                W, H = m.grid.width_px, m.grid.height_px
+                if m.board_images:
+                    self._base_type, self._base_png = "image/jpeg", _board_art(m)
+                else:
+                    from hexwx.render.core import render_map
+                    self._base_type = "image/png"
+                    self._base_png = render_map(m, background="terrain", legend=False).to_png()
+                self._base_box = (0.0, 0.0, float(W), float(H))
+            return self._base_type, self._base_png
+
+    def base_png(self) -> bytes:
+        return self.base_image()[1]
 
     # -- routes ------------------------------------------------------------------------------
     def routes(self) -> dict[str, Callable[[Query], Answer]]:
@@ -124,12 +145,9 @@ class Session:
         return out
 
     # -- hex maps ----------------------------------------------------------------------------
-    def _levels(self) -> range:
-        return range(self.map.min_ground_level - 1, self.map.max_ground_level + 1)
-
     def _weather(self, args: argparse.Namespace) -> Any:
         from hexwx.cli.weather import weather_from_args
-        return weather_from_args(args, scenario=self.scenario, levels=self._levels())
+        return weather_from_args(args, scenario=self.scenario)
 
     def _map(self, query: Query) -> Answer:
         if query:
@@ -154,11 +172,13 @@ class Session:
             "kind": self.kind, "name": m.name, "source": Path(self.source).name,
             "width": m.grid.width_px, "height": m.grid.height_px,
             "hex": {"width": HEX_WIDTH_PX, "side": HEX_SIDE_PX, "height": HEX_HEIGHT_PX},
-            "image": {"href": "/api/board.png", "x": x0, "y": y0, "w": w, "h": h},
+            "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
             "hexes": hexes, "unit_classes": list(MOVE_CLASSES), "units": [], "weather": None,
             "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
         }
+        if self.kind == "map" and m.board_images:
+            out["ssrs"] = _ssr_names(self.vasl_metadata, self.vasl_dir)
         if self.scenario is not None:
             out["scenario"] = getattr(self.scenario, "name", "")
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
@@ -174,7 +194,7 @@ class Session:
         from hexwx.cli.hex import los_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("los", query, ["MAP", a, b], consumed=("from", "to"))
-        return _text(los_json_text(self.map, self.scenario, a, b, args))
+        return _text(los_json_text(self.map_for(args), self.scenario, a, b, args))
 
     def _viewshed(self, query: Query) -> Answer:
         from hexwx.cli.hex import _endpoint
@@ -184,10 +204,11 @@ class Session:
         key = ("viewshed", json.dumps(sorted(query.items())))
 
         def make() -> Answer:
-            src, unit_level, _ = _endpoint(self.map, self.scenario, a)
+            m = self.map_for(args)
+            src, unit_level, _ = _endpoint(m, self.scenario, a)
             level = args.from_level if "from_level" in query else (unit_level or 0)
             weather = self._weather(args)
-            vs = viewshed(self.map, src, level=level, weather=weather)
+            vs = viewshed(m, src, level=level, weather=weather)
             return _json({**vs.to_json(), "weather": weather.to_json()})
         return self._cached(key, make)
 
@@ -195,19 +216,19 @@ class Session:
         from hexwx.cli.exposure import exposure_json
         args = P.parse("exposure", query, ["MAP"])
         key = ("exposure", json.dumps(sorted(query.items())))
-        return self._cached(key, lambda: _json(exposure_json(self.map, args, scenario=self.scenario)))
+        return self._cached(key, lambda: _json(exposure_json(self.map_for(args), args, scenario=self.scenario)))
 
     def _path(self, query: Query) -> Answer:
         from hexwx.cli.move import path_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("path", query, ["MAP", a, b], consumed=("from", "to"))
-        return _text(path_json_text(self.map, self.scenario, args))
+        return _text(path_json_text(self.map_for(args), self.scenario, args))
 
     def _reach(self, query: Query) -> Answer:
         from hexwx.cli.move import reach_json_text
         (a,) = self._endpoints(query, "from")
         args = P.parse("reach", query, ["MAP", a], consumed=("from",))
-        return _text(reach_json_text(self.map, self.scenario, args))
+        return _text(reach_json_text(self.map_for(args), self.scenario, args))
 
     def _sight(self, query: Query) -> Answer:
         """Who sees whom: the LOS from the selected unit to every other unit of the scenario."""
@@ -339,3 +360,42 @@ def _load_save(path: str, vasl_metadata: str | None) -> Any:
         raise DataError(f"{path}: reading VASL saves (.vsav) is not available in this version "
                         "of hexwx") from None
     return vsav.load_save(path, vasl_metadata=vasl_metadata)
+
+
+def _board_art(m: Any) -> bytes:
+    """JPEG of the boards' own images placed (and turned 180 degrees) as in the layout."""
+    import io as _io
+
+    from PIL import Image
+
+    from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX
+    from hexwx.io.vasl import read_board_image
+    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
+    for path, x0, y0, rotated in m.board_images:
+        data = read_board_image(path)
+        if not data:
+            continue
+        try:
+            art = Image.open(_io.BytesIO(data)).convert("RGB")
+        except (OSError, ValueError):
+            continue                         # an unreadable image: the board stays blank
+        if art.size != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
+            art = art.resize((BOARD_WIDTH_PX, BOARD_HEIGHT_PX), Image.Resampling.LANCZOS)
+        if rotated:
+            art = art.rotate(180)
+        canvas.paste(art, (int(x0), int(y0)))
+    buf = _io.BytesIO()
+    canvas.save(buf, "JPEG", quality=85)
+    return buf.getvalue()
+
+
+def _ssr_names(metadata: str | None, vasl_dir: str | None) -> list[str]:
+    """VASL's terrain SSR names that change the LOS data (artwork-only and code-only ones
+    left out: the first change nothing, hexwx refuses the second)."""
+    try:
+        from hexwx.io.layout import metadata_path
+        from hexwx.io.ssr import CODE_ONLY, IGNORED, ssr_rules
+        rules = ssr_rules(metadata_path(metadata, vasl_dir))
+    except (ImportError, DataError, UsageError):
+        return []
+    return sorted(n for n, (kind, _f, _t) in rules.items() if kind not in (CODE_ONLY, IGNORED))

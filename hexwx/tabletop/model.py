@@ -22,12 +22,10 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
+from hexwx.units import CM_PER_INCH, UNIT_CM  # noqa: F401  (CM_PER_INCH re-exported)
 from hexwx.errors import UsageError
 
-#: Exact conversion factor: one inch is 2.54 cm by definition.
-CM_PER_INCH = 2.54
 LengthUnit = Literal["in", "cm"]
-UNIT_CM: dict[str, float] = {"in": CM_PER_INCH, "cm": 1.0}
 
 ARMS = ("infantry", "cavalry", "artillery")
 #: line of battle, open order, road column, square (Huzzah! p.20 table and p.21 "Deploy").

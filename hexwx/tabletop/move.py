@@ -29,7 +29,8 @@ from hexwx.tabletop.sight import check_rules
 
 if TYPE_CHECKING:
     from hexwx.weather.minis.common import TurnReport
-from hexwx.tabletop.model import CM_PER_INCH, TableTop, Unit
+from hexwx.tabletop.model import TableTop, Unit
+from hexwx.units import CM_PER_INCH
 
 #: Huzzah! Glorious Empires v6.3 p.20, "Movement in cm" (line of battle / open order / road
 #: column).  Reserve artillery has two values; reading: the first is any formation, the second

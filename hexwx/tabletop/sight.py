@@ -36,6 +36,8 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
+from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
+from hexwx.weather.minis.registry import RULE_NAMES, check_rules
 from hexwx.tabletop.model import Base, TableTop, TerrainPiece, Unit, from_cm
 
 if TYPE_CHECKING:
@@ -45,13 +47,7 @@ if TYPE_CHECKING:
 #: corner or runs along an edge stays clear despite floating-point noise (1e-7 cm = 1 nm).
 GRAZE_CM = 1e-7
 
-RULE_SETS = ("agv", "mininap", "wesencraft", "huzzah")
-
-
-def check_rules(rules: str) -> str:
-    if rules not in RULE_SETS:
-        raise UsageError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_SETS)}")
-    return rules
+RULE_SETS = RULE_NAMES  # the registry's names (hexwx.weather.minis.registry)
 
 
 # --------------------------------------------------------------------------------------------
@@ -272,20 +268,14 @@ def in_arc(table: TableTop, firer: Unit, target: Unit) -> bool:
 # Visibility limit (weather and time of day)
 # --------------------------------------------------------------------------------------------
 
-#: Mini-Nap 2 Appendix D "Dawn" / "Dusk": a battle starting at 4 AM has 10 cm visibility on
-#: its first turn, +50 cm a turn; one starting at 4 PM has 300 cm, -50 cm a turn, and ends at 0.
-#: Key: start hour -> (first-turn visibility cm, change per turn cm).
-MININAP_TIME_OF_DAY = {4: (10.0, 50.0), 16: (300.0, -50.0)}
-
-
 def time_of_day_visibility_cm(start_hour: int | None, turn: int) -> float | None:
     """Mini-Nap 2 time-of-day visibility in cm on ``turn`` (1-based) for a battle that started
-    at ``start_hour`` (0-23); None when no dawn/dusk rule applies (reading: only the 4 AM and
-    4 PM starts carry the dawn and dusk rules, as the chart says)."""
-    if start_hour is None or start_hour not in MININAP_TIME_OF_DAY:
+    at ``start_hour`` (0-23), None when no dawn/dusk rule applies: the dawn and dusk rules of
+    :func:`hexwx.weather.minis.mininap.time_of_day_sight` (half-hour turns)."""
+    if start_hour is None:
         return None
-    first, step = MININAP_TIME_OF_DAY[start_hour]
-    return max(0.0, first + step * (turn - 1))
+    start = start_hour * 60
+    return time_of_day_sight(start, start + TURN_MINUTES * (turn - 1))
 
 
 def visibility_limit_cm(report: TurnReport | None, *, time_of_day_cm: float | None = None

@@ -23,13 +23,14 @@ from shapely.affinity import scale, translate
 from shapely.geometry import Point, Polygon, box
 
 from hexwx.dice import Dice
+from hexwx.units import CM_PER_INCH
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
 
-INCH_CM = 2.54
-TABLE_WIDTH_CM = 72 * INCH_CM          # 6 ft
-TABLE_DEPTH_CM = 30 * INCH_CM          # 2 ft 6 in
-SECTOR_WIDTH_CM = 12 * INCH_CM         # 1 ft
-SECTOR_DEPTH_CM = 15 * INCH_CM         # 1 ft 3 in
+TABLE_WIDTH_CM = 72 * CM_PER_INCH          # 6 ft
+TABLE_DEPTH_CM = 30 * CM_PER_INCH          # 2 ft 6 in
+SECTOR_WIDTH_CM = 12 * CM_PER_INCH         # 1 ft
+SECTOR_DEPTH_CM = 15 * CM_PER_INCH         # 1 ft 3 in
 ROWS, COLUMNS = 2, 6
 
 #: Seed 003 step 2: the sector die -> is there a terrain piece.
@@ -75,7 +76,7 @@ class GeneratedPiece:
 
 def sector_box(sector: int) -> Polygon:
     """The rectangle of sector 1–12 on the table, in cm."""
-    if isinstance(sector, bool) or not isinstance(sector, int) or not 1 <= sector <= ROWS * COLUMNS:
+    if not is_whole(sector, 1, ROWS * COLUMNS):
         raise UsageError(f"sector must be a whole number 1-{ROWS * COLUMNS}, got {sector!r}")
     row, col = divmod(sector - 1, COLUMNS)
     x0, y0 = col * SECTOR_WIDTH_CM, row * SECTOR_DEPTH_CM

@@ -65,10 +65,15 @@ def test_reach_json(capsys):
     assert rc == 0 and costs == {"A5": 0, "B5": 0.5, "C5": 1.0, "A4": 1.0, "A6": 1.0, "B4": 1.0}
 
 
-def test_no_path_is_an_answer(capsys):
+def test_no_path_exits_1_with_one_line(capsys):
+    # issue #14 item 15: no route is exit 1 with a one-line message; --json still answers
+    # found: false (F6 is marsh, which a truck cannot enter).
     rc, out, _ = run(capsys, "path", VILLAGE, "A1", "F6", "--unit", "truck", "--json")
     d = json.loads(out)
-    assert rc == 0 and d["found"] is False and "Marsh not allowed" in d["reason"]
+    assert rc == 1 and d["found"] is False and "Marsh not allowed" in d["reason"]
+    rc, out, err = run(capsys, "path", VILLAGE, "A1", "F6", "--unit", "truck")
+    assert rc == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith("hexwx path: no path") and "Marsh" in err
 
 
 def test_scenario_weather_drifts_and_unit_ids(capsys):

@@ -123,15 +123,17 @@ def test_weather_from_args_flags() -> None:
     assert weather_from_args(parser().parse_args([])).is_clear
 
 
-def test_weather_from_args_scenario_and_levels() -> None:
+def test_weather_from_args_scenario() -> None:
     sc = load_scenario(SCEN / "fog_on_the_hill.toml")
     assert weather_from_args(parser().parse_args([]), scenario=sc) == sc.weather
     st = weather_from_args(parser().parse_args(["--wind", "heavy"]), scenario=sc)
     assert st.fog_level == 0 and st.wind == "heavy"
     st = weather_from_args(parser().parse_args(["--mist"]), scenario=sc)
     assert st.mist and not st.fog and st.month == "Oct"
-    with pytest.raises(UsageError, match="outside this map's levels 0..2"):
-        weather_from_args(parser().parse_args(["--fog", "3"]), levels=range(0, 3))
+    # any Fog Level Chart result (-1..4, E3 3.31) is a weather, whatever the map (issue #14 item 2)
+    assert weather_from_args(parser().parse_args(["--fog", "4"])).fog_level == 4
+    with pytest.raises(UsageError):
+        weather_from_args(parser().parse_args(["--fog", "5"]))
 
 
 def test_bad_drift_flag_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

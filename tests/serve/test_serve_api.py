@@ -128,7 +128,8 @@ HOSTILE = [
     "/api/../../etc/passwd",
     "/%2e%2e/%2e%2e/etc/passwd",
     "/static/viewer.js%00.png",
-    "/api/board.png?x=1",
+    "/api/board?x=1",
+    "/api/los?from=A7&to=N7&vasl_dir=/etc",
     "/api/map?x=1",
 ]
 
@@ -216,3 +217,26 @@ def test_vasl_board(capsys: pytest.CaptureFixture[str]) -> None:
         _, _, body = get(srv, "/api/los?from=I4&to=B5&fog=0&fog_drm=1")
         assert body.decode() == cli(capsys, "los", bd, "I4", "B5", "--fog", "0", "--fog-drm", "1",
                                     "--vasl-metadata", meta, "--json")
+        # a VASL SSR changes the map the question is asked on, as --ssr does
+        status, d = get_json(srv, "/api/map")
+        assert "NoGrain" in d["ssrs"]
+        status, headers, art = get(srv, "/api/board")
+        assert status == 200 and headers["content-type"] == "image/jpeg" and art[:2] == b"\xff\xd8"
+        for q, flags in (("from=A1&to=A5&ssr=NoGrain", ["A1", "A5", "--ssr", "NoGrain"]),
+                         ("from=I4&to=P6&ssr=BrushToOpenGround", ["I4", "P6", "--ssr", "BrushToOpenGround"])):
+            _, _, body = get(srv, f"/api/los?{q}")
+            assert body.decode() == cli(capsys, "los", bd, *flags, "--vasl-metadata", meta, "--json")
+        assert get(srv, "/api/los?from=A1&to=A5&ssr=NoSuchRule")[0] == 400
+
+
+def test_layout_of_boards_serves_turned_art(capsys: pytest.CaptureFixture[str]) -> None:
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env:
+        pytest.skip("HEXWX_VASL_DIR is not set: needs VASL board archives")
+    with running("r03,02", vasl_dir=env) as srv:
+        status, d = get_json(srv, "/api/map")
+        assert status == 200 and d["width"] == 3600 and len(d["boards"]) == 2
+        status, headers, art = get(srv, "/api/board")
+        assert status == 200 and headers["content-type"] == "image/jpeg"
+        _, _, body = get(srv, "/api/los?from=3A1&to=2I4")
+        assert body.decode() == cli(capsys, "los", "r03,02", "3A1", "2I4", "--vasl-dir", env, "--json")

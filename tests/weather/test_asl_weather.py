@@ -10,7 +10,7 @@ from hexwx.dice import Dice
 from hexwx.errors import UsageError
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.effects import effects
-from hexwx.weather.asl.state import (AslWeather, Drift, check_fog_against_levels, fog_density,
+from hexwx.weather.asl.state import (AslWeather, Drift, fog_density,
                                      fog_level, fog_or_mist, next_player_turn, parse_month,
                                      place_drift, roll_weather, run_weather, snow_chart_drm,
                                      snow_condition, temperate_weather, wind_change)
@@ -135,10 +135,12 @@ def test_replace_validates() -> None:
         st.replace(rain=False, heavy=True)
 
 
-def test_fog_against_map_levels() -> None:
-    check_fog_against_levels(AslWeather(fog_level=2), range(0, 4))
-    with pytest.raises(UsageError, match="outside this map's levels 0..3"):
-        check_fog_against_levels(AslWeather(fog_level=4), range(0, 4))
+@pytest.mark.parametrize("level", [-1, 0, 1, 2, 3, 4])
+def test_every_fog_level_chart_result_is_a_state(level: int) -> None:
+    # E3 3.31 Fog Level Chart: dr 1-6 -> level -1 .. 4 and lower, on any map (issue #14 item 2)
+    assert AslWeather(fog_level=level).fog_level == level
+    with pytest.raises(UsageError):
+        AslWeather(fog_level=5)
 
 
 # --- DYO roll ---------------------------------------------------------------------------------

@@ -182,7 +182,10 @@
         const d = document.createElement("span");
         d.className = "field"; d.title = o.help;
         let input;
-        if (o.choices) {
+        if (o.name === "ssr") {          // the map's VASL terrain SSRs, several may apply
+          if (!S.map.ssrs || !S.map.ssrs.length) return;
+          input = `<br><select id="${id}" multiple size="5">${S.map.ssrs.map((c) => `<option>${c}</option>`).join("")}</select>`;
+        } else if (o.choices) {
           input = `<select id="${id}"><option value="">–</option>${o.choices.map((c) => `<option>${c}</option>`).join("")}</select>`;
         } else if (o.name === "fog") {
           input = `<select id="${id}"><option value="">none</option>${[-1, 0, 1, 2, 3, 4].map((c) => `<option>${c}</option>`).join("")}</select>`;
@@ -195,7 +198,11 @@
     });
     box.addEventListener("change", () => { S.weatherDirty = true; reanswer(); });
     $("weather-clear").onclick = () => {
-      box.querySelectorAll("input,select").forEach((x) => { if (x.type === "checkbox") x.checked = false; else x.value = ""; });
+      box.querySelectorAll("input,select").forEach((x) => {
+        if (x.type === "checkbox") x.checked = false;
+        else if (x.multiple) [...x.options].forEach((op) => { op.selected = false; });
+        else x.value = "";
+      });
       S.weatherDirty = true; reanswer();
     };
     const w = S.map.weather;
@@ -216,6 +223,11 @@
       const x = $("wx-" + o.name);
       if (!x) return;
       if (o.kind === "switch") { if (x.checked) out[o.name] = "1"; return; }
+      if (x.multiple) {
+        const sel = [...x.selectedOptions].map((op) => op.value);
+        if (sel.length) out[o.name] = sel;
+        return;
+      }
       const v = x.value.trim();
       if (!v) return;
       out[o.name] = o.repeat ? v.split(/[,\s]+/).filter(Boolean) : v;
@@ -277,8 +289,12 @@
     if (r.blocked) return;
     const seen = {};
     r.hindrances.forEach((h) => {
-      if (!h.hex || !S.byName[h.hex]) return;          // range-based LV (mist...): text only
-      const c = centreOf(h.hex), n = (seen[h.hex] = (seen[h.hex] || 0) + 1) - 1;
+      if (!h.hex) return;                               // range-based LV (mist...): text only
+      // "E7/F7": a hexspine pair, the badge between the two hexes
+      const cs = h.hex.split("/").map(centreOf).filter(Boolean);
+      if (!cs.length) return;
+      const c = [cs.reduce((a, p) => a + p[0], 0) / cs.length, cs.reduce((a, p) => a + p[1], 0) / cs.length];
+      const n = (seen[h.hex] = (seen[h.hex] || 0) + 1) - 1;
       const x = c[0] + (n % 2 ? -16 : 16), y = c[1] + 14 + 20 * Math.floor(n / 2);
       const lv = LV_WORDS.some((w) => (h.kind.toLowerCase().match(/[a-z]+/g) || []).includes(w));
       const b = el("g", { class: "badge", "data-hex": h.hex, "data-drm": h.drm, "data-kind": lv ? "lv" : "hindrance" }, g);

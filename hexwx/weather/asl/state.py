@@ -13,7 +13,7 @@ Public entry points:
 * :func:`roll_weather` (whole pre-game DYO determination);
 * :func:`next_player_turn`, :func:`wind_change`, :func:`run_weather` (turn by turn);
 * :func:`place_drift` (3.75 with the RULES-NOTES placement reading);
-* :func:`parse_month`, :func:`check_fog_against_levels`.
+* :func:`parse_month`.
 """
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from typing import Callable, Iterable, Sequence, TypeVar
 
 from hexwx.dice import Dice, Roll
 from hexwx.errors import UsageError
+from hexwx.hexmap.coords import board_neighbour, is_hex_name, parse_hexside, split_name
+from hexwx.validate import is_whole, one_of, whole
 from hexwx.weather.asl import charts as C
 # -------------------------------------------------------------------------------------------
 # months and weather names
@@ -86,9 +88,6 @@ def _join(components: Iterable[str]) -> str:
 # drifts
 # -------------------------------------------------------------------------------------------
 
-_HEX_RE = re.compile(r"^(?P<board>\d*)(?P<col>[A-Za-z]{1,2})(?P<row>\d{1,2})$")
-
-
 @dataclass(frozen=True)
 class Drift:
     """A Drift counter (3.75): the hex it lies in and the one hexside it affects (0=N … 5=NW)."""
@@ -97,9 +96,9 @@ class Drift:
     hexside: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.hex, str) or not _HEX_RE.match(self.hex):
+        if not is_hex_name(self.hex):
             raise UsageError(f"bad drift hex {self.hex!r}; expected a hex name such as 2I4 or C5")
-        if not isinstance(self.hexside, int) or isinstance(self.hexside, bool) or not 0 <= self.hexside <= 5:
+        if not is_whole(self.hexside, 0, 5):
             raise UsageError(f"bad drift hexside {self.hexside!r} for {self.hex}; expected 0-5 "
                              "(0=N, 1=NE, 2=SE, 3=S, 4=SW, 5=NW)")
         object.__setattr__(self, "hex", self.hex.upper())
@@ -107,7 +106,6 @@ class Drift:
     @classmethod
     def parse(cls, text: str) -> "Drift":
         """``"2C5:2"`` or ``"C5:SE"`` -> Drift (hexside as 0-5 or N/NE/SE/S/SW/NW)."""
-        from hexwx.hexmap.coords import parse_hexside
         try:
             hex_, side = parse_hexside(str(text))
         except UsageError as exc:
@@ -171,8 +169,7 @@ class AslWeather:
             object.__setattr__(self, "month", parse_month(self.month))
         # fog ------------------------------------------------------------------------------
         if self.fog_level is not None:
-            if isinstance(self.fog_level, bool) or not isinstance(self.fog_level, int) \
-                    or not -1 <= self.fog_level <= 4:
+            if not is_whole(self.fog_level, -1, 4):
                 raise UsageError(f"bad fog level {self.fog_level!r}; expected a level -1 to 4 "
                                  "(fog at that level and lower, 3.31)")
             if "Mist" in comps:
@@ -184,8 +181,7 @@ class AslWeather:
             if self.fog_level is None:
                 raise UsageError(f"fog density drm {self.fog_drm!r} given without fog; "
                                  "give a fog level too (--fog LEVEL)")
-            if isinstance(self.fog_drm, bool) or not isinstance(self.fog_drm, int) \
-                    or not 1 <= self.fog_drm <= 3:
+            if not is_whole(self.fog_drm, 1, 3):
                 raise UsageError(f"bad fog density drm {self.fog_drm!r}; expected 1, 2 or 3 (3.311)")
         # precipitation --------------------------------------------------------------------
         if self.rain and self.falling_snow:
@@ -213,20 +209,15 @@ class AslWeather:
         if (self.drifts or self.drifts_in_play) and not (self.ground_snow or self.deep_snow):
             raise UsageError("drifts need ground snow or deep snow (3.75)")
         # wind, turn -----------------------------------------------------------------------
-        if self.wind not in C.WIND_FORCES:
-            raise UsageError(f"unknown wind force {self.wind!r}; expected one of "
-                             f"{', '.join(C.WIND_FORCES)}")
-        if self.wind_direction is not None and (isinstance(self.wind_direction, bool) or
-                                                self.wind_direction not in range(6)):
+        one_of(self.wind, C.WIND_FORCES, "wind force")
+        if self.wind_direction is not None and not is_whole(self.wind_direction, 0, 5):
             raise UsageError(f"bad wind direction {self.wind_direction!r}; expected a hexside 0-5")
         if self.gusts and "Gusty" not in comps and self.wind != "gusts":
             raise UsageError("gusts in force need gusty weather (3.4) or wind force 'gusts'")
-        if isinstance(self.turn, bool) or not isinstance(self.turn, int) or self.turn < 1:
-            raise UsageError(f"bad turn {self.turn!r}; expected a whole number >= 1")
+        whole(self.turn, "turn", 1)
         if self.player_turn not in (1, 2):
             raise UsageError(f"bad player turn {self.player_turn!r}; expected 1 or 2")
-        if self.phase not in C.PHASES:
-            raise UsageError(f"unknown phase {self.phase!r}; expected one of {', '.join(C.PHASES)}")
+        one_of(self.phase, C.PHASES, "phase")
         drifts = tuple(d if isinstance(d, Drift) else Drift.parse(str(d)) for d in self.drifts)
         object.__setattr__(self, "drifts", drifts)
         object.__setattr__(self, "used_drift_counters", tuple(self.used_drift_counters))
@@ -355,18 +346,6 @@ class AslWeather:
         return out
 
 
-def check_fog_against_levels(state: AslWeather, levels: Iterable[int]) -> None:
-    """Raise :class:`UsageError` if the fog level lies outside the map's ground levels."""
-    if state.fog_level is None:
-        return
-    lv = sorted(set(int(x) for x in levels))
-    if not lv:
-        return
-    if not lv[0] <= state.fog_level <= lv[-1]:
-        raise UsageError(f"fog level {state.fog_level} is outside this map's levels "
-                         f"{lv[0]}..{lv[-1]}; expected a level in that range")
-
-
 # -------------------------------------------------------------------------------------------
 # applying the charts (pure look-ups; the charts are in asl_charts)
 # -------------------------------------------------------------------------------------------
@@ -486,33 +465,6 @@ class WeatherEvent:
 HexSet = Sequence[str] | Callable[[str], bool] | None
 Neighbour = Callable[[str, int], "str | None"]
 
-_COLS = [chr(ord("A") + i) for i in range(26)] + [chr(ord("A") + i) * 2 for i in range(7)]
-
-
-def _geo_neighbour(name: str, side: int) -> str | None:
-    """The neighbour of ``name`` across hexside ``side`` on the same geomorphic board, or None.
-
-    Board-name arithmetic only (LOS-SPEC 1.4 neighbour offsets); leaving the board is None.
-    """
-    m = _HEX_RE.match(name)
-    if not m:
-        return None
-    board, col, row = m["board"], m["col"].upper(), int(m["row"])
-    if col not in _COLS:
-        return None
-    c = _COLS.index(col)
-    r = row - 1 if c % 2 == 0 else row                       # row index inside the column
-    even = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
-    odd = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
-    dc, dr = (even if c % 2 == 0 else odd)[side]
-    c2, r2 = c + dc, r + dr
-    if not 0 <= c2 <= 32:
-        return None
-    if not 0 <= r2 <= (9 if c2 % 2 == 0 else 10):
-        return None
-    return f"{board}{_COLS[c2]}{r2 + 1 if c2 % 2 == 0 else r2}"
-
-
 def _valid(hexes: HexSet, name: str) -> bool:
     if hexes is None:
         return True
@@ -523,13 +475,13 @@ def _valid(hexes: HexSet, name: str) -> bool:
 
 def board_of(name: str) -> str:
     """The board prefix of a hex name (``"2I4"`` -> ``"2"``, ``"I4"`` -> ``""``)."""
-    m = _HEX_RE.match(name)
-    return m["board"] if m else ""
+    parts = split_name(name)
+    return parts[0] if parts else ""
 
 
 def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = None,
                 neighbour: Neighbour | None = None,
-                forbidden: Callable[[str], bool] | None = None,
+                forbidden: Callable[[str, int], bool] | None = None,
                 max_rerolls: int = 20) -> tuple[AslWeather, list[ChartRoll], str]:
     """Place one Drift on ``board`` (3.75); return (new state, rolls, one-line outcome).
 
@@ -537,7 +489,8 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
     while larger than the number left); it starts at coordinate 5 of its hexrow
     (:data:`~hexwx.weather.asl.charts.DRIFT_COUNTER_HEXROWS`); a Random Location DR moves it:
     coloured die = direction (1-6 -> hexside 0-5), white die = distance in hexes.  It is re-rolled
-    if it lands in a ``forbidden`` (interior building) hex or another drift hex, and lost if it
+    if it lands in another drift hex or where ``forbidden(hex, hexside)`` says a drift cannot be
+    (an Interior Building: the drift's hexside lies inside one building), and lost if it
     leaves the map (``hexes``, a sequence or predicate of valid hex names; without it every
     on-board hex counts).  It faces the direction the wind blows to (3.751): the state's
     ``wind_direction``, else a Random Direction dr recorded in the new state.
@@ -560,7 +513,7 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
         roll = dice.roll(1, "random direction dr (wind's last direction)")
         direction = roll.total - 1
         rolls.append(_chart_roll(roll, f"wind blows to hexside {direction}", "3.751"))
-    step = neighbour or _geo_neighbour
+    step = neighbour or board_neighbour
     start = f"{board}{pick}{C.DRIFT_START_ROW}"
     taken = {d.hex for d in state.drifts}
     outcome = ""
@@ -575,9 +528,9 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
                                      "drift lost", "3.75"))
             outcome = f"drift from {start} lost off the map"
             return state.replace(used_drift_counters=used, wind_direction=direction), rolls, outcome
-        if here in taken or (forbidden is not None and forbidden(here)):
-            rolls.append(_chart_roll(roll, f"{here}: drift or interior building hex, roll again",
-                                     "3.75"))
+        if here in taken or (forbidden is not None and forbidden(here, direction)):
+            rolls.append(_chart_roll(roll, f"{here}: drift hex or interior building hexside, "
+                                     "roll again", "3.75"))
             continue
         rolls.append(_chart_roll(roll, f"{dist} hex(es) toward hexside {side}: {here}", "3.75"))
         drift = Drift(here, direction)
@@ -605,7 +558,7 @@ def _boards(hexes: HexSet, boards: Sequence[str] | None) -> list[str]:
 def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: int | None = None,
                  hexes: HexSet = None, boards: Sequence[str] | None = None,
                  neighbour: Neighbour | None = None,
-                 forbidden: Callable[[str], bool] | None = None) -> tuple[AslWeather, list[ChartRoll]]:
+                 forbidden: Callable[[str, int], bool] | None = None) -> tuple[AslWeather, list[ChartRoll]]:
     """The whole E3 DYO weather determination for ``month``; returns (state, chart rolls).
 
     Weather Chart DR (E3, with the ``*`` rule) -> Fog/Mist dr (3.3) -> Fog Level dr (3.31) and
@@ -666,7 +619,7 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
 
 def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: HexSet = None,
                 boards: Sequence[str] | None = None, neighbour: Neighbour | None = None,
-                forbidden: Callable[[str], bool] | None = None,
+                forbidden: Callable[[str, int], bool] | None = None,
                 ) -> tuple[AslWeather, list[WeatherEvent], list[ChartRoll]]:
     """Apply E3's effects of one Wind Change DR at the start of the RPh of ``state``'s Player Turn.
 
@@ -696,8 +649,7 @@ def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: 
     if dr is None:
         roll = dice.DR(f"wind change DR (turn {t}.{pt})")
     else:
-        if isinstance(dr, bool) or dr not in range(2, 13):
-            raise UsageError(f"bad wind change DR {dr!r}; expected 2-12")
+        whole(dr, "wind change DR", 2, 12)
         roll = Roll(f"wind change DR (turn {t}.{pt}, given)", (dr,))
     total = roll.total
     changes: dict[str, object] = {}
@@ -786,8 +738,7 @@ class TurnRecord:
 
 def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) -> list[TurnRecord]:
     """Run ``turns`` Game Turns (two Player Turns each) from ``state``; one record per Player Turn."""
-    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
-        raise UsageError(f"bad number of turns {turns!r}; expected a whole number >= 1")
+    whole(turns, "number of turns", 1)
     out: list[TurnRecord] = []
     for _ in range(turns * 2):
         state, events, rolls = next_player_turn(state, dice, **placement)  # type: ignore[arg-type]

@@ -20,30 +20,9 @@ import numpy as np
 from hexwx.dice import Dice
 from hexwx.weather.minis import spells
 from hexwx.weather.minis.common import TurnReport
-from hexwx.weather.minis.spells import FOR_GOOD, Effect, Family, SpellState
+from hexwx.weather.minis.spells import Effect, Family, SpellState
 
 OPTIONS = ("rethrow", "dislike")
-
-#: Seed 000 "The Type of Weather": 2D6 before set-up.
-INITIAL_CHART: dict[tuple[int, int], str] = {
-    (2, 2): "snow",
-    (3, 3): "rain",
-    (4, 4): "showers",
-    (5, 9): "clear",
-    (10, 10): "fog and mist",
-    (11, 11): "strong winds",
-    (12, 12): "hot weather",
-}
-
-#: Seed 000 "The Effects of the Weather": pattern -> ((weather, length) if 2D6 > 1D6,
-#: (weather, length) otherwise).  Length "1D6" is the spell's 1D6, "2D6" a new throw.
-SPELL_CHART: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
-    "showers":      (("clear", "1D6"), ("showers", "1D6")),
-    "rain":         (("showers", "1D6"), ("rain", "1D6")),
-    "fog and mist": (("mist", "1D6"), ("fog", "1D6")),
-    "strong winds": (("clear", FOR_GOOD), ("strong winds", "1D6")),
-    "snow":         (("mist", "1D6"), ("snow", "2D6")),
-}
 
 _HALF_DICE = "muskets and artillery fire with half dice, fractions rounded down (AGV Showers)"
 
@@ -63,8 +42,8 @@ EFFECTS: dict[str, Effect] = {
 
 FAMILY = Family(
     name="AGV",
-    initial=INITIAL_CHART,
-    spells=SPELL_CHART,
+    initial=spells.PATTERN_CHART,
+    spells=spells.SPELL_CHART,
     effects=EFFECTS,
     ground_after={"snow": "rough"},   # seed 000 Snow: passable ground is rough from then on
     unit="in",

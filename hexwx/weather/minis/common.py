@@ -30,17 +30,9 @@ import numpy as np
 
 from hexwx.dice import Dice, Roll
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
+from hexwx.weather.minis.registry import RULE_NAMES, RULE_SETS
 
-#: One inch in centimetres (exact by definition).
-INCH_CM = 2.54
-
-#: Rule-set name -> module holding its weather model.
-RULES: dict[str, str] = {
-    "agv": "hexwx.weather.minis.agv",
-    "mininap": "hexwx.weather.minis.mininap",
-    "wesencraft": "hexwx.weather.minis.wesencraft",
-    "huzzah": "hexwx.weather.minis.huzzah",
-}
 
 #: The pseudo-weather of a turn after the battle has ended (Mini-Nap 2 dusk).
 ENDED = "(battle over)"
@@ -94,17 +86,12 @@ class TurnReport:
 
 # ----------------------------------------------------------------------------- helpers
 
-def inches_to_cm(inches: float) -> float:
-    """Inches to centimetres at 2.54 cm/in, rounded to 1e-6 cm to hide float noise."""
-    return round(inches * INCH_CM, 6)
-
-
 def model(rules: str) -> ModuleType:
     """The module of rule set ``rules``; :class:`UsageError` listing the choices otherwise."""
-    if not isinstance(rules, str) or rules.lower() not in RULES:
+    if not isinstance(rules, str) or rules.lower() not in RULE_SETS:
         raise UsageError(f"unknown miniatures rules {rules!r}: expected one of "
-                         f"{', '.join(RULES)}")
-    return importlib.import_module(RULES[rules.lower()])
+                         f"{', '.join(RULE_NAMES)}")
+    return importlib.import_module(RULE_SETS[rules.lower()].module)
 
 
 def check_options(rules: str, options: Mapping[str, Any]) -> None:
@@ -118,7 +105,7 @@ def check_options(rules: str, options: Mapping[str, Any]) -> None:
 
 def check_turns(turns: Any) -> int:
     """Validate a number of turns (a whole number >= 1)."""
-    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 1:
+    if not is_whole(turns, 1):
         raise UsageError(f"number of turns must be a whole number of at least 1, got {turns!r}")
     return turns
 
@@ -244,7 +231,7 @@ def _simulated_codes(rules: str, games: int, turns: int, seed: int | None,
     mod = model(rules)
     check_turns(turns)
     check_options(rules, options)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if not is_whole(games, 1):
         raise UsageError(f"number of games must be a whole number of at least 1, got {games!r}")
     codes = mod.simulate(games, turns, np.random.default_rng(seed), **options)
     return codes, list(mod.WEATHERS) + [ENDED]

@@ -19,6 +19,7 @@ import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
+from hexwx.validate import is_whole
 from hexwx.weather.minis.common import TurnReport
 
 OPTIONS = ("weather", "ground", "changes")
@@ -83,7 +84,7 @@ def check_changes(changes: Mapping[int, Mapping[str, str]] | None) -> tuple[tupl
     for turn, change in changes.items():
         if isinstance(turn, str) and turn.strip().isdigit():   # TOML table keys are strings
             turn = int(turn)
-        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+        if not is_whole(turn, 1):
             raise UsageError(f"huzzah change turn must be a whole number of at least 1, got {turn!r}")
         if not isinstance(change, Mapping) or not change:
             raise UsageError(f"huzzah change for turn {turn} must map 'weather' or 'ground' to a value, "

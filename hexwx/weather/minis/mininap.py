@@ -33,7 +33,7 @@ import numpy as np
 from hexwx.dice import Dice
 from hexwx.weather.minis import spells
 from hexwx.weather.minis.common import TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
-from hexwx.weather.minis.spells import FOR_GOOD, Effect, Family, SpellState
+from hexwx.weather.minis.spells import Effect, Family, SpellState
 
 OPTIONS = ("rethrow", "dislike")
 
@@ -59,26 +59,6 @@ DAWN_CM = (10, 50)         # seed 001 Dawn: starts at 10 cm, +50 cm per turn
 DUSK_START = 960           # seed 001 Dusk: 4 PM
 DUSK_CM = (300, -50)       # seed 001 Dusk: starts at 300 cm, -50 cm per turn, battle ends at 0
 
-#: Seed 001 "The Type of Weather" (same chart as AGV).
-INITIAL_CHART: dict[tuple[int, int], str] = {
-    (2, 2): "snow",
-    (3, 3): "rain",
-    (4, 4): "showers",
-    (5, 9): "clear",
-    (10, 10): "fog and mist",
-    (11, 11): "strong winds",
-    (12, 12): "hot weather",
-}
-
-#: Seed 001 effects: pattern -> ((weather, length) if 2D6 > 1D6, (weather, length) otherwise).
-SPELL_CHART: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
-    "showers":      (("clear", "1D6"), ("showers", "1D6")),
-    "rain":         (("showers", "1D6"), ("rain", "1D6")),
-    "fog and mist": (("mist", "1D6"), ("fog", "1D6")),
-    "strong winds": (("clear", FOR_GOOD), ("strong winds", "1D6")),
-    "snow":         (("mist", "1D6"), ("snow", "2D6")),
-}
-
 #: Seed 001, effects of each weather; visibility is cm per pip of the spell's 1D6.
 EFFECTS: dict[str, Effect] = {
     "clear":        Effect(),
@@ -100,8 +80,8 @@ GROUND_AFTER: dict[str, str] = {"rain": "mud", "showers": "mud", "snow": "mud"}
 
 FAMILY = Family(
     name="Mini-Nap 2",
-    initial=INITIAL_CHART,
-    spells=SPELL_CHART,
+    initial=spells.PATTERN_CHART,
+    spells=spells.SPELL_CHART,
     effects=EFFECTS,
     ground_after=GROUND_AFTER,
     unit="cm",

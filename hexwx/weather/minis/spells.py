@@ -5,8 +5,9 @@ mist, strong winds, hot weather).  Patterns that alternate between two weathers 
 against a separate 1D6 whenever a spell ends: 2D6 greater than the 1D6 gives the milder
 weather, otherwise the harsher; the 1D6 gives the spell's length in turns (snow: a further 2D6)
 and the visibility (1D6 × 6 or × 3 inches, or cm).  Doubles on the 2D6 end fog and snow for good
-(AGV: two spell throws running; Mini-Nap 2: one).  The charts live in the rule-set modules as a
-:class:`Family`; this module only applies them.
+(AGV: two spell throws running; Mini-Nap 2: one).  The two charts both seeds print are here
+(:data:`PATTERN_CHART`, :data:`SPELL_CHART`); what differs lives in the rule-set modules as a
+:class:`Family`.
 
 Readings (RULES-NOTES "AGV / Mini-Nap 2"): moves and turns are the same thing; a new spell
 throw is made at the start of turn 1 and at the start of the turn after a spell ends.
@@ -17,16 +18,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Collection, Mapping
 
 import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
+from hexwx.units import UNIT_CM
 from hexwx.weather.minis.common import chart_entry, chart_odds, lookup_2d6, outcomes, throw_2d6
 
 #: Spell outcome meaning "clear for the rest of the game" (strong winds abating).
 FOR_GOOD = "for good"
+
+#: "The Type of Weather": the pre-game 2D6 -> pattern.  Seed 000 (AGV) and seed 001 (Mini-Nap 2)
+#: print the same chart.
+PATTERN_CHART: Mapping[tuple[int, int], str] = MappingProxyType({
+    (2, 2): "snow",
+    (3, 3): "rain",
+    (4, 4): "showers",
+    (5, 9): "clear",
+    (10, 10): "fog and mist",
+    (11, 11): "strong winds",
+    (12, 12): "hot weather",
+})
+
+#: "The Effects of the Weather" (seeds 000 and 001, the same chart): pattern -> ((weather,
+#: length) if 2D6 > 1D6, (weather, length) otherwise).  Length "1D6" is the spell's 1D6, "2D6"
+#: a new throw, :data:`FOR_GOOD` clear for the rest of the game.
+SPELL_CHART: Mapping[str, tuple[tuple[str, str], tuple[str, str]]] = MappingProxyType({
+    "showers":      (("clear", "1D6"), ("showers", "1D6")),
+    "rain":         (("showers", "1D6"), ("rain", "1D6")),
+    "fog and mist": (("mist", "1D6"), ("fog", "1D6")),
+    "strong winds": (("clear", FOR_GOOD), ("strong winds", "1D6")),
+    "snow":         (("mist", "1D6"), ("snow", "2D6")),
+})
 
 
 @dataclass(frozen=True)
@@ -194,7 +220,7 @@ def sight_cm(family: Family, state: SpellState) -> float | None:
     if per_pip is None:
         return None
     amount = state.pip * per_pip
-    return round(amount * (2.54 if family.unit == "in" else 1.0), 6)
+    return round(amount * UNIT_CM[family.unit], 6)
 
 
 def describe(family: Family, state: SpellState, visibility_cm: float | None,

@@ -1,0 +1,175 @@
+"""The viewer page in a real browser: headless Chromium driven over the DevTools protocol.
+
+Skipped, with a message, when no Chromium is installed (``tools/ensure_chromium.sh`` installs
+Debian's ``chromium``; ``.ci/run`` calls it).  Screenshots go to the test's tmp_path.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from hexwx.cli.app import main
+from cdp import Browser, Page, find_chromium
+from serve_helpers import ROOT, running
+
+MAP = ROOT / "maps" / "hill_village.toml"
+SCENARIO = ROOT / "scenarios" / "fog_on_the_hill.toml"
+TABLE = ROOT / "scenarios" / "table_agv_village_and_wood.toml"
+
+EXE = find_chromium()
+pytestmark = pytest.mark.skipif(EXE is None, reason="chromium is not installed: browser tests "
+                                "skipped (run tools/ensure_chromium.sh)")
+
+
+def cli_json(capsys: pytest.CaptureFixture[str], *argv: Any) -> Any:
+    assert main([str(a) for a in argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert EXE is not None
+    b = Browser(EXE)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser) -> Iterator[Page]:
+    p = browser.page()
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def open_page(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait("document.body && document.body.dataset.ready === '1'")
+
+
+def shown_los(page: Page, a: str, b: str) -> dict[str, Any]:
+    page.wait(f"document.getElementById('los-explain').textContent.includes('{a} (level') && "
+              f"document.getElementById('los-explain').textContent.includes('-> {b} (level')")
+    return page.js("""(() => ({
+        drm: document.getElementById('los-drm').textContent,
+        verdict: document.getElementById('los-verdict').textContent,
+        explain: document.getElementById('los-explain').textContent,
+        badges: [...document.querySelectorAll('#layer-los .badge')].map(b => [b.dataset.hex, Number(b.dataset.drm), b.dataset.kind]),
+        lines: document.querySelectorAll('#layer-los line').length,
+    }))()""")
+
+
+def expect_shown(shown: dict[str, Any], want: dict[str, Any]) -> None:
+    """The page shows the CLI's answer: DRM, verdict, reason with its rule, every hindrance."""
+    if want["blocked"]:
+        assert shown["drm"] == "blocked" and "BLOCKED" in shown["verdict"]
+        assert want["reason"] in shown["explain"]
+        if want["rule"]:
+            assert f"({want['rule']})" in shown["explain"]
+    else:
+        assert shown["drm"] == f"+{want['drm']}" and "CLEAR" in shown["verdict"]
+        for h in want["hindrances"]:
+            assert f"+{h['drm']} {h['kind']}" in shown["explain"] and f"({h['rule']})" in shown["explain"]
+        on_map = sorted((h["hex"], h["drm"]) for h in want["hindrances"] if h["hex"])
+        assert sorted((x[0], x[1]) for x in shown["badges"]) == on_map
+
+
+def test_click_two_hexes_then_weather(page: Page, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with running(MAP) as srv:
+        open_page(page, srv.url)
+        assert page.js("document.querySelectorAll('#layer-hexes polygon').length") == 346
+        # hover shows the hex id
+        page.mouse("mouseMoved", *page.centre_of('[data-hex="E8"]'))
+        page.wait("document.getElementById('hover').textContent.startsWith('E8')")
+        # click the source, then the target
+        page.click('[data-hex="E8"]')
+        page.click('[data-hex="F6"]')
+        shown = shown_los(page, "E8", "F6")
+        expect_shown(shown, cli_json(capsys, "los", MAP, "E8", "F6", "--json"))
+        page.screenshot(tmp_path / "los_clear_weather.png")
+
+        # weather: fog at level 0 re-answers at once
+        page.js("(() => { const f = document.getElementById('wx-fog'); f.value = '0';"
+                "f.dispatchEvent(new Event('change', {bubbles: true})); })()")
+        page.wait("document.getElementById('los-explain').textContent.includes('fog')")
+        shown = shown_los(page, "E8", "F6")
+        want = cli_json(capsys, "los", MAP, "E8", "F6", "--fog", "0", "--json")
+        expect_shown(shown, want)
+        assert any(k == "lv" for _h, _d, k in shown["badges"]) == any(
+            h["hex"] and "fog" in h["kind"] for h in want["hindrances"])
+        page.screenshot(tmp_path / "los_fog.png")
+
+        # a new source; the target follows the mouse until clicked
+        page.click('[data-hex="J4"]')
+        page.mouse("mouseMoved", *page.centre_of('[data-hex="C5"]'))
+        shown = shown_los(page, "J4", "C5")
+        expect_shown(shown, cli_json(capsys, "los", MAP, "J4", "C5", "--fog", "0", "--json"))
+        page.mouse("mouseMoved", *page.centre_of('[data-hex="N7"]'))
+        shown = shown_los(page, "J4", "N7")
+        expect_shown(shown, cli_json(capsys, "los", MAP, "J4", "N7", "--fog", "0", "--json"))
+
+        # viewshed and exposure overlays
+        page.js("document.getElementById('tog-viewshed').click()")
+        page.wait("document.querySelectorAll('#layer-fill polygon').length > 0")
+        vs = page.js("document.querySelectorAll('#layer-fill polygon[data-seen=\"0\"]').length")
+        api = cli_json(capsys, "exposure", MAP, "--from", "J4", "--fog", "0", "--json")
+        assert vs == sum(1 for h, c in api["hexes"].items() if c == 0 and h != "J4")
+        page.js("document.getElementById('tog-exposure').click()")
+        page.wait("document.querySelectorAll('#layer-fill polygon[data-count]').length === 346")
+        counts = page.js("Object.fromEntries([...document.querySelectorAll('#layer-text text')]"
+                         ".map((t, i) => [i, Number(t.textContent)]))")
+        full = cli_json(capsys, "exposure", MAP, "--fog", "0", "--json")
+        assert sorted(counts.values()) == sorted(c for c in full["hexes"].values() if c is not None)
+        page.screenshot(tmp_path / "exposure.png")
+
+
+def test_path_mode(page: Page, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with running(MAP) as srv:
+        open_page(page, srv.url)
+        page.js("document.querySelector('input[name=mode][value=path]').click()")
+        page.click('[data-hex="B3"]')
+        page.click('[data-hex="K6"]')
+        page.wait("document.getElementById('move-explain').textContent.includes('total')")
+        want = cli_json(capsys, "path", MAP, "B3", "K6", "--unit", "infantry", "--json")
+        text = page.js("document.getElementById('move-explain').textContent")
+        assert f"path {' '.join(want['hexes'])}" in text and f"total {want['total']:g} MF" in text
+        assert page.js("document.querySelectorAll('#layer-los .path-badge').length") == len(want["steps"])
+        page.screenshot(tmp_path / "path.png")
+
+
+def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with running(SCENARIO) as srv:
+        open_page(page, srv.url)
+        assert page.js("document.querySelectorAll('.counter').length") == 2
+        assert "fog" in page.js("document.getElementById('weather-scenario').textContent").lower()
+        page.click('rect.counter[data-unit="hill-squad"]')
+        page.wait("document.getElementById('sight-explain').textContent.includes('village-squad')")
+        text = page.js("document.getElementById('sight-explain').textContent")
+        want = cli_json(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json")
+        assert (f"DRM +{want['drm']}" in text) if not want["blocked"] else (want["reason"] in text)
+        page.screenshot(tmp_path / "scenario.png")
+
+
+def test_table_turn_slider(page: Page, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with running(TABLE) as srv:
+        open_page(page, srv.url)
+        page.wait("document.getElementById('table-explain').textContent.length > 0")
+        n = page.js("document.querySelectorAll('#layer-los line').length")
+        assert n > 0
+        page.js("(() => { const t = document.getElementById('turn'); t.value = '4';"
+                "t.dispatchEvent(new Event('input')); })()")
+        page.wait("document.getElementById('turn-text').textContent.startsWith('turn 4')")
+        page.click('polygon.counter[data-unit="52nd"]')
+        want = cli_json(capsys, "table", TABLE, "--can-see", "52nd", "3e-ligne", "--turn", "4", "--json")
+        page.wait("document.getElementById('table-explain').textContent.includes('52nd -> 3e-ligne')")
+        text = page.js("document.getElementById('table-explain').textContent")
+        assert f"52nd -> 3e-ligne: {'sees' if want['visible'] else 'does not see'} ({want['los']})" in text
+        page.screenshot(tmp_path / "table.png")

@@ -1,0 +1,49 @@
+"""VASL boards for rule tests: read from ``$HEXWX_VASL_DIR`` (never copied into the repository);
+the test skips with a clear message when the reference data is not there."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from hexwx.hexmap.board import HexMap
+from hexwx.io.load import load_map
+
+
+def vasl_dir() -> Path:
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env:
+        pytest.skip("HEXWX_VASL_DIR is not set: point it at VASL's reference data (boards/, "
+                    "SharedBoardMetadata.xml) to run the tests on VASL boards")
+    d = Path(env)
+    if not (d / "boards").is_dir() or not (d / "SharedBoardMetadata.xml").is_file():
+        pytest.skip(f"HEXWX_VASL_DIR={env} has no boards/ or SharedBoardMetadata.xml")
+    return d
+
+
+def archive(name: str) -> Path:
+    p = vasl_dir() / "boards" / name
+    if not p.is_file():
+        pytest.skip(f"board {name} is not in {vasl_dir() / 'boards'}")
+    return p
+
+
+def metadata() -> Path:
+    return vasl_dir() / "SharedBoardMetadata.xml"
+
+
+@lru_cache(maxsize=None)
+def _board(path: str, meta: str) -> HexMap:
+    return load_map(path, vasl_metadata=meta)
+
+
+def board(name: str) -> HexMap:
+    """The VASL board ``name`` (e.g. ``"bd02"``), loaded once per test session."""
+    return _board(str(archive(name)), str(metadata()))
+
+
+def cli_args(name: str) -> list[str]:
+    """``[ARCHIVE, "--vasl-metadata", FILE]`` for a CLI call on board ``name``."""
+    return [str(archive(name)), "--vasl-metadata", str(metadata())]
