@@ -18,7 +18,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from vasl_helpers import board, vasl_dir
+from vasl_boards import board, vasl_dir
 from hexwx.lineofsight.batch import locations, los_pairs
 from hexwx.lineofsight.engine import los, viewshed
 
