@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "hexwx.cli.minis",    # minis weather, table
     "hexwx.cli.table",    # table
     "hexwx.cli.render",   # render
+    "hexwx.cli.saves",    # import-vsav, sight
     "hexwx.cli.exposure",  # exposure
     "hexwx.cli.serve",    # serve
 )

@@ -32,12 +32,16 @@ def add_map_options(p: argparse.ArgumentParser, metadata: bool = True) -> None:
     p.add_argument("--ssr", action="append", default=[], metavar="NAME",
                    help="a VASL terrain SSR (LOSSSRule of SharedBoardMetadata.xml, e.g. NoGrain); "
                         "repeatable, applied in order")
+    p.add_argument("--ignore-board-extras", action="store_true",
+                   help="MAP is a VASL save with cropped boards or overlays: use the whole boards "
+                        "without them (otherwise an error names them)")
 
 
 def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
     from hexwx.io.load import load_map
     return load_map(path, vasl_metadata=getattr(args, "vasl_metadata", None),
-                    vasl_dir=getattr(args, "vasl_dir", None), ssr=tuple(getattr(args, "ssr", ()) or ()))
+                    vasl_dir=getattr(args, "vasl_dir", None), ssr=tuple(getattr(args, "ssr", ()) or ()),
+                    ignore_board_extras=bool(getattr(args, "ignore_board_extras", False)))
 
 
 def map_inputs(args: argparse.Namespace, *paths: object) -> tuple[object, ...]:

@@ -82,7 +82,8 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.map:
         from hexwx.io.load import load_map
         meta = args.vasl_metadata or (scn.vasl_metadata if scn is not None else None)
-        m = load_map(args.map, vasl_metadata=meta, vasl_dir=args.vasl_dir, ssr=tuple(args.ssr))
+        m = load_map(args.map, vasl_metadata=meta, vasl_dir=args.vasl_dir, ssr=tuple(args.ssr),
+                     ignore_board_extras=bool(getattr(args, "ignore_board_extras", False)))
     elif scn is not None:
         m = scn.map
     else:

@@ -62,8 +62,10 @@ def register(subparsers: Any) -> None:
     ov = p.add_argument_group("overlays (hex maps)")
     ov.add_argument("--los", nargs=2, metavar=("FROM", "TO"),
                     help="LOS thread FROM -> TO (tables: unit ids) with hindrances and caption")
-    ov.add_argument("--from-level", type=int, default=0, metavar="N", help="level of FROM (default 0)")
-    ov.add_argument("--to-level", type=int, default=0, metavar="N", help="level of TO (default 0)")
+    ov.add_argument("--from-level", type=int, default=None, metavar="N",
+                    help="level of FROM (default 0, or the unit's level)")
+    ov.add_argument("--to-level", type=int, default=None, metavar="N",
+                    help="level of TO (default 0, or the unit's level)")
     ov.add_argument("--from", dest="from_hex", metavar="HEX", help="viewer hex for --viewshed")
     ov.add_argument("--viewshed", action="store_true",
                     help="shade what --from HEX sees: hindered hexes by DRM, the rest hatched")
@@ -105,6 +107,9 @@ def source_kind(path: str | Path) -> str:
         return "table"
     if isinstance(data.get("map"), str):
         return "scenario"
+    from hexwx.io.mapfile import MAP_KEYS
+    if isinstance(data.get("map"), dict) and set(data) - set(MAP_KEYS):
+        return "scenario"   # a [map] layout table with scenario keys (units, weather, ...)
     return "map"
 
 
@@ -183,43 +188,64 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
         scenario = load_scenario(args.scenario)
     weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
-    overlays = _hex_overlays(args, m, weather)
+    units = tuple(scenario.units) if scenario is not None else ()
+    overlays = _hex_overlays(args, m, weather, units)
     return render_map(m, weather=weather if shade_weather else None,
                       background=args.background, scale=args.scale, window=args.window,
-                      hex_ids=not args.no_ids, legend=not args.no_legend, **overlays)
+                      hex_ids=not args.no_ids, legend=not args.no_legend, units=units, **overlays)
 
 
-def _parse(m: Any, text: str, flag: str) -> int:
-    """The hex named ``text``; a UsageError naming the option if it is not on the map."""
+def _parse(m: Any, text: str, flag: str, units: Any = ()) -> int:
+    """The hex named ``text`` (or of the scenario unit with that id); a UsageError naming the
+    option if it is neither."""
+    for u in units:
+        if u.id == text:
+            return m.grid.parse(u.hex)
     try:
         return m.grid.parse(text)
     except UsageError as exc:
+        if units:
+            ids = ", ".join(u.id for u in list(units)[:12]) + (", ..." if len(units) > 12 else "")
+            raise UsageError(f"{flag}: {text!r} is neither a hex of the map nor a unit of the "
+                             f"scenario (units: {ids})") from None
         raise UsageError(f"{flag}: {exc}") from None
 
 
-def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any) -> dict[str, Any]:
+def _unit(units: Any, text: str) -> Any:
+    return next((u for u in units if u.id == text), None)
+
+
+def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = ()) -> dict[str, Any]:
     """Ask the library for each requested overlay's result object."""
     out: dict[str, Any] = {}
     if args.los or args.viewshed:
         from hexwx.lineofsight import engine as los_mod
         if args.los:
-            a, b = (_parse(m, h, "--los") for h in args.los)
-            out["los"] = los_mod.los(m, a, b, from_level=args.from_level, to_level=args.to_level,
-                                     weather=weather)
+            a, b = (_parse(m, h, "--los", units) for h in args.los)
+            ua, ub = _unit(units, args.los[0]), _unit(units, args.los[1])
+            from_level = args.from_level if args.from_level is not None else (ua.level if ua else 0)
+            to_level = args.to_level if args.to_level is not None else (ub.level if ub else 0)
+            out["los"] = los_mod.los(
+                m, a, b, from_level=from_level, to_level=to_level, weather=weather,
+                target_is_infantry=ub.kind == "infantry" if ub else True,
+                target_winter_camouflage=bool(ub and ub.winter_camouflage))
         if args.viewshed:
-            src = _parse(m, args.from_hex, "--from")
-            out["viewshed"] = los_mod.viewshed(m, src, level=args.from_level, weather=weather)
+            src = _parse(m, args.from_hex, "--from", units)
+            uv = _unit(units, args.from_hex)
+            level = args.from_level if args.from_level is not None else (uv.level if uv else 0)
+            out["viewshed"] = los_mod.viewshed(m, src, level=level, weather=weather)
             out["viewshed_from"] = src
-            out["viewshed_level"] = args.from_level
+            out["viewshed_level"] = level
     if args.path or args.reach:
         from hexwx.movement import paths as movement
-        for flag, names in (("--path", args.path or ()), ("--reach", [args.reach] if args.reach else [])):
-            for name in names:
-                _parse(m, name, flag)
+        def hex_name(text: str, flag: str) -> str:
+            return str(m.name_of(_parse(m, text, flag, units)))
         if args.path:
-            out["path"] = movement.path(m, args.path[0], args.path[1], unit=args.unit, weather=weather)
+            start, end = (hex_name(h, "--path") for h in args.path)
+            out["path"] = movement.path(m, start, end, unit=args.unit, weather=weather)
         if args.reach:
-            out["reach"] = movement.reach(m, args.reach, unit=args.unit, mf=args.mf, weather=weather)
+            out["reach"] = movement.reach(m, hex_name(args.reach, "--reach"), unit=args.unit,
+                                          mf=args.mf, weather=weather)
     return out
 
 

@@ -16,18 +16,22 @@ from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 from hexwx.io.mapfile import load_mapfile
 from hexwx.io.vasl import board_label, is_vasl_archive
+from hexwx.io.vsav import is_vasl_save
 
 _CACHE: dict[tuple, HexMap] = {}
 
 
 def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
-             vasl_dir: str | Path | None = None, ssr: Sequence[str] = ()) -> HexMap:
+             vasl_dir: str | Path | None = None, ssr: Sequence[str] = (),
+             ignore_board_extras: bool = False) -> HexMap:
     """Load ``path``: a VASL board archive, a hexwx map file, a board name or a layout.
 
     VASL boards need VASL's terrain table: ``vasl_metadata``, ``$HEXWX_VASL_METADATA`` or
     ``SharedBoardMetadata.xml`` in ``vasl_dir`` / ``$HEXWX_VASL_DIR``; board names are looked
     up in ``vasl_dir`` (or its ``boards/`` folder).  ``ssr`` names VASL terrain SSRs applied in
-    order (after a map file's own).  Loaded maps are immutable and cached.
+    order (after a map file's own).  A VASL save (``.vsav``) gives its own layout and SSRs
+    (:mod:`hexwx.io.vsav_import`); its crops and overlays are refused unless
+    ``ignore_board_extras``.  Loaded maps are immutable and cached.
     """
     p = Path(path)
     try:
@@ -43,10 +47,14 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         raise DataError(f"{p}: is a directory; expected a hexwx map (.toml) or a VASL board archive")
     meta = str(vasl_metadata) if vasl_metadata else os.environ.get("HEXWX_VASL_METADATA")
     vdir = str(vasl_dir) if vasl_dir else os.environ.get("HEXWX_VASL_DIR")
-    key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr))
+    key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr), ignore_board_extras)
     if key in _CACHE:
         return _CACHE[key]
-    if is_vasl_archive(p):
+    if is_vasl_save(p):
+        from hexwx.io.vsav_import import load_save_map
+        m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr),
+                          ignore_board_extras=ignore_board_extras)
+    elif is_vasl_archive(p):
         m = load_layout([[BoardSpec(number=p.name, label=board_label(p), path=str(p))]],
                         vasl_dir=vasl_dir, metadata=metadata_path(vasl_metadata, vasl_dir), ssr=tuple(ssr))
     else:

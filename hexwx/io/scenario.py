@@ -39,12 +39,13 @@ from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.state import AslWeather, ChartRoll, Drift, parse_month, roll_weather
+from hexwx.weather.asl.state import AslWeather, ChartRoll, Drift, parse_month, roll_weather, run_weather
 
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
 
-UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle")
+#: Unit kinds: "other" is any piece that is neither (markers, support weapons, guns).
+UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle", "other")
 TOP_KEYS: tuple[str, ...] = ("name", "map", "vasl_metadata", "month", "turns", "weather",
                              "drifts", "units", "description")
 #: Fixed weather keys of ``[weather]`` (booleans unless noted).
@@ -56,7 +57,8 @@ ROLL_WEATHER_KEYS: tuple[str, ...] = ("roll", "seed", "wind", "wind_direction", 
 
 @dataclass(frozen=True)
 class ScenarioUnit:
-    """A unit placed on the map: id, side, hex, level, kind (infantry/vehicle), winter camouflage."""
+    """A unit placed on the map: id, side, hex, level, kind (infantry/vehicle/other), winter
+    camouflage, nationality.  ``side`` is "" for pieces of no side (markers)."""
 
     id: str
     side: str
@@ -64,6 +66,7 @@ class ScenarioUnit:
     level: int = 0
     kind: str = "infantry"
     winter_camouflage: bool = False
+    nationality: str = ""
 
     @property
     def is_infantry(self) -> bool:
@@ -84,17 +87,34 @@ class Scenario:
     seed: int | None = None
     turns: int | None = None
     vasl_metadata: Path | None = None
+    map_layout: dict[str, Any] | None = None   # a ``[map]`` table: vasl_boards (+ ssr)
     _map: HexMap | None = field(default=None, repr=False)
 
     @property
     def map(self) -> HexMap:
-        """The map, loaded on first use with :func:`hexwx.io.load.load_map`."""
+        """The map, loaded on first use with :func:`hexwx.io.load.load_map` (or the layout
+        of a ``[map]`` table)."""
+        if self._map is None and self.map_layout is not None:
+            self._map = _load_layout_table(self)
         if self._map is None:
             if not self.map_path.exists():
                 raise DataError(f"{self.path}: map: no such file {str(self.map_path)!r}")
             from hexwx.io.load import load_map  # the VASL reader and its numpy only when needed
             self._map = load_map(self.map_path, vasl_metadata=self.vasl_metadata)
         return self._map
+
+    def weather_at(self, turn: int, *, seed: int | None = None,
+                   hexes: list[str] | None = None) -> AslWeather:
+        """The weather of Game Turn ``turn`` (its first Player Turn, after its Wind Change DR,
+        E3.4): the setup weather run turn by turn with ``Dice(seed)`` (default: the scenario's
+        seed, else 0).  ``hexes`` (the map's hex names) places new drifts."""
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+            raise UsageError(f"bad turn {turn!r}; expected a whole number >= 1")
+        if self.turns is not None and turn > self.turns:
+            raise UsageError(f"turn {turn} is past the end of {self.path} ({self.turns} turns)")
+        dice = Dice(seed=seed if seed is not None else (self.seed if self.seed is not None else 0))
+        records = run_weather(self.weather, dice, turn, hexes=hexes)
+        return records[2 * (turn - 1)].state
 
     def unit(self, unit_id: str) -> ScenarioUnit:
         """The unit with id ``unit_id``."""
@@ -105,10 +125,26 @@ class Scenario:
                          f"{', '.join(u.id for u in self.units) or '(none)'}")
 
     def to_json(self) -> dict:
-        return {"path": str(self.path), "name": self.name, "map": str(self.map_path),
+        return {"path": str(self.path), "name": self.name,
+                "map": self.map_layout if self.map_layout is not None else str(self.map_path),
                 "month": self.month, "turns": self.turns, "seed": self.seed,
                 "weather": self.weather.to_json(), "rolls": [r.to_json() for r in self.rolls],
                 "units": [u.__dict__ for u in self.units]}
+
+
+#: Keys of a scenario's ``[map]`` table (a layout of VASL boards, docs/scenarios.md).
+MAP_TABLE_KEYS: tuple[str, ...] = ("vasl_boards", "ssr")
+
+
+def _load_layout_table(sc: "Scenario") -> HexMap:
+    """The map of a scenario whose ``map`` is a layout table (:mod:`hexwx.io.layout`)."""
+    from hexwx.io.layout import load_layout
+    spec = sc.map_layout or {}
+    try:
+        return load_layout(spec["vasl_boards"], metadata=sc.vasl_metadata,
+                           ssr=tuple(spec.get("ssr", ())), name=sc.path.name)
+    except UsageError as exc:
+        raise DataError(f"{sc.path}: map: {exc}") from None
 
 
 def _fixed_weather(w: Table, month: str | None) -> AslWeather:
@@ -141,8 +177,19 @@ def load_scenario(path: str | Path) -> Scenario:
     t = load_toml(p)
     t.check_keys(TOP_KEYS)
     name = t.str("name", p.stem)
-    map_rel = t.str("map")
-    map_path = (p.parent / map_rel) if not Path(map_rel).is_absolute() else Path(map_rel)
+    map_layout = None
+    if isinstance(t.raw("map", None), dict):
+        mt = t.table("map")
+        mt.check_keys(MAP_TABLE_KEYS)
+        rows = mt.list("vasl_boards")
+        ssr = mt.list("ssr", [])
+        if not all(isinstance(x, str) for x in ssr):
+            raise mt.error("ssr", f"expected a list of SSR names, got {ssr!r}")
+        map_layout = {"vasl_boards": rows, "ssr": list(ssr)}
+        map_path = p
+    else:
+        map_rel = t.str("map")
+        map_path = (p.parent / map_rel) if not Path(map_rel).is_absolute() else Path(map_rel)
     meta = t.str("vasl_metadata", None)
     meta_path = None if meta is None else (p.parent / meta if not Path(meta).is_absolute() else Path(meta))
     month_text = t.raw("month", None)
@@ -192,7 +239,7 @@ def load_scenario(path: str | Path) -> Scenario:
     units = []
     seen: set[str] = set()
     for u in t.tables("units", []):
-        u.check_keys(("id", "side", "hex", "level", "kind", "winter_camouflage"))
+        u.check_keys(("id", "side", "hex", "level", "kind", "winter_camouflage", "nationality"))
         uid = u.str("id")
         if uid in seen:
             raise u.error("id", f"duplicate unit id {uid!r}")
@@ -200,10 +247,11 @@ def load_scenario(path: str | Path) -> Scenario:
         hex_ = u.str("hex")
         if not is_hex_name(hex_):
             raise u.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
-        units.append(ScenarioUnit(uid, u.str("side"), hex_.upper(), u.int("level", 0, min=-1),
+        units.append(ScenarioUnit(uid, u.str("side", ""), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
-                                  u.bool("winter_camouflage", False)))
-    return Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path)
+                                  u.bool("winter_camouflage", False), u.str("nationality", "")))
+    return Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path,
+                    map_layout)
 
 
 def hex_names_of(m: HexMap) -> list[str]:

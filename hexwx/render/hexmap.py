@@ -822,12 +822,14 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
                reach_from: str | Hex | None = None, exposure: Exposure | None = None,
                weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
                window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
-               title: str | None = None) -> Rendering:
+               title: str | None = None, units: Sequence[object] = ()) -> Rendering:
     """Draw hex map ``m`` with the given overlays; returns a :class:`Rendering` whose
     ``caption`` is the text printed under the map (LOS verdict, weather, ...).
 
     ``background``: ``"terrain"`` (our colours, patterns and level contours) or ``"board"`` (a
-    VASL board's own artwork).  ``window``: two hexes, crop to their bounding box.
+    VASL board's own artwork).  ``window``: two hexes, crop to their bounding box.  ``units``:
+    scenario units (``id``, ``side``, ``hex``, ``kind``) drawn as counters
+    (:mod:`hexwx.render.units`).
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
@@ -878,6 +880,10 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         markers += draw_path(d, m, view, path)
         captions.append(_path_caption(path))
         overlays += ["path"]
+    if units:
+        from hexwx.render.units import draw_units, units_caption
+        markers += draw_units(d, m, view, units)
+        captions.append(units_caption(units))
     if los is not None:
         markers += draw_los(d, m, view, los)
         captions.append(los_caption(los))

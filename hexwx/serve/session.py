@@ -355,7 +355,7 @@ def weather_flags(w: Any) -> dict[str, Any]:
 def _load_save(path: str, vasl_metadata: str | None) -> Any:
     """A VASL save as a hex scenario, when this version of hexwx can read saves."""
     try:
-        from hexwx.io import vsav  # type: ignore[attr-defined]
+        from hexwx.io import vsav
     except ModuleNotFoundError:
         raise DataError(f"{path}: reading VASL saves (.vsav) is not available in this version "
                         "of hexwx") from None

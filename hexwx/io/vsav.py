@@ -1,0 +1,579 @@
+"""Reading VASL saves (``.vsav``): the board layout, its SSRs and the pieces on the boards.
+
+A save is a zip archive.  Its ``savedGame`` entry is ``!VCSK``, two hex digits giving a key
+byte, then the save text as hex digits, each byte XOR'd with the key.  The text is VASSAL's
+command sequence: commands separated by ESC (0x1b), where a command that is itself a sequence
+has its ESCs escaped with a backslash (VASSAL's ``SequenceEncoder``: a delimiter inside an
+element is preceded by ``\\``; an element ending in ``\\`` or quoted in ``'`` is wrapped in
+quotes).  The commands read here:
+
+* ``bd<TAB>X<TAB>Y<TAB>NAME<TAB>[CROP x y w h<TAB>]VER<TAB>ver<TAB>[OVR<TAB>name<TAB>h1<TAB>h2<TAB>]*
+  [SSR<TAB>rules][<TAB>ZOOM<TAB>z]``, repeated (``bd<TAB>`` again) for every board: the board
+  at column X, row Y of the layout, ``r`` before NAME = turned 180 degrees (VASL's
+  ``ASLBoard.getState``).
+* ``+/id/type/state``: a piece.  Type and state are VASSAL trait chains: the outermost trait
+  first, each inner chain tab-joined and escaped one level deeper, the basic piece last
+  (``piece;clone;delete;image;name`` with state ``map;x;y;...``).  ``x, y`` are pixels of the
+  composed map including VASL's 400-pixel margin (:data:`MAP_MARGIN_PX`).
+
+Where pieces lie: board (X, Y) starts at the sum of the widths of the boards left of it in its
+row and of the heights of the boards above it in its column (each 1800 x 645 unless cropped),
+offset by the margin; a turned board counts its pixels from its far corner; a cropped board adds
+its crop origin (VASL ``ASLBoard.localCoordinates``).  The hex is the one whose centre is
+nearest to the piece on the board's own printed grid, so a turned board keeps its printed ids.
+"""
+from __future__ import annotations
+
+import binascii
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+from hexwx.errors import DataError
+from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
+
+MAGIC = b"!VCSK"
+ESC = "\x1b"
+#: VASL's map margin: the boards start at pixel (400, 400) of the composed map.
+MAP_MARGIN_PX = 400
+#: The VASL map that holds the boards.
+MAIN_MAP = "Main Map"
+#: The largest save read (bytes of ``savedGame``); real saves are well under a megabyte.
+MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024
+
+#: VASL's nationality directories (counter image prefixes) -> nationality and ASL side.
+#: The side is the one the nationality normally fights on (ASL A25 nationality
+#: distinctions); a scenario where it differs can edit ``side`` in the written scenario.
+NATIONALITIES: dict[str, tuple[str, str]] = {
+    "ge": ("German", "Axis"), "it": ("Italian", "Axis"), "ja": ("Japanese", "Axis"),
+    "fi": ("Finnish", "Axis"), "ax": ("Axis Minor", "Axis"),
+    "ru": ("Russian", "Allied"), "am": ("American", "Allied"), "br": ("British", "Allied"),
+    "fr": ("French", "Allied"), "ch": ("Chinese", "Allied"), "al": ("Allied Minor", "Allied"),
+    "gr": ("Greek", "Allied"), "po": ("Polish", "Allied"), "us": ("American", "Allied"),
+}
+
+UNIT_KINDS = ("infantry", "vehicle", "other")
+
+
+# -- decoding ----------------------------------------------------------------------------------
+
+def split_sequence(text: str, delim: str) -> list[str]:
+    """The elements of a VASSAL ``SequenceEncoder`` string (delimiters escaped with ``\\``).
+
+    A delimiter preceded by a backslash belongs to the element (the backslash is dropped); an
+    element wrapped in single quotes loses them.
+    """
+    out: list[str] = []
+    parts: list[str] = []
+    start = i = 0
+    while True:
+        j = text.find(delim, i)
+        if j < 0:
+            parts.append(text[start:])
+            out.append(_unquote("".join(parts)))
+            return out
+        if j > 0 and text[j - 1] == "\\":
+            parts.append(text[start:j - 1] + delim)
+            start = i = j + 1
+            continue
+        parts.append(text[start:j])
+        out.append(_unquote("".join(parts)))
+        parts = []
+        start = i = j + 1
+
+
+def _split_first(text: str, delim: str) -> tuple[str, str | None]:
+    """The first element of a sequence and the rest (still one level escaped), or (text, None)."""
+    i = 0
+    while True:
+        j = text.find(delim, i)
+        if j < 0:
+            return text, None
+        if j > 0 and text[j - 1] == "\\":
+            i = j + 1
+            continue
+        head = _unquote(text[:j].replace("\\" + delim, delim))
+        return head, _unquote(text[j + 1:].replace("\\" + delim, delim))
+
+
+def _unquote(s: str) -> str:
+    return s[1:-1] if len(s) >= 2 and s[0] == "'" and s[-1] == "'" else s
+
+
+def decode_saved_game(data: bytes, source: str) -> str:
+    """The save text of a ``savedGame`` entry (``!VCSK`` + key + XOR'd hex); DataError if bad."""
+    if not data.startswith(MAGIC):
+        raise DataError(f"{source}: savedGame does not start with {MAGIC.decode()!r}; expected an "
+                        f"obfuscated VASSAL save (found {data[:8]!r})")
+    body = data[len(MAGIC):].strip()
+    if len(body) < 2:
+        raise DataError(f"{source}: savedGame is truncated (no key byte after {MAGIC.decode()!r})")
+    if len(body) % 2:
+        raise DataError(f"{source}: savedGame is truncated or garbled (an odd number of hex "
+                        f"digits, {len(body)}); expected pairs of hex digits")
+    try:
+        raw = binascii.unhexlify(body)
+    except (binascii.Error, ValueError):
+        bad = re.search(rb"[^0-9A-Fa-f]", body)
+        where = bad.start() + len(MAGIC) if bad else "?"
+        raise DataError(f"{source}: savedGame is garbled (a non-hex character at byte {where}); "
+                        f"expected hex digits after {MAGIC.decode()!r}") from None
+    key = raw[0]
+    plain = (np.frombuffer(raw, dtype=np.uint8, offset=1) ^ np.uint8(key)).tobytes()
+    try:
+        text = plain.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DataError(f"{source}: savedGame does not decode to text with its key byte "
+                        f"0x{key:02x} (wrong key or garbled data)") from None
+    if not text.startswith("begin_save"):
+        raise DataError(f"{source}: savedGame decodes to {text[:20]!r}, not a VASSAL save "
+                        f"(expected it to start with 'begin_save'; wrong key or garbled data)")
+    return text
+
+
+def iter_commands(text: str) -> Iterator[str]:
+    """Every command of a save text, nested sequences flattened, in order."""
+    for cmd in split_sequence(text, ESC):
+        if ESC in cmd:
+            yield from iter_commands(cmd)
+        elif cmd:
+            yield cmd
+
+
+def trait_chain(type_: str, state: str) -> list[tuple[str, str]]:
+    """The (type, state) of every trait of a piece, outermost first, the basic piece last."""
+    out: list[tuple[str, str]] = []
+    t: str | None = type_
+    st: str | None = state
+    while t is not None:
+        head, t = _split_first(t, "\t")
+        shead, st = _split_first(st, "\t") if st is not None else ("", None)
+        out.append((head, shead))
+    return out
+
+
+# -- the board layout --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SaveBoard:
+    """One board of a save: where it lies in the layout, turned or not, crop, overlays, SSRs."""
+
+    name: str                     # as VASL writes it, without the "r": "05"
+    x: int                        # layout column
+    y: int                        # layout row
+    rotated: bool = False
+    version: str = ""
+    crop: tuple[int, int, int, int] | None = None   # x, y, width, height (-1 = uncropped)
+    overlays: tuple[str, ...] = ()                  # "name hex1 hex2"
+    ssr: tuple[str, ...] = ()
+    zoom: float = 1.0
+
+    @property
+    def written(self) -> str:
+        """The board as a layout names it: ``r05``."""
+        return ("r" if self.rotated else "") + self.name
+
+    @property
+    def label(self) -> str:
+        """The hex-name label: the board number without leading zeros (``05`` -> ``5``)."""
+        return (self.name.lstrip("0") or "0") if self.name[:1].isdigit() else self.name
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height in pixels as the board lies on the map (after any crop)."""
+        w, h = BOARD_WIDTH_PX, BOARD_HEIGHT_PX
+        if self.crop is not None:
+            cw, ch = self.crop[2], self.crop[3]
+            w = cw if cw > 0 else w - self.crop[0]
+            h = ch if ch > 0 else h - self.crop[1]
+        return w, h
+
+    def layout_entry(self) -> dict[str, object]:
+        """The board as a layout-table entry: ``{board = "r05", ssr = [...]}``."""
+        entry: dict[str, object] = {"board": self.written}
+        if self.ssr:
+            entry["ssr"] = list(self.ssr)
+        return entry
+
+
+_INT = re.compile(r"-?\d+$")
+
+
+def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
+    """The boards of a ``bd`` command; DataError naming the save on a malformed one."""
+    boards = []
+    for chunk in cmd.split("bd\t")[1:]:
+        f = chunk.split("\t")
+        if len(f) < 3 or not (_INT.match(f[0]) and _INT.match(f[1])) or not f[2].strip():
+            raise DataError(f"{source}: malformed board entry 'bd\\t{chunk[:40]}' in the save; "
+                            f"expected bd<TAB>X<TAB>Y<TAB>NAME")
+        name = f[2].strip()
+        rotated = name.startswith("r") and len(name) > 1
+        if rotated:
+            name = name[1:]
+        rest = f[3:]
+        crop = None
+        if len(rest) >= 4 and all(_INT.match(t) for t in rest[:4]):
+            crop = (int(rest[0]), int(rest[1]), int(rest[2]), int(rest[3]))
+            rest = rest[4:]
+        version = ""
+        overlays: list[str] = []
+        ssr: tuple[str, ...] = ()
+        zoom = 1.0
+        i = 0
+        while i < len(rest):
+            tok = rest[i]
+            if tok == "VER" and i + 1 < len(rest):
+                version, i = rest[i + 1], i + 2
+            elif tok == "OVR":
+                overlays.append(" ".join(t for t in rest[i + 1:i + 4] if t))
+                i += 4
+            elif tok == "SSR":
+                tail = "\t".join(rest[i + 1:])
+                tail = tail.split("\tZOOM\t")[0]
+                ssr = tuple(tail.split())
+                if "\tZOOM\t" in "\t".join(rest[i + 1:]):
+                    z = "\t".join(rest[i + 1:]).split("\tZOOM\t")[1].split("\t")[0]
+                    zoom = _zoom(z, source, name)
+                break
+            elif tok == "ZOOM" and i + 1 < len(rest):
+                zoom, i = _zoom(rest[i + 1], source, name), i + 2
+            else:
+                i += 1
+        if crop is not None and crop[2] <= 0 and crop[3] <= 0:
+            crop = None
+        boards.append(SaveBoard(name, int(f[0]), int(f[1]), rotated, version, crop,
+                                tuple(overlays), ssr, zoom))
+    if not boards:
+        raise DataError(f"{source}: the board command names no board; expected "
+                        f"bd<TAB>X<TAB>Y<TAB>NAME")
+    return tuple(boards)
+
+
+def _zoom(text: str, source: str, board: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise DataError(f"{source}: board {board}: ZOOM {text!r} is not a number") from None
+
+
+# -- pieces ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SavePiece:
+    """One piece of a save: VASSAL id, name, counter image, kind, side and map position."""
+
+    gid: str
+    name: str
+    image: str
+    kind: str                  # infantry / vehicle / other
+    nationality: str | None    # "German" ... (None for markers)
+    side: str | None           # "Axis" / "Allied" / a nationality code (None for markers)
+    map: str
+    x: int
+    y: int
+    counter_type: str = ""     # VASL's DBCounterType: unit, common, global
+
+
+def _piece(gid: str, type_: str, state: str) -> SavePiece | None:
+    chain = trait_chain(type_, state)
+    basic_t, basic_s = chain[-1]
+    bt = basic_t.split(";")
+    if bt[0] != "piece":
+        return None
+    image = bt[3] if len(bt) > 3 else ""
+    name = ";".join(bt[4:]) if len(bt) > 4 else ""
+    bs = basic_s.split(";")
+    if len(bs) < 3 or not (_INT.match(bs[1]) and _INT.match(bs[2])):
+        return None
+    marks: dict[str, str] = {}
+    nat_code = None
+    images = [image]
+    vehicle_trait = False
+    for t, s in chain[:-1]:
+        f = t.split(";")
+        if f[0] == "mark" and len(f) > 1:
+            marks.setdefault(f[1], s)
+        elif f[0] == "conceal" and len(f) > 3 and f[3]:
+            nat_code = nat_code or f[3]
+        elif f[0] == "concealment" and len(f) > 2 and f[2]:
+            nat_code = nat_code or f[2]
+        elif f[0] == "emb2":
+            images += [im for part in f if "/" in part for im in part.split(",")]
+        elif f[0] in ("turr", "info"):
+            vehicle_trait = vehicle_trait or f[0] == "turr"
+    if nat_code is None:
+        m = re.match(r"([a-z]{2})/", image.strip())
+        if m and m.group(1) in NATIONALITIES:
+            nat_code = m.group(1)
+    ctype = marks.get("DBCounterType", "")
+    kind = "other"
+    if ctype == "unit":
+        vehicle = vehicle_trait or any(re.search(r"(^|/)veh/", im) for im in images)
+        ordnance = any(re.search(r"(^|/)ord/", im) for im in images)
+        kind = "vehicle" if vehicle else ("other" if ordnance else "infantry")
+    nationality = side = None
+    if nat_code:
+        nationality, side = NATIONALITIES.get(nat_code, (nat_code, nat_code))
+    return SavePiece(gid, name.strip(), image.strip(), kind, nationality, side,
+                     bs[0], int(bs[1]), int(bs[2]), ctype)
+
+
+# -- the save ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlacedPiece:
+    """A piece on a board: the board, its printed hex there and the layout's hex name."""
+
+    piece: SavePiece
+    board: SaveBoard
+    printed: str      # the board's own printed hex id, e.g. "I4"
+    hex: str          # the hex name on the save's map: "5I4" (or "I4" on a one-board map)
+
+
+@dataclass(frozen=True)
+class VaslSave:
+    """A decoded VASL save: its boards (in the save's order) and pieces."""
+
+    source: str
+    boards: tuple[SaveBoard, ...]
+    pieces: tuple[SavePiece, ...]
+    _origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, repr=False,
+                                                              compare=False)
+
+    def __post_init__(self) -> None:
+        self._check_grid()
+        sizes = {(b.x, b.y): b.size for b in self.boards}
+        origins = {}
+        for b in self.boards:
+            ox = sum(sizes[(i, b.y)][0] for i in range(b.x))
+            oy = sum(sizes[(b.x, j)][1] for j in range(b.y))
+            origins[(b.x, b.y)] = (MAP_MARGIN_PX + ox, MAP_MARGIN_PX + oy)
+        self._origins.update(origins)
+
+    def _check_grid(self) -> None:
+        cells = [(b.x, b.y) for b in self.boards]
+        if len(set(cells)) != len(cells):
+            dup = next(c for c in cells if cells.count(c) > 1)
+            raise DataError(f"{self.source}: two boards at layout column {dup[0]}, row {dup[1]}")
+        nx = max(c[0] for c in cells) + 1
+        ny = max(c[1] for c in cells) + 1
+        if min(min(c) for c in cells) < 0 or len(cells) != nx * ny:
+            raise DataError(f"{self.source}: the boards {', '.join(b.written for b in self.boards)} "
+                            f"do not fill a {nx}x{ny} rectangle; expected every row to have "
+                            f"the same number of boards")
+
+    # -- layout ----------------------------------------------------------------------------
+    @property
+    def rows(self) -> list[list[SaveBoard]]:
+        """The boards as layout rows, top to bottom, each left to right."""
+        nx = max(b.x for b in self.boards) + 1
+        ny = max(b.y for b in self.boards) + 1
+        at = {(b.x, b.y): b for b in self.boards}
+        return [[at[(x, y)] for x in range(nx)] for y in range(ny)]
+
+    def layout_rows(self) -> list[list[dict[str, object]]]:
+        """The layout as table entries (``[[{board = "r05", ssr = [...]}], ...]``)."""
+        return [[b.layout_entry() for b in row] for row in self.rows]
+
+    def layout_text(self) -> str:
+        """The layout as an inline string: ``"r05/r02/r04"``."""
+        return "/".join(",".join(b.written for b in row) for row in self.rows)
+
+    @property
+    def ssr(self) -> tuple[str, ...]:
+        """The SSRs the save names, each once, in the order first named."""
+        out: list[str] = []
+        for b in self.boards:
+            out += [s for s in b.ssr if s not in out]
+        return tuple(out)
+
+    @property
+    def multi_board(self) -> bool:
+        return len(self.boards) > 1
+
+    def origin(self, b: SaveBoard) -> tuple[int, int]:
+        """The map pixel of the board's top-left corner (margin included)."""
+        return self._origins[(b.x, b.y)]
+
+    # -- pieces ----------------------------------------------------------------------------
+    def locate(self, piece: SavePiece) -> PlacedPiece | None:
+        """Where ``piece`` lies on the boards, or None if it is off them (set-up areas)."""
+        if piece.map != MAIN_MAP:
+            return None
+        for b in self.boards:
+            ox, oy = self.origin(b)
+            w, h = b.size
+            lx, ly = piece.x - ox, piece.y - oy
+            if not (0 <= lx < w and 0 <= ly < h):
+                continue
+            if b.rotated:
+                lx, ly = w - lx, h - ly
+            if b.zoom != 1.0:
+                lx, ly = round(lx / b.zoom), round(ly / b.zoom)
+            if b.crop is not None:
+                lx, ly = lx + max(b.crop[0], 0), ly + max(b.crop[1], 0)
+            printed = printed_hex_at(lx, ly)
+            name = f"{b.label}{printed}" if self.multi_board else printed
+            return PlacedPiece(piece, b, printed, name)
+        return None
+
+    def placed(self) -> list[PlacedPiece]:
+        """Every piece on the boards, in the save's order."""
+        return [p for p in (self.locate(pc) for pc in self.pieces) if p is not None]
+
+    def off_board(self) -> list[SavePiece]:
+        """Every piece not on a board (set-up areas, charts, other windows)."""
+        return [pc for pc in self.pieces if self.locate(pc) is None]
+
+    # -- what hexwx cannot compose ---------------------------------------------------------
+    def unsupported(self) -> list[str]:
+        """Board features hexwx does not apply to the map, one phrase each (empty if none)."""
+        out = []
+        for b in self.boards:
+            if b.crop is not None:
+                out.append(f"board {b.written} is cropped to x={b.crop[0]} y={b.crop[1]} "
+                           f"w={b.crop[2]} h={b.crop[3]}")
+            for o in b.overlays:
+                out.append(f"board {b.written} has overlay {o!r}")
+            if b.zoom != 1.0:
+                out.append(f"board {b.written} is magnified x{b.zoom:g}")
+        return out
+
+
+@lru_cache(maxsize=1)
+def _centres() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    g = Grid.single("")
+    return g.centre_x.astype(float), g.centre_y.astype(float), tuple(g.names())
+
+
+def printed_hex_at(x: float, y: float) -> str:
+    """The printed id of the hex of a geomorphic board holding board pixel (x, y).
+
+    On a regular hex grid the hex holding a point is the one with the nearest centre.
+    """
+    cx, cy, names = _centres()
+    return names[int(np.argmin((cx - x) ** 2 + (cy - y) ** 2))]
+
+
+def parse_save_text(text: str, source: str) -> VaslSave:
+    """A :class:`VaslSave` from the decoded text of a save."""
+    boards: tuple[SaveBoard, ...] | None = None
+    pieces: list[SavePiece] = []
+    for cmd in iter_commands(text):
+        if cmd.startswith("bd\t"):
+            boards = parse_board_command(cmd, source)   # a later bd command replaces an earlier
+        elif cmd.startswith("+/"):
+            parts = split_sequence(cmd[2:], "/")
+            if len(parts) < 3 or parts[1] == "stack":
+                continue
+            pc = _piece(parts[0], parts[1], "/".join(parts[2:]))
+            if pc is not None:
+                pieces.append(pc)
+    if boards is None:
+        raise DataError(f"{source}: the save has no board layout (no 'bd' command); expected a "
+                        f"VASL game with boards")
+    return VaslSave(source, boards, tuple(pieces))
+
+
+def is_vasl_save(path: str | Path) -> bool:
+    """True if ``path`` is a zip archive with a ``savedGame`` entry (a VASSAL save)."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            if fh.read(4) != b"PK\x03\x04":
+                return False
+        with zipfile.ZipFile(p) as zf:
+            return "savedGame" in zf.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return p.suffix.lower() == ".vsav"
+
+
+def read_save(path: str | Path) -> VaslSave:
+    """Read a VASL save; DataError naming the file on anything unreadable."""
+    p = Path(path)
+    return _read_cached(str(p.resolve()), _mtime(p), str(p))
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except FileNotFoundError:
+        raise DataError(f"{p}: no such file; expected a VASL save (.vsav)") from None
+    except OSError as exc:
+        raise DataError(f"{p}: cannot read: {exc.strerror}") from None
+
+
+@lru_cache(maxsize=16)
+def _read_cached(resolved: str, mtime: float, source: str) -> VaslSave:
+    try:
+        with zipfile.ZipFile(resolved) as zf:
+            if "savedGame" not in zf.namelist():
+                raise DataError(f"{source}: no savedGame entry in the archive; expected a VASL save "
+                                f"(found {', '.join(zf.namelist()[:5]) or 'nothing'})")
+            info = zf.getinfo("savedGame")
+            if info.file_size > MAX_SAVED_GAME_BYTES:
+                raise DataError(f"{source}: savedGame is {info.file_size} bytes, over the limit "
+                                f"of {MAX_SAVED_GAME_BYTES}")
+            data = zf.read("savedGame")
+    except IsADirectoryError:
+        raise DataError(f"{source}: is a directory; expected a VASL save (.vsav)") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+        raise DataError(f"{source}: not a readable zip archive ({exc}); expected a VASL save "
+                        f"(.vsav)") from None
+    except OSError as exc:
+        raise DataError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    return parse_save_text(decode_saved_game(data, source), source)
+
+
+# -- units -------------------------------------------------------------------------------------
+
+_ID_BAD = re.compile(r"[^A-Za-z0-9.+-]+")
+
+
+def unit_ids(placed: list[PlacedPiece]) -> list[str]:
+    """Ids for pieces from their names, unique in order: ``ge-LMG``, ``ge-LMG-2``, ...
+
+    The name's runs of other characters become ``-``; a nationality code is put in front
+    unless the name starts with it (``geLDR``); an empty name becomes ``piece``.
+    """
+    codes = {v[0]: k for k, v in NATIONALITIES.items()}
+    out: list[str] = []
+    used: set[str] = set()
+    count: dict[str, int] = {}
+    for p in placed:
+        base = _ID_BAD.sub("-", p.piece.name).strip("-") or "piece"
+        code = codes.get(p.piece.nationality or "")
+        if code and not base.lower().startswith(code):
+            base = f"{code}-{base}"
+        n = count.get(base, 0) + 1
+        uid = base if n == 1 else f"{base}-{n}"
+        while uid in used:
+            n += 1
+            uid = f"{base}-{n}"
+        count[base] = n
+        used.add(uid)
+        out.append(uid)
+    return out
+
+
+def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
+    """DataError naming the crops/overlays/zoom hexwx would not apply, unless ``ignore``."""
+    bad = save.unsupported()
+    if bad and not ignore:
+        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole boards without "
+                        f"overlays; give --ignore-board-extras to use the whole boards as they "
+                        f"are (pieces keep their hexes)")
+
+
+def load_save(path: str | Path, **kwargs: Any) -> Any:
+    """A VASL save as a hex scenario (map, clear weather, units): see
+    :func:`hexwx.io.vsav_import.load_save` for the keyword arguments."""
+    from hexwx.io.vsav_import import load_save as _load
+    return _load(path, **kwargs)

@@ -1,0 +1,106 @@
+"""From a VASL save to hexwx: the save's map, and a hex scenario of its pieces.
+
+* :func:`load_save_map` composes the save's boards (with their SSRs) through
+  :func:`hexwx.io.layout.load_layout`.  Crops, overlays and magnified boards are refused with a
+  one-line error naming them unless ``ignore_board_extras`` asks for the whole boards.
+* :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
+  and SSRs as the ``[map]`` table and one ``[[units]]`` entry per piece on the boards; the
+  pieces off the boards are returned separately so that the writer can list them.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+from hexwx.errors import DataError, HexwxError
+from hexwx.io.vsav import SavePiece, VaslSave, check_supported, read_save, unit_ids
+
+
+def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
+                  vasl_metadata: str | Path | None = None, ssr: tuple[str, ...] = (),
+                  ignore_board_extras: bool = False) -> Any:
+    """The map of VASL save ``path``: its boards laid out as in the save, its SSRs applied
+    (then ``ssr``).  DataError naming the save for anything hexwx cannot compose."""
+    save = read_save(path)
+    check_supported(save, ignore=ignore_board_extras)
+    from hexwx.io.layout import load_layout
+    rows, common = layout_spec(save)
+    try:
+        return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata,
+                           ssr=common + tuple(ssr), name=Path(path).name)
+    except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
+        raise DataError(f"{path}: {exc}") from None
+
+
+def common_ssr(save: VaslSave) -> tuple[str, ...]:
+    """The SSRs every board of the save names, in the order of the first board."""
+    first = save.boards[0].ssr
+    return tuple(s for s in first if all(s in b.ssr for b in save.boards))
+
+
+def layout_spec(save: VaslSave) -> tuple[list[list[Any]], tuple[str, ...]]:
+    """The layout rows and the SSRs of the whole map.
+
+    A row entry is the board name (``"r05"``), or ``{board, ssr}`` for a board with SSRs of
+    its own besides those every board has (which apply to the whole map, first)."""
+    common = common_ssr(save)
+    rows: list[list[Any]] = []
+    for row in save.rows:
+        out: list[Any] = []
+        for b in row:
+            own = [s for s in b.ssr if s not in common]
+            out.append({"board": b.written, "ssr": own} if own else b.written)
+        rows.append(out)
+    return rows, common
+
+
+def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], str] | None = None
+                      ) -> tuple[dict[str, Any], list[SavePiece]]:
+    """The hex scenario of ``save`` as a TOML-ready dict, and the pieces off the boards.
+
+    ``map_names`` turns a hex name into the map's own name for it (a join hex is named by the
+    board above / left of the join); without it the save's board and printed hex are used.
+    """
+    rows, common = layout_spec(save)
+    map_table: dict[str, Any] = {"vasl_boards": rows}
+    if common:
+        map_table["ssr"] = list(common)
+    placed = save.placed()
+    units = []
+    for uid, p in zip(unit_ids(placed), placed):
+        hex_name = map_names(p.hex) if map_names else p.hex
+        u: dict[str, Any] = {"id": uid, "hex": hex_name, "kind": p.piece.kind}
+        if p.piece.side:
+            u["side"] = p.piece.side
+        if p.piece.nationality:
+            u["nationality"] = p.piece.nationality
+        units.append(u)
+    doc: dict[str, Any] = {"name": name, "map": map_table}
+    if units:
+        doc["units"] = units
+    return doc, save.off_board()
+
+
+def off_board_summary(pieces: list[SavePiece]) -> list[str]:
+    """The pieces off the boards, grouped: ``Russian 6-2-8 Esq x 38``."""
+    counts = Counter((p.nationality or "", p.name or "(unnamed)") for p in pieces)
+    return [f"{(nat + ' ') if nat else ''}{nm}{f' x {n}' if n > 1 else ''}"
+            for (nat, nm), n in counts.items()]
+
+
+def load_save(path: str | Path, *, vasl_metadata: str | Path | None = None,
+              vasl_dir: str | Path | None = None, ignore_board_extras: bool = False) -> Any:
+    """A VASL save as a :class:`~hexwx.io.scenario.Scenario`: its map (:func:`load_save_map`),
+    clear weather, and the units :func:`scenario_document` would write."""
+    from hexwx.io.scenario import Scenario, ScenarioUnit
+    from hexwx.weather.asl.state import AslWeather
+    p = Path(path)
+    save = read_save(p)
+    m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
+                      ignore_board_extras=ignore_board_extras)
+    doc, _off = scenario_document(save, name=p.stem, map_names=lambda n: str(m.name_of(m.parse(n))))
+    units = tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], 0, u["kind"], False,
+                               u.get("nationality", "")) for u in doc.get("units", []))
+    meta = Path(vasl_metadata) if vasl_metadata else None
+    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m)
