@@ -106,9 +106,11 @@ def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
     from_level = args.from_level if args.from_level is not None else (a_level or 0)
     to_level = args.to_level if args.to_level is not None else (b_level or 0)
     weather = weather_from_args(args, scenario=scenario)
+    vehicle = getattr(args, "target_vehicle", False)
+    camouflaged = getattr(args, "target_camouflaged", False)
     result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
-                 target_is_infantry=b_unit.is_infantry if b_unit else True,
-                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage))
+                 target_is_infantry=(b_unit.is_infantry if b_unit else True) and not vehicle,
+                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage) or camouflaged)
     return result, weather
 
 
@@ -206,6 +208,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="level of the source location in its hex (0 ground, building levels, rooftop)")
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
     p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
+    p.add_argument("--target-camouflaged", action="store_true",
+                   help="the target has Winter Camouflage (E3 3.712: +1 LV in snow beyond 8 "
+                        "hexes, 16 for a vehicle, unless its Location has a positive TEM)")
+    p.add_argument("--target-vehicle", action="store_true",
+                   help="the target is a vehicle, not Infantry (winter camouflage range)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_map_options(p)
     add_weather_flags(p)

@@ -82,12 +82,14 @@ class TableScenario:
         out = []
         for turn in range(1, self.turns + 1):
             st = [s for s in self.states if s.turn <= turn][-1]
-            tod_vis = time_of_day_visibility_cm(self.start_hour, turn)
+            tod_vis = self._time_of_day_cm(turn)
             ends = tod_vis is not None and tod_vis <= 0
+            sight = [v for v in (st.visibility_cm, tod_vis) if v is not None]
             clock = None
             if self.start_hour is not None:
                 clock = clock_text(self.start_hour * 60 + 30 * (turn - 1))
-            out.append(TurnReport(turn=turn, weather=st.weather, visibility_cm=st.visibility_cm,
+            out.append(TurnReport(turn=turn, weather=st.weather,
+                                  visibility_cm=min(sight) if sight else None,
                                   movement_multiplier=st.movement_multiplier,
                                   fire_effects=st.fire_effects, ground=st.ground,
                                   battle_ends=ends, time_of_day=clock, rolls=(),
@@ -105,8 +107,14 @@ class TableScenario:
     def visibility_cm(self, turn: int) -> float | None:
         """Visibility limit on ``turn``: min(weather, Mini-Nap 2 time of day); None = unlimited."""
         rep = self.report(turn)
-        tod = time_of_day_visibility_cm(self.start_hour, turn) if self.rules == "mininap" else None
-        return visibility_limit_cm(rep, time_of_day_cm=tod)
+        return visibility_limit_cm(rep, time_of_day_cm=self._time_of_day_cm(turn))
+
+    def _time_of_day_cm(self, turn: int) -> float | None:
+        """Mini-Nap 2 dawn/dusk visibility on ``turn``; None for other rule sets, which have no
+        time-of-day rule (a start time only sets the clock shown)."""
+        if self.rules != "mininap":
+            return None
+        return time_of_day_visibility_cm(self.start_hour, turn)
 
 
 # --------------------------------------------------------------------------------------------

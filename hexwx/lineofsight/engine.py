@@ -191,13 +191,16 @@ def _terrain_rule(m: HexMap, code: int) -> str:
 
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
         weather: AslWeather | None = None, target_is_infantry: bool = True,
-        target_winter_camouflage: bool = False, target_positive_tem: bool = False) -> LosResult:
+        target_winter_camouflage: bool = False,
+        target_positive_tem: bool | None = None) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
     ``weather`` is an :class:`~hexwx.weather.asl.state.AslWeather` (or None for Clear); its LV
     hindrances (fog, mist, rain, falling snow, winter camouflage) are added to the answer,
     terrain plus LV hindrances of 6 or more block (E3.1: LV is treated like a LOS hindrance),
-    and drift hexsides act as hedges (E3 3.752).
+    and drift hexsides act as hedges (E3 3.752).  ``target_winter_camouflage``: the target has
+    Winter Camouflage (3.712); its +1 yields to a positive TEM, which ``target_positive_tem``
+    states or, when None, the target Location's terrain gives (:mod:`hexwx.lineofsight.tem`).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
     m = weathered(m, weather)
@@ -234,8 +237,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     text, rule = REASONS[int(reason)]
     lv_items: list[Hindrance] = []
     if weather is not None:
+        if target_positive_tem is None and target_winter_camouflage:
+            from hexwx.lineofsight.tem import location_tem
+            target_positive_tem = location_tem(m, tgt, int(to_level),
+                                               infantry=target_is_infantry)[0] > 0
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
-                       target_winter_camouflage, target_positive_tem)
+                       target_winter_camouflage, bool(target_positive_tem))
     lv_total = sum(h.drm for h in lv_items)
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True

@@ -198,3 +198,44 @@ def test_start_time_cannot_be_given_with_rolled_weather(tmp_path: Path) -> None:
 def test_missing_file_is_a_data_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no such file"):
         load_table_scenario(tmp_path / "nope.toml")
+
+
+# -- Mini-Nap 2 dawn/dusk and mud, one reading on every path (issue #14 items 10, 11) -------------
+
+def _timed(tmp_path: Path, rules: str, start: str) -> object:
+    text = (f'rules = "{rules}"\nturns = 12\nstart = "{start}"\n[table]\nsize = [100, 100]\n'
+            '[weather]\nmode = "fixed"\nweather = "clear"\n')
+    return load_table_scenario(write(tmp_path, text, f"{rules}.toml"))
+
+
+def test_dusk_only_for_a_mininap_four_pm_start(tmp_path: Path) -> None:
+    # Reading: the Dusk rule belongs to the 4 PM start (seed 001 time chart): 300 cm on turn 1,
+    # -50 cm a turn, 0 cm on turn 7 (7:00 PM) when the battle ceases.
+    reps = _timed(tmp_path, "mininap", "4 PM").reports()
+    assert [r.visibility_cm for r in reps] == [300, 250, 200, 150, 100, 50, 0]
+    assert reps[-1].battle_ends and reps[-1].time_of_day == "7:00 PM"
+    # the same from the weather model with the 4 PM start rolled (2D6 = 12, then clear: 3+4)
+    from hexwx.dice import Dice
+    from hexwx.weather.minis.common import run_weather
+    rolled = run_weather("mininap", 12, dice=Dice.scripted([6, 6, 3, 4]))
+    assert [r.visibility_cm for r in rolled] == [r.visibility_cm for r in reps]
+
+
+@pytest.mark.parametrize("rules, start", [("mininap", "2 PM"), ("mininap", "12 noon"),
+                                          ("agv", "4 PM"), ("agv", "4 AM")])
+def test_no_dusk_elsewhere(tmp_path: Path, rules: str, start: str) -> None:
+    # a 2 PM or noon Mini-Nap 2 battle never reaches the Dusk rule; AGV has no time of day
+    sc = _timed(tmp_path, rules, start)
+    reps = sc.reports()
+    assert len(reps) == 12 and not any(r.battle_ends for r in reps)
+    assert {r.visibility_cm for r in reps} == {None}
+    assert all(sc.visibility_cm(t) is None for t in range(1, 13))
+
+
+def test_rolled_showers_game_keeps_normal_ground(tmp_path: Path) -> None:
+    # seed 36: the Showers pattern, showers on turns 2 and 3 -- no mud (seed 001 gives mud to
+    # the Rain pattern's rain and showers and to snow only), so movement is not halved.
+    text = BASIC.replace('rules = "huzzah"', 'rules = "mininap"') + '[weather]\nmode = "rolled"\nseed = 36\n'
+    sc = load_table_scenario(write(tmp_path, text))
+    rep = sc.report(3)
+    assert (rep.pattern, rep.weather, rep.ground) == ("showers", "showers", "normal")

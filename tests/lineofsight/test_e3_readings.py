@@ -104,3 +104,50 @@ def test_a_hill_hex_with_a_low_portion_holds_fog() -> None:
     # E3 example: G4 is a level-1 hill hex with a level-0 portion, where fog 0 exists.
     m = board("bd02")
     assert int(m.lowest_ground[m.parse("G4")]) == 0 and m.ground_level(m.parse("G4")) == 1
+
+
+# -- item 4: winter camouflage yields to a positive TEM (3.712) -----------------------------------
+
+SNOW = AslWeather(base="Snow", ground_snow=True)
+
+
+@pytest.mark.parametrize("target, lv", [("A5", 1), ("A4", 0)])
+def test_winter_camouflage_yields_to_the_targets_tem(target: str, lv: int) -> None:
+    # bd02 J4 (level-3 hill) sees A5 (open ground) and A4 (woods) at range 9 with no terrain
+    # hindrance.  Ground Snow, camouflaged infantry beyond 8 hexes: +1 (3.712, 3.72) -- unless
+    # it "already qualifies for a positive TEM": woods is +1 TEM (B13.3), so A4 gets nothing.
+    r = los(board("bd02"), "J4", target, weather=SNOW, target_winter_camouflage=True)
+    assert (r.range, r.hindrance, r.lv) == (9, 0, lv)
+
+
+def test_winter_camouflage_tem_can_be_stated() -> None:
+    r = los(board("bd02"), "J4", "A4", weather=SNOW, target_winter_camouflage=True,
+            target_positive_tem=False)
+    assert r.lv == 1
+
+
+def test_a_camouflaged_vehicle_needs_more_than_16_hexes() -> None:
+    # 3.712: beyond 8 hexes if Infantry, beyond 16 otherwise: a vehicle at 9 gets nothing
+    r = los(board("bd02"), "J4", "A5", weather=SNOW, target_winter_camouflage=True,
+            target_is_infantry=False)
+    assert r.lv == 0
+
+
+@pytest.mark.parametrize("flags, lv", [([], 0), (["--target-camouflaged"], 1),
+                                       (["--target-camouflaged", "--target-vehicle"], 0)])
+def test_cli_target_flags(flags: list[str], lv: int, capsys) -> None:
+    path, *meta = cli_args("bd02")
+    rc = main(["los", path, "J4", "A5", "--ground-snow", "--json", *flags, *meta])
+    import json
+    assert rc == 0 and json.loads(capsys.readouterr().out)["lv"] == lv
+
+
+def test_tem_chart() -> None:
+    from hexwx.hexmap.terrain import CATALOGUE
+    from hexwx.lineofsight.tem import terrain_tem
+    tem = {t.key: terrain_tem(t)[0] for t in CATALOGUE.types}
+    assert tem["stone building 2"] == 3 and tem["wooden building"] == 2 and tem["woods"] == 1
+    assert tem["open"] == tem["grain"] == tem["brush"] == tem["orchard"] == 0
+    assert tem["rubble"] == 3 and tem["wooden rubble"] == 2 and tem["shellholes"] == 1
+    shell = next(t for t in CATALOGUE.types if t.key == "shellholes")
+    assert terrain_tem(shell, infantry=False) == (0, None)     # B2.1: Infantry only

@@ -275,10 +275,17 @@ def test_mininap_dusk_ends_the_battle_at_zero_visibility() -> None:
     assert reports[-1].time_of_day == "7:00 PM"
 
 
-def test_mininap_dusk_from_four_pm_after_an_earlier_start() -> None:
+def test_mininap_dusk_only_for_a_four_pm_start() -> None:
+    # Reading (docs/minis-weather.md): the chart attaches the Dusk rule to the 4 PM start
+    # ("On a 12 = 4 PM: Dusk rule applies").  A 2 PM start (2D6 = 11) never gets dusk: 20
+    # clear turns, unlimited visibility, no end of battle.
     reports = run("mininap", [*TWO[11], *TWO[7]], 20)
-    assert [r.visibility_cm for r in reports[:5]] == [None] * 4 + [300]
-    assert len(reports) == 11 and reports[-1].battle_ends
+    assert len(reports) == 20 and not any(r.battle_ends for r in reports)
+    assert {r.visibility_cm for r in reports} == {None}
+    # A 4 PM start (2D6 = 12): 300, 250, ... 0 cm on turn 7 (7 PM), when the battle ceases.
+    reports = run("mininap", [*TWO[12], *TWO[7]], 20)
+    assert [r.visibility_cm for r in reports] == [300, 250, 200, 150, 100, 50, 0]
+    assert reports[-1].battle_ends and reports[-1].time_of_day == "7:00 PM"
 
 
 def test_mininap_dawn_visibility_and_smaller_of_two() -> None:
@@ -292,6 +299,35 @@ def test_mininap_dawn_visibility_and_smaller_of_two() -> None:
     # Mist 4 x 6 = 24 cm, but dawn allows only 10 cm on turn 1.
     (first,) = run("mininap", [*TWO[2], *TWO[10], 4, *TWO[9]], 1)
     assert first.weather == "mist" and first.visibility_cm == 10
+
+
+def test_mininap_showers_pattern_has_no_mud() -> None:
+    # Showers pattern (2D6 = 4) at 8 AM: 1D6 = 1 vs 2D6 = 7 is clear, 1D6 = 5 vs 2D6 = 3 is
+    # showers.  Seed 001 gives the Showers pattern no mud ("during rain and showers" is printed
+    # under Rain, where the weather alternates between rain and showers).
+    reports = run("mininap", [*TWO[5], *TWO[4], 5, *TWO[3]], 3)
+    assert [r.weather for r in reports] == ["showers"] * 3
+    assert {r.ground for r in reports} == {"normal"}
+    # exactly: no spell throw of the Showers pattern, from any state, leaves mud
+    for st in (spells.begin("showers"), spells.SpellState("showers", "", doubles=0)):
+        assert all(o.ground == "normal" for o in spells.throw_outcomes(mininap.FAMILY, st))
+
+
+def test_mininap_exact_mud_on_turn_one() -> None:
+    # Turn 1 is mud when the pattern is Rain (2D6 = 3: 2/36; both its spells are mud) or Snow
+    # (2D6 = 2: 1/36) and the snow spell comes up: no double on the 2D6 (one double clears snow
+    # for good) and 2D6 <= 1D6.  Ordered non-double pairs with sum <= d for d = 1..6: 0, 0, 2, 4,
+    # 8, 12 -> 26 of 216.  P = 2/36 + 1/36 * 26/216 = 229/3888.  Showers (3/36) add nothing.
+    p = F(0)
+    for pattern, q in mininap.initial_table().items():
+        outs = spells.throw_outcomes(mininap.FAMILY, spells.begin(pattern)) \
+            if pattern in mininap.FAMILY.spells else {spells.begin(pattern): F(1)}
+        p += q * sum((r for o, r in outs.items() if o.ground == "mud"), F(0))
+    assert p == F(229, 3888)
+    # Showers with mud on turn 1: only the Rain pattern's milder spell, 2/36 * 181/216
+    rain = spells.throw_outcomes(mininap.FAMILY, spells.begin("rain"))
+    assert sum((r for o, r in rain.items() if o.weather == "showers" and o.ground == "mud"),
+               F(0)) == F(181, 216)
 
 
 def test_mininap_rain_and_showers_turn_ground_to_mud_for_good() -> None:
@@ -403,11 +439,11 @@ def test_wesencraft_exact_heat_and_gauge_odds() -> None:
 
 
 def test_mininap_exact_end_of_battle() -> None:
-    # Only a 4 PM start (1/36) ends by turn 7; a 2 PM start (2/36) by turn 11.
+    # Only a 4 PM start (2D6 = 12: 1/36) ends, on turn 7; the battle is over from turn 8
+    # (index 7) on, and nothing else ever ends.
     dist = exact12("mininap")
     assert ENDED not in dist[6]
-    assert dist[7][ENDED] == F(1, 36)
-    assert dist[11][ENDED] == F(3, 36)
+    assert dist[7][ENDED] == dist[11][ENDED] == F(1, 36)
 
 
 @pytest.mark.parametrize("module, state", [

@@ -4,22 +4,23 @@ The same spell machine as AGV (:mod:`hexwx.weather.minis.spells`), with a clock.
 AGV (seed 000), all taken from the seeds:
 
 * a pre-game 2D6 sets the time of day; each game turn is half an hour from that time;
-* dawn (4 AM start): visibility 10 cm on turn 1, +50 cm each later turn; dusk (from 4 PM):
+* dawn (4 AM start): visibility 10 cm on turn 1, +50 cm each later turn; dusk (4 PM start):
   300 cm, −50 cm each later turn, and the battle ends when it reaches 0;
 * visibility of the weather is 1D6 × 6 cm or × 3 cm (AGV: inches); the smaller of the
   time-of-day and weather visibility applies;
 * the spell throw is "1D6 and a separate 2D6" at the start of the game turn (same comparison);
 * one double on the 2D6 clears fog or snow for good (AGV: doubles on two throws running);
 * fog and mist clears from 12 noon onwards;
-* rain does not halve movement; instead rain, showers and snow turn the whole battlefield to
-  mud, passable rough ground, for the rest of the game (AGV: only snow, to rough ground);
+* rain does not halve movement; instead the Rain pattern's rain and showers and the Snow
+  pattern's snow turn the whole battlefield to mud, passable rough ground, for the rest of the
+  game (AGV: only snow, to rough ground); the Showers pattern has no mud;
 * break-throughs are also forbidden beyond visibility and halved in hot weather; showers halve
   the *final* number of dice; the pre-game weather is thrown by one player.
 
-Readings (RULES-NOTES "AGV / Mini-Nap 2" and ours): dusk applies from the turn that starts at
-4 PM whatever the start time (so a 2 PM start reaches dusk on turn 5), dawn only to a 4 AM
-start and until dusk; the seed puts the mud sentence under Rain ("during rain and showers"), we
-also apply it to showers of the showers pattern and to snow (see ``GROUND_AFTER``).  The
+Readings (RULES-NOTES "AGV / Mini-Nap 2" and ours): the time-of-day chart attaches each rule
+to one start: the Dawn rule to a 4 AM start, the Dusk rule to a 4 PM start (a noon or 2 PM
+battle never gets dusk); the dusk battle ends on the turn its visibility reaches 0 (7 PM, turn
+7).  Mud follows the pattern the sentence is printed under (see ``GROUND_AFTER``).  The
 re-throw and strong winds readings are those of :mod:`hexwx.weather.minis.agv`.
 """
 from __future__ import annotations
@@ -75,8 +76,11 @@ EFFECTS: dict[str, Effect] = {
                                             "(Mini-Nap 2 Hot Weather)",)),
 }
 
-#: Seed 001 Rain and Snow: the battlefield turns to mud for the rest of the game (reading above).
-GROUND_AFTER: dict[str, str] = {"rain": "mud", "showers": "mud", "snow": "mud"}
+#: Seed 001, (pattern, weather) -> the ground for the rest of the game.  Rain pattern: "During
+#: rain and showers, the whole battlefield turns to mud"; Snow pattern: "as soon as it snows".
+#: The Showers pattern says nothing of mud: its showers leave the ground as it is.
+GROUND_AFTER: dict[tuple[str, str], str] = {("rain", "rain"): "mud", ("rain", "showers"): "mud",
+                                            ("snow", "snow"): "mud"}
 
 FAMILY = Family(
     name="Mini-Nap 2",
@@ -112,8 +116,12 @@ def clock_text(minutes: int) -> str:
 
 
 def time_of_day_sight(start: int, clock: int) -> float | None:
-    """Dawn/dusk visibility in cm at ``clock`` for a battle begun at ``start`` (None: unlimited)."""
-    if clock >= DUSK_START:
+    """Dawn/dusk visibility in cm at ``clock`` for a battle begun at ``start`` (None: unlimited).
+
+    Reading: the chart attaches the Dusk rule to the 4 PM start and the Dawn rule to the 4 AM
+    start; other starts have no time-of-day limit.
+    """
+    if start == DUSK_START:
         first, change = DUSK_CM
         return float(max(0, first + change * ((clock - DUSK_START) // TURN_MINUTES)))
     if start == DAWN_START:
@@ -165,7 +173,7 @@ def report(now: SpellState, state: MiniNapState, turn: int) -> TurnReport:
     sight, cause = weather_sight, f"Mini-Nap 2 {now.weather.capitalize()}"
     if day_sight is not None and (sight is None or day_sight < sight):
         sight = day_sight
-        cause = "Mini-Nap 2 Dusk" if state.clock >= DUSK_START else "Mini-Nap 2 Dawn"
+        cause = "Mini-Nap 2 Dusk" if state.start == DUSK_START else "Mini-Nap 2 Dawn"
     fire, notes = spells.describe(FAMILY, now, sight, cause)
     ends = day_sight is not None and day_sight <= 0
     if ends:
@@ -197,6 +205,6 @@ def simulate(games: int, turns: int, rng: np.random.Generator, *, rethrow: bool 
     noon_turn = np.maximum(0, -(-(NOON - begin) // TURN_MINUTES))
     out = spells.simulate(FAMILY, games, turns, rng, disliked, clear_at=noon_turn)
     dusk_over = DUSK_START - DUSK_CM[0] // DUSK_CM[1] * TURN_MINUTES   # clock at visibility 0
-    end_turn = (dusk_over - begin) // TURN_MINUTES                    # 0-based, last turn played
-    out[np.arange(turns)[None, :] > end_turn[:, None]] = len(WEATHERS)
+    end_turn = np.where(begin == DUSK_START, (dusk_over - begin) // TURN_MINUTES, turns)
+    out[np.arange(turns)[None, :] > end_turn[:, None]] = len(WEATHERS)   # 0-based last turn
     return out

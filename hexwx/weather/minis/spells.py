@@ -74,7 +74,7 @@ class Family:
     initial: Mapping[tuple[int, int], str]            # pre-game 2D6 chart: (low, high) -> pattern
     spells: Mapping[str, tuple[tuple[str, str], tuple[str, str]]]  # pattern -> (2D6 > 1D6, else)
     effects: Mapping[str, Effect]                     # weather -> effect
-    ground_after: Mapping[str, str]                   # weather -> ground for the rest of the game
+    ground_after: Mapping[tuple[str, str], str]       # (pattern, weather) -> ground for the rest of the game
     unit: str                                         # "in" or "cm": unit of the visibility chart
     doubles_to_clear: int                             # doubles running that end fog/snow for good
     clears_on_doubles: frozenset[str]                 # patterns ended by doubles
@@ -178,7 +178,7 @@ def spell_throw(family: Family, state: SpellState, dice: Dice) -> SpellState:
     if length == FOR_GOOD:
         return clear_for_good(state)
     turns = dice.DR(f"{label}: {weather} lasts (2D6 turns)").total if length == "2D6" else pip
-    ground = family.ground_after.get(weather, state.ground)
+    ground = family.ground_after.get((state.pattern, weather), state.ground)
     return replace(state, weather=weather, left=turns, pip=pip, doubles=doubles, ground=ground)
 
 
