@@ -32,10 +32,10 @@ _EXPORTS: dict[str, str] = {
     "los": "hexwx.lineofsight.engine",
     "viewshed": "hexwx.lineofsight.engine",
     "los_table": "hexwx.lineofsight.engine",
-    "LosResult": "hexwx.lineofsight.engine",
-    "Viewshed": "hexwx.lineofsight.engine",
-    "LosTable": "hexwx.lineofsight.engine",
-    "Hindrance": "hexwx.lineofsight.lv",
+    "LosResult": "hexwx.lineofsight.results",
+    "Viewshed": "hexwx.lineofsight.results",
+    "LosTable": "hexwx.lineofsight.results",
+    "Hindrance": "hexwx.lineofsight.results",
     # movement
     "path": "hexwx.movement.paths",
     "reach": "hexwx.movement.paths",
@@ -45,8 +45,8 @@ _EXPORTS: dict[str, str] = {
     # weather
     "AslWeather": "hexwx.weather.asl.state",
     "Drift": "hexwx.weather.asl.state",
-    "roll_weather": "hexwx.weather.asl.state",
-    "run_weather": "hexwx.weather.asl.state",
+    "roll_weather": "hexwx.weather.asl.rolls",
+    "run_weather": "hexwx.weather.asl.rolls",
     "Dice": "hexwx.dice",
     "Roll": "hexwx.dice",
     # tabletop
@@ -76,8 +76,9 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
     from hexwx.io.load import load_map
     from hexwx.io.scenario import Scenario, load_scenario
     from hexwx.io.table_scenario import TableScenario, load_table_scenario
-    from hexwx.lineofsight.engine import LosResult, LosTable, Viewshed, los, los_table, viewshed
-    from hexwx.lineofsight.lv import Hindrance
+    from hexwx.lineofsight.engine import los, los_table, viewshed
+    from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, Viewshed
     from hexwx.movement.paths import MovePath, Reach, Step, path, reach
     from hexwx.tabletop.sight import Sight, can_see
-    from hexwx.weather.asl.state import AslWeather, Drift, roll_weather, run_weather
+    from hexwx.weather.asl.rolls import roll_weather, run_weather
+    from hexwx.weather.asl.state import AslWeather, Drift

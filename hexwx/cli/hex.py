@@ -16,8 +16,8 @@ if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
     from hexwx.hexmap.board import HexMap
 
 
-MAP_HELP = ("hexwx map (.toml), VASL board archive, board name (bd02, r02: rotated) or layout "
-            "(\"r05/r02/r04\": rows by /, boards by ,)")
+MAP_HELP = ("hexwx map (.toml), VASL board archive, VASL save (.vsav), board name (bd02, r02: "
+            "rotated) or layout (\"r05/r02/r04\": rows by /, boards by ,)")
 
 
 def add_map_options(p: argparse.ArgumentParser, metadata: bool = True) -> None:

@@ -19,7 +19,7 @@ from hexwx.cli.hex import MAP_HELP, add_map_options
 from hexwx.cli.weather import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
 from hexwx.movement.costs import parse_unit
-from hexwx.hexmap.terrain import MOVE_CLASSES
+from hexwx.movement.charts import MOVE_CLASSES
 
 UNIT_HELP = ("unit class: " + ", ".join(MOVE_CLASSES) +
              " (also fully-tracked, halftrack, truck, armoured-car)")

@@ -41,7 +41,8 @@ def register(subparsers: Any) -> None:
                     "path or reach, and the weather.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source", metavar="MAP|SCENARIO",
-                   help="hexwx map (.toml), VASL board archive, hex scenario or table scenario")
+                   help="hexwx map (.toml), VASL board archive or save (.vsav), board name or layout, "
+                        "hex scenario (its units drawn) or table scenario")
     p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="PNG file to write")
     from hexwx.cli.hex import add_map_options
     add_map_options(p)

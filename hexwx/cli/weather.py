@@ -15,7 +15,8 @@ from hexwx.dice import Dice
 from hexwx.errors import HexwxError, UsageError
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.effects import effects
-from hexwx.weather.asl.state import AslWeather, Drift, parse_month, roll_weather, run_weather
+from hexwx.weather.asl.rolls import roll_weather, run_weather
+from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
 WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
 

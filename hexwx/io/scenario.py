@@ -39,7 +39,9 @@ from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.state import AslWeather, ChartRoll, Drift, parse_month, roll_weather, run_weather
+from hexwx.weather.asl.records import ChartRoll
+from hexwx.weather.asl.rolls import roll_weather, run_weather
+from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap

@@ -25,7 +25,7 @@ from hexwx.hexmap.transform import transformed
 from hexwx.validate import is_whole
 from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.locations import location_name
-from hexwx.lineofsight.lv import Hindrance, ThreadHex  # one hindrance; one hex of a thread
+from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
 
 #: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
@@ -51,79 +51,8 @@ REASONS: dict[int, tuple[str, str | None]] = {
 }
 LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", "E3.1")
 
-
-@dataclass(frozen=True)
-class LosResult:
-    """The answer to one LOS query, with everything needed to explain it."""
-
-    source: str
-    target: str
-    source_level: int
-    target_level: int
-    range: int
-    blocked: bool
-    reason: str
-    rule: str | None
-    blocked_at: tuple[int, int] | None
-    blocking_hex: str | None
-    hindrance: int
-    lv: int
-    hindrances: tuple[Hindrance, ...]
-    thread: tuple[ThreadHex, ...] = field(repr=False, default=())
-    map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
-    #: absolute elevation of each end: ground level + level in the hex (hexwx.lineofsight.locations)
-    source_elevation: int = 0
-    target_elevation: int = 0
-    #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
-    source_location: str = ""
-    target_location: str = ""
-
-    def _repr_png_(self) -> bytes | None:
-        """The LOS drawn on its map, for notebooks."""
-        from hexwx.render.core import los_png
-        return los_png(self, self.map)
-
-    @property
-    def drm(self) -> int | None:
-        """Total hindrance DRM: terrain plus weather LV; None when the LOS is blocked (a blocked
-        LOS has no DRM: no fire can use it).  ``hindrance`` and ``lv`` keep the parts counted
-        up to the verdict, for explanation only."""
-        return None if self.blocked else self.hindrance + self.lv
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "source": self.source, "target": self.target,
-            "source_level": self.source_level, "target_level": self.target_level,
-            "source_elevation": self.source_elevation, "target_elevation": self.target_elevation,
-            "source_location": self.source_location or self.source,
-            "target_location": self.target_location or self.target,
-            "range": self.range, "blocked": self.blocked,
-            "hindrance": None if self.blocked else self.hindrance,
-            "lv": None if self.blocked else self.lv,
-            "drm": self.drm,
-            "reason": self.reason, "rule": self.rule,
-            "blocked_at": list(self.blocked_at) if self.blocked_at else None,
-            "blocking_hex": self.blocking_hex,
-            "hindrances": [h.to_json() for h in self.hindrances],
-            "thread": [t.name for t in self.thread],
-        }
-
-    def explain(self) -> str:
-        """The answer in words, one fact a line."""
-        a = self.source_location or f"{self.source} (level {self.source_level})"
-        b = self.target_location or f"{self.target} (level {self.target_level})"
-        ends = f"{a} -> {b}"
-        lines = [f"{ends}: range {self.range}"]
-        if self.blocked:
-            where = f" in {self.blocking_hex}" if self.blocking_hex else ""
-            rule = f" ({self.rule})" if self.rule else ""
-            lines.append(f"BLOCKED{where}: {self.reason}{rule}")
-        else:
-            lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
-        if not self.blocked:
-            for h in self.hindrances:
-                lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
-        return "\n".join(lines)
+__all__ = ["LV_BLOCK_REASON", "REASONS", "Hindrance", "LosResult", "LosTable", "Viewshed", "los",
+           "los_table", "viewshed", "weathered"]
 
 
 def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
@@ -327,35 +256,6 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
     return lv
 
 
-@dataclass(frozen=True)
-class Viewshed:
-    """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
-
-    source: str
-    level: int
-    blocked: np.ndarray
-    drm: np.ndarray
-    range: np.ndarray
-    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
-
-    def _repr_png_(self) -> bytes | None:
-        """The viewshed drawn on its map, cropped to the hexes seen, for notebooks."""
-        if self.map is None:
-            return None
-        from hexwx.render.core import result_png
-        seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
-        return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
-                          viewshed_level=self.level)
-
-    def to_json(self) -> dict[str, Any]:
-        """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""
-        names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.drm))]
-        return {"source": self.source, "level": self.level,
-                "seen": int((~self.blocked).sum()),
-                "hexes": {n: (None if b else int(d))
-                          for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())}}
-
-
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
     hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level)``."""
@@ -377,23 +277,6 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     if weather is not None:
         drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng)
     return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
-
-
-@dataclass(frozen=True)
-class LosTable:
-    """Ordered pairs of locations: hex ids, range, blocked, hindrance (and LV with weather).
-
-    ``src_level``/``tgt_level`` (levels in the hex) are None for the ground-level table.
-    """
-
-    src: np.ndarray
-    tgt: np.ndarray
-    range: np.ndarray
-    blocked: np.ndarray
-    hindrance: np.ndarray
-    lv: np.ndarray | None = None
-    src_level: np.ndarray | None = None
-    tgt_level: np.ndarray | None = None
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,

@@ -14,51 +14,20 @@ from __future__ import annotations
 
 import builtins
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
 from hexwx.errors import UsageError
 from hexwx.validate import is_whole
 from hexwx.weather.asl import charts as C
+from hexwx.lineofsight.results import Hindrance, ThreadHex
 from hexwx.weather.asl.state import AslWeather
-
-
-@dataclass(frozen=True)
-class Hindrance:
-    """One hindrance DRM on a LOS, terrain or LV: the hex it comes from (None for range-based
-    ones such as mist), DRM, kind and rule.  :mod:`hexwx.lineofsight.engine` reports terrain hindrances with it
-    too."""
-
-    hex: str | None
-    drm: int
-    kind: str
-    rule: str
-
-    def to_json(self) -> dict[str, object]:
-        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
 
 
 LvHindrance = Hindrance  # the name the weather code uses for its own hindrances
 
 #: A height in levels: whole or half levels, exact as a Fraction where the ends are fractional.
 Height = int | float | Fraction
-
-
-@dataclass(frozen=True)
-class ThreadHex:
-    """A hex of a LOS thread (see the module docstring for the fields)."""
-
-    name: str
-    rs: int
-    rt: int
-    ground: int = 0
-    key: int = -1
-    low: int | None = None     # lowest ground drawn in the hex; None = not known (fog assumed)
-
-    def __post_init__(self) -> None:
-        if self.key == -1:
-            object.__setattr__(self, "key", hash(self.name))
 
 
 def total(hindrances: Sequence[LvHindrance]) -> int:

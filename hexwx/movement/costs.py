@@ -44,10 +44,11 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Grid
 from hexwx.weather.asl.terrain_changes import DEEP_SNOW_CHANGES, GROUND_SNOW_CHANGES
 from hexwx.errors import DataError, UsageError
-from hexwx.hexmap.terrain import (HEXSIDE_MOVEMENT_COSTS, HEXSIDE_NAME_PARTS, MF_CLASSES, MOVE_CLASSES,
-                           MOVEMENT_ALIASES, MOVEMENT_CATEGORY_FALLBACK, MOVEMENT_COSTS,
-                           MOVEMENT_NAME_PARTS, ROAD_BONUS, UP_LEVEL_COST, UP_LEVEL_RULE,
-                           Category, TerrainTable, TerrainType)
+from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+from hexwx.movement.charts import (HEXSIDE_MOVEMENT_COSTS, HEXSIDE_NAME_PARTS, MF_CLASSES,
+                                   MOVE_CLASSES, MOVEMENT_ALIASES, MOVEMENT_CATEGORY_FALLBACK,
+                                   MOVEMENT_COSTS, MOVEMENT_NAME_PARTS, ROAD_BONUS, UP_LEVEL_COST,
+                                   UP_LEVEL_RULE)
 from hexwx.weather.asl.state import AslWeather
 
 # -------------------------------------------------------------------------------------------

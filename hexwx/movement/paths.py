@@ -37,7 +37,7 @@ from hexwx.hexmap.coords import HEXSIDE_NAMES
 from hexwx.errors import UsageError
 from hexwx.movement.costs import (DRIFT_BOG_DRM, EdgeCosts, MoveTerrain, MoveWeather, Part,
                             check_allowance, edge_costs, fmt, parse_unit, unit_measure)
-from hexwx.hexmap.terrain import MF_CLASSES, ROAD_BONUS, ROAD_BONUS_RULE
+from hexwx.movement.charts import MF_CLASSES, ROAD_BONUS, ROAD_BONUS_RULE
 
 WEIGHT = "w"   # edge attribute: cost in half MF/MP (int)
 

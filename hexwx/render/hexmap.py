@@ -34,7 +34,7 @@ from hexwx.render.style import (
     PATTERNS, marker_swatch, pattern_mask, stack, swatch,
 )
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
-from hexwx.lineofsight.lv import Hindrance
+from hexwx.lineofsight.results import Hindrance
 from hexwx.weather.asl.state import AslWeather, Drift
 
 if TYPE_CHECKING:  # result types only: importing them would load the LOS kernel and networkx

@@ -158,7 +158,7 @@ class Session:
         """The map for the page: size, hex centres, names and levels, the board image and its
         place, the scenario's units and weather, the query options."""
         from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX
-        from hexwx.hexmap.terrain import MOVE_CLASSES
+        from hexwx.movement.charts import MOVE_CLASSES
         m = self.map
         self.base_png()
         x0, y0, w, h = self._base_box

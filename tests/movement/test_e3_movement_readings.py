@@ -9,7 +9,7 @@ import json
 from hexwx.cli import main
 from hexwx.dice import Dice
 from hexwx.movement.paths import path
-from hexwx.weather.asl.state import AslWeather, Drift, place_drift, run_weather
+from hexwx.weather.asl import AslWeather, Drift, place_drift, run_weather
 
 from vasl_boards import archive, board, metadata
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from hexwx.hexmap.coords import Grid
 from hexwx.movement.costs import MoveTerrain
 from hexwx.movement.paths import movement_graph
-from hexwx.hexmap.terrain import CATALOGUE, MOVE_CLASSES, catalogue_type
+from hexwx.hexmap.terrain import CATALOGUE, catalogue_type
+from hexwx.movement.charts import MOVE_CLASSES
 from hexwx.weather.asl.state import AslWeather
 
 GRID = Grid.single()

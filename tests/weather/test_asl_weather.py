@@ -10,10 +10,11 @@ from hexwx.dice import Dice
 from hexwx.errors import UsageError
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.effects import effects
-from hexwx.weather.asl.state import (AslWeather, Drift, fog_density,
-                                     fog_level, fog_or_mist, next_player_turn, parse_month,
-                                     place_drift, roll_weather, run_weather, snow_chart_drm,
-                                     snow_condition, temperate_weather, wind_change)
+from hexwx.weather.asl.drifts import place_drift
+from hexwx.weather.asl.rolls import (fog_density, fog_level, fog_or_mist, next_player_turn,
+                                     roll_weather, run_weather, snow_chart_drm, snow_condition,
+                                     temperate_weather, wind_change)
+from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
 # --- E3 Temperate Weather Chart: every row, one month from each column ---------------------
 # columns: Mar-May, Jun-Aug, Sep-Nov, Dec-Feb; rows copied from the seed's printed chart

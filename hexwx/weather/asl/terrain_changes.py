@@ -6,9 +6,8 @@ ground snow (and deep snow, which includes it) turns marsh and mudflats into Ope
 """
 from __future__ import annotations
 
-from typing import Any
-
 from hexwx.hexmap.transform import TerrainChange
+from hexwx.weather.asl.state import AslWeather
 
 #: E3 3.722: "Marsh and Mudflats are treated as Open Ground" under Ground Snow (and Deep Snow).
 GROUND_SNOW_CHANGES: tuple[TerrainChange, ...] = (
@@ -21,10 +20,10 @@ DEEP_SNOW_CHANGES: tuple[TerrainChange, ...] = (
 )
 
 
-def weather_changes(weather: Any) -> tuple[TerrainChange, ...]:
-    """The terrain changes an ASL weather state makes (none for None or other weather)."""
+def weather_changes(weather: AslWeather | None) -> tuple[TerrainChange, ...]:
+    """The terrain changes an ASL weather state makes (none for None)."""
     if weather is None:
         return ()
-    deep = bool(getattr(weather, "deep_snow", False))
-    snow = deep or bool(getattr(weather, "ground_snow", False))
+    deep = weather.deep_snow
+    snow = deep or weather.ground_snow
     return (GROUND_SNOW_CHANGES if snow else ()) + (DEEP_SNOW_CHANGES if deep else ())

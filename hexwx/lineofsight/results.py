@@ -1,0 +1,198 @@
+"""The answers of line-of-sight queries: frozen values that explain themselves.
+
+:class:`LosResult` (one LOS: verdict, reason, rule, every hindrance with its hex, DRM and rule),
+:class:`Viewshed` (one location to every hex), :class:`LosTable` (many pairs at once),
+:class:`Hindrance` (one terrain or LV DRM) and :class:`ThreadHex` (one hex a LOS passes).
+Arrays in them are read-only; their reprs fit on a line.  :mod:`hexwx.lineofsight.engine`
+makes them; nothing here computes LOS.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from hexwx.hexmap.board import HexMap
+
+
+def _freeze(obj: object, *names: str) -> None:
+    """Make the numpy arrays ``names`` of a frozen dataclass read-only."""
+    for name in names:
+        a = getattr(obj, name)
+        if isinstance(a, np.ndarray):
+            a.setflags(write=False)
+
+
+@dataclass(frozen=True)
+class Hindrance:
+    """One hindrance DRM on a LOS, terrain or LV: the hex it comes from (None for range-based
+    ones such as mist), DRM, kind and rule.  :mod:`hexwx.lineofsight.engine` reports terrain hindrances with it
+    too."""
+
+    hex: str | None
+    drm: int
+    kind: str
+    rule: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class ThreadHex:
+    """A hex of a LOS thread (see the module docstring for the fields)."""
+
+    name: str
+    rs: int
+    rt: int
+    ground: int = 0
+    key: int = -1
+    low: int | None = None     # lowest ground drawn in the hex; None = not known (fog assumed)
+
+    def __post_init__(self) -> None:
+        if self.key == -1:
+            object.__setattr__(self, "key", hash(self.name))
+
+
+@dataclass(frozen=True)
+class LosResult:
+    """The answer to one LOS query, with everything needed to explain it."""
+
+    source: str
+    target: str
+    source_level: int
+    target_level: int
+    range: int
+    blocked: bool
+    reason: str
+    rule: str | None
+    blocked_at: tuple[int, int] | None
+    blocking_hex: str | None
+    hindrance: int
+    lv: int
+    hindrances: tuple[Hindrance, ...]
+    thread: tuple[ThreadHex, ...] = field(repr=False, default=())
+    map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
+    #: absolute elevation of each end: ground level + level in the hex (hexwx.lineofsight.locations)
+    source_elevation: int = 0
+    target_elevation: int = 0
+    #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
+    source_location: str = ""
+    target_location: str = ""
+
+    def __repr__(self) -> str:
+        a = self.source_location or self.source
+        b = self.target_location or self.target
+        verdict = f"blocked: {self.reason}" if self.blocked else f"clear, DRM +{self.drm}"
+        return f"LosResult({a} -> {b}, range {self.range}, {verdict})"
+
+    def _repr_png_(self) -> bytes | None:
+        """The LOS drawn on its map, for notebooks."""
+        from hexwx.render.core import los_png
+        return los_png(self, self.map)
+
+    @property
+    def drm(self) -> int | None:
+        """Total hindrance DRM: terrain plus weather LV; None when the LOS is blocked (a blocked
+        LOS has no DRM: no fire can use it).  ``hindrance`` and ``lv`` keep the parts counted
+        up to the verdict, for explanation only."""
+        return None if self.blocked else self.hindrance + self.lv
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "target": self.target,
+            "source_level": self.source_level, "target_level": self.target_level,
+            "source_elevation": self.source_elevation, "target_elevation": self.target_elevation,
+            "source_location": self.source_location or self.source,
+            "target_location": self.target_location or self.target,
+            "range": self.range, "blocked": self.blocked,
+            "hindrance": None if self.blocked else self.hindrance,
+            "lv": None if self.blocked else self.lv,
+            "drm": self.drm,
+            "reason": self.reason, "rule": self.rule,
+            "blocked_at": list(self.blocked_at) if self.blocked_at else None,
+            "blocking_hex": self.blocking_hex,
+            "hindrances": [h.to_json() for h in self.hindrances],
+            "thread": [t.name for t in self.thread],
+        }
+
+    def explain(self) -> str:
+        """The answer in words, one fact a line."""
+        a = self.source_location or f"{self.source} (level {self.source_level})"
+        b = self.target_location or f"{self.target} (level {self.target_level})"
+        ends = f"{a} -> {b}"
+        lines = [f"{ends}: range {self.range}"]
+        if self.blocked:
+            where = f" in {self.blocking_hex}" if self.blocking_hex else ""
+            rule = f" ({self.rule})" if self.rule else ""
+            lines.append(f"BLOCKED{where}: {self.reason}{rule}")
+        else:
+            lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
+        if not self.blocked:
+            for h in self.hindrances:
+                lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Viewshed:
+    """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
+
+    source: str
+    level: int
+    blocked: np.ndarray
+    drm: np.ndarray
+    range: np.ndarray
+    map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def __post_init__(self) -> None:
+        _freeze(self, "blocked", "drm", "range")
+
+    def __repr__(self) -> str:
+        lv = f" level {self.level}" if self.level else ""
+        return (f"Viewshed({self.source}{lv}: {int((~self.blocked).sum())} of {len(self.blocked)} "
+                "hexes in LOS)")
+
+    def _repr_png_(self) -> bytes | None:
+        """The viewshed drawn on its map, cropped to the hexes seen, for notebooks."""
+        if self.map is None:
+            return None
+        from hexwx.render.core import result_png
+        seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
+        return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
+                          viewshed_level=self.level)
+
+    def to_json(self) -> dict[str, Any]:
+        """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""
+        names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.drm))]
+        return {"source": self.source, "level": self.level,
+                "seen": int((~self.blocked).sum()),
+                "hexes": {n: (None if b else int(d))
+                          for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())}}
+
+
+@dataclass(frozen=True)
+class LosTable:
+    """Ordered pairs of locations: hex ids, range, blocked, hindrance (and LV with weather).
+
+    ``src_level``/``tgt_level`` (levels in the hex) are None for the ground-level table.
+    """
+
+    src: np.ndarray
+    tgt: np.ndarray
+    range: np.ndarray
+    blocked: np.ndarray
+    hindrance: np.ndarray
+    lv: np.ndarray | None = None
+    src_level: np.ndarray | None = None
+    tgt_level: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        _freeze(self, "src", "tgt", "range", "blocked", "hindrance", "lv", "src_level", "tgt_level")
+
+    def __repr__(self) -> str:
+        extra = (", with LV" if self.lv is not None else "") + \
+            (", by level" if self.src_level is not None else "")
+        return f"LosTable({len(self.src)} pairs, {int(self.blocked.sum())} blocked{extra})"
