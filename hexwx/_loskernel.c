@@ -82,7 +82,12 @@ typedef struct {
 #define NB(h, k) H6(h, k, H6_NEIGHBOUR)
 #define EXT(h) (m->ext + (i64)(h) * 12)
 #define LOC(h, k, xy) ((i64)m->loc[((i64)(h) * 6 + (k)) * 2 + (xy)])
-#define HEX_AT(x, y) ((i64)m->hex_at[(i64)(x) * m->height + (y)])
+/* The packed pixel raster, row-major; the grid lookup (hex id or -1) is read from the packed
+ * pixel, the same word the walk reads, rather than from the x-major hex_at array (whose
+ * neighbouring pixels of a row lie a raster column apart: one more cache miss per pixel
+ * evaluated on maps of several boards). */
+#define PIX_INDEX(x, y) ((i64)(y) * m->width + (x))
+#define HEX_AT(x, y) ((i64)(m->pix[PIX_INDEX(x, y)] >> 16) - 1)
 
 /* Python's // and % (round toward minus infinity) for operands that may be negative. */
 static inline i64 floordiv(i64 a, i64 b)
@@ -320,6 +325,7 @@ typedef struct {
     /* outputs */
     i64 *hv, *hh, *thread, *tkeys;
     i64 thread_len;
+    i64 visited;        /* pixels read by the walk (for measuring the kernel's speed) */
 } Trace;
 
 static void block(Trace *w, i64 reason, i64 x, i64 y, i64 h)
@@ -1089,7 +1095,8 @@ static i64 walk_pixels(i64 sx, i64 sy, i64 tx, i64 ty, i64 W, i64 Hh, int32_t *x
 static inline int visit(Trace *w, i64 x, i64 y, int fast, int same, int inh_col)
 {
     const KMap *m = w->m;
-    i64 p = m->pix[y * m->width + x];
+    i64 p = m->pix[PIX_INDEX(x, y)];
+    w->visited++;
     i64 t = p & 255;
     i64 g = ((p >> 8) & 255) - 128;
     i64 c = m->fast[t];
@@ -1113,9 +1120,23 @@ static inline int visit(Trace *w, i64 x, i64 y, int fast, int same, int inh_col)
  * hindrance_total, n_thread).  hv/hh (length >= range+1) receive each range key's hindrance
  * value and hex * 256 + terrain code; thread/tkeys (length thread_len) the hexes entered in
  * order with their keys (when detail = 1).  xs/ys (length xy_len) are scratch. */
+static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+                          int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
+                          i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited);
+
 void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                  int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys,
                  i64 thread_len, i64 detail, i64 *out)
+{
+    i64 visited = 0;
+    trace_counted(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+                  thread_len, detail, out, &visited);
+}
+
+/* hexwx_trace(), adding the number of pixels the walk read to *visited. */
+static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+                          int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
+                          i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited)
 {
     Trace tr = {0};
     Trace *w = &tr;
@@ -1282,6 +1303,7 @@ void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i6
     out[3] = w->bhex;
     out[4] = w->total;
     out[5] = w->nth;
+    *visited += w->visited;
 }
 
 /* ---- batches ------------------------------------------------------------------------------ */
@@ -1388,17 +1410,28 @@ int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *target
     return job.failed && job.next < n ? -1 : 0;
 }
 
-/* The all-pairs job shared by the worker threads: rows a are handed out one at a time. */
+/* The all-pairs job shared by the worker threads: rows a in [a0, a1) are handed out one at a
+ * time.  Pair (a, b), b > a, is written at index base(a) + b - a - 1 of the output arrays,
+ * where base(a) counts the pairs of the rows before a: the mirrored (b, a) result goes to the
+ * `rev` arrays at the same index.  The whole matrix is rows [0, n) written through `full`. */
 typedef struct {
     const KMap *m;
-    i64 n, maxlen;
+    i64 n, maxlen, a0, a1;
     const i64 *elev;
-    int8_t *reasons;
-    int16_t *totals;
+    int8_t *fwd_reason, *rev_reason;
+    int16_t *fwd_total, *rev_total;
+    int full;               /* 1: write [n][n] matrices into fwd_* (rev_* unused) */
     pthread_mutex_t lock;
     i64 next_row;
+    i64 visited;
     int failed;
 } AllPairs;
+
+static i64 row_base(i64 n, i64 a0, i64 a)
+{
+    /* sum of (n - 1 - k) for k in [a0, a) */
+    return (a - a0) * (n - 1) - (a - a0) * (a0 + a - 1) / 2;
+}
 
 static void *all_pairs_worker(void *arg)
 {
@@ -1414,36 +1447,43 @@ static void *all_pairs_worker(void *arg)
         return NULL;
     }
     i64 out[6];
+    i64 visited = 0;
     for (;;) {
         pthread_mutex_lock(&job->lock);
         i64 a = job->next_row++;
         pthread_mutex_unlock(&job->lock);
-        if (a >= n)
+        if (a >= job->a1)
             break;
+        i64 base = job->full ? 0 : row_base(n, job->a0, a);
         for (i64 b = a + 1; b < n; b++) {
-            hexwx_trace(m, a, b, job->elev[a], job->elev[b], 0, 0, s.xs, s.ys, job->maxlen,
-                        s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
-            job->reasons[a * n + b] = (int8_t)out[0];
-            job->totals[a * n + b] = (int16_t)out[4];
+            trace_counted(m, a, b, job->elev[a], job->elev[b], 0, 0, s.xs, s.ys, job->maxlen,
+                          s.hv, s.hh, s.thread, s.tkeys, 1, 0, out, &visited);
+            i64 f = job->full ? a * n + b : base + b - a - 1;
+            job->fwd_reason[f] = (int8_t)out[0];
+            job->fwd_total[f] = (int16_t)out[4];
             /* the kernel is reciprocal, except the ground-ignore update (R1b) of a pair with a
              * depression end, which depends on direction: trace those both ways */
             if (HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0)
-                hexwx_trace(m, b, a, job->elev[b], job->elev[a], 0, 0, s.xs, s.ys, job->maxlen,
-                            s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
-            job->reasons[b * n + a] = (int8_t)out[0];
-            job->totals[b * n + a] = (int16_t)out[4];
+                trace_counted(m, b, a, job->elev[b], job->elev[a], 0, 0, s.xs, s.ys, job->maxlen,
+                              s.hv, s.hh, s.thread, s.tkeys, 1, 0, out, &visited);
+            if (job->full) {
+                job->fwd_reason[b * n + a] = (int8_t)out[0];
+                job->fwd_total[b * n + a] = (int16_t)out[4];
+            } else {
+                job->rev_reason[f] = (int8_t)out[0];
+                job->rev_total[f] = (int16_t)out[4];
+            }
         }
     }
+    pthread_mutex_lock(&job->lock);
+    job->visited += visited;
+    pthread_mutex_unlock(&job->lock);
     scratch_free(&s);
     return NULL;
 }
 
-/* LOS between every ordered pair of hexes (hex i at elevation elev[i]) on nthreads threads;
- * reasons and totals are [n][n].  Returns 0, or -1 if memory or threads ran out. */
-int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
-                           int8_t *reasons, int16_t *totals)
+static int run_all_pairs(AllPairs *job, i64 nthreads)
 {
-    AllPairs job = {m, n, maxlen, elev, reasons, totals, PTHREAD_MUTEX_INITIALIZER, 0, 0};
     if (nthreads < 1)
         nthreads = 1;
     if (nthreads > 256)
@@ -1451,15 +1491,40 @@ int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i6
     pthread_t threads[256];
     i64 started = 0;
     for (i64 i = 1; i < nthreads; i++) {
-        if (pthread_create(&threads[started], NULL, all_pairs_worker, &job) != 0)
+        if (pthread_create(&threads[started], NULL, all_pairs_worker, job) != 0)
             break;  /* fewer threads: the ones running take the remaining rows */
         started++;
     }
-    all_pairs_worker(&job);  /* this thread works too */
+    all_pairs_worker(job);  /* this thread works too */
     for (i64 i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
-    pthread_mutex_destroy(&job.lock);
-    return job.failed && job.next_row < n ? -1 : 0;
+    pthread_mutex_destroy(&job->lock);
+    return job->failed && job->next_row < job->a1 ? -1 : 0;
+}
+
+/* LOS between every ordered pair of hexes (hex i at elevation elev[i]) on nthreads threads;
+ * reasons and totals are [n][n].  Returns 0, or -1 if memory or threads ran out. */
+int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
+                           int8_t *reasons, int16_t *totals)
+{
+    AllPairs job = {m, n, maxlen, 0, n, elev, reasons, NULL, totals, NULL, 1,
+                    PTHREAD_MUTEX_INITIALIZER, 0, 0, 0};
+    return run_all_pairs(&job, nthreads);
+}
+
+/* The pairs (a, b) and (b, a) for a in [a0, a1) and every b > a, on nthreads threads: the
+ * results of (a, b) go to fwd_*, of (b, a) to rev_*, at index row_base(a) + b - a - 1 (each array
+ * holds sum of n - 1 - a over the rows).  *visited receives the pixels read.  Returns 0, or -1
+ * if memory ran out. */
+int hexwx_all_pairs_rows(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
+                         i64 a0, i64 a1, int8_t *fwd_reason, int16_t *fwd_total,
+                         int8_t *rev_reason, int16_t *rev_total, i64 *visited)
+{
+    AllPairs job = {m, n, maxlen, a0, a1, elev, fwd_reason, rev_reason, fwd_total, rev_total, 0,
+                    PTHREAD_MUTEX_INITIALIZER, a0, 0, 0};
+    int rc = run_all_pairs(&job, nthreads);
+    *visited = job.visited;
+    return rc;
 }
 
 /* ---- the Python module ---------------------------------------------------------------------

@@ -23,7 +23,7 @@ The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the 
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
 module keeps the Python names and calls it through :mod:`ctypes`.  The kernel keeps no state
 of its own (callers pass their scratch), every call releases the GIL while it runs, and the
-all-pairs matrix runs on ``os.cpu_count()`` threads.
+all-pairs functions run on the CPUs of the process's affinity (or ``threads=``).
 """
 from __future__ import annotations
 
@@ -121,6 +121,9 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_trace_many.restype = ctypes.c_int
         lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr]
         lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
+        lib.hexwx_all_pairs_rows.argtypes = [kp, _i64, _ptr, _i64, _i64, _i64, _i64, _ptr, _ptr,
+                                             _ptr, _ptr, _ptr]
+        lib.hexwx_all_pairs_rows.restype = ctypes.c_int
         lib.hexwx_grid_lookup_all.argtypes = [_i64, _i64, _ptr, _ptr, _ptr, _i64, _ptr]
         lib.hexwx_grid_lookup_all.restype = None
         lib.hexwx_inherent_pass.argtypes = [_i64, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
@@ -150,11 +153,13 @@ class _Prepared:
                 raise ValueError(f"kernel array {name} has shape {tuple(got)}, expected {want}")
         self.arrays = (hex_at, hx, h6, _contiguous(M[5], np.int32, "ext", 3),
                        _contiguous(M[6], np.int32, "loc", 3), _contiguous(M[7], np.int32, "bbox", 2),
-                       _contiguous(M[8], np.int32, "pix", 2), _contiguous(T[0], np.int32, "TA", 2),
+                       _contiguous(M[8], np.int32, "pix", 2),
+                       _contiguous(T[0], np.int32, "TA", 2),
                        _contiguous(T[1], np.float64, "split", 1),
                        _contiguous(T[2], np.int32, "fast class", 1))
         self.n = n
-        self.kmap = _KMap(n, width, height, *(a.ctypes.data for a in self.arrays))
+        self.kmap = _KMap(n, width, height,
+                          *(a.ctypes.data for a in self.arrays))
         self.ref = ctypes.byref(self.kmap)
         # the largest range on the map bounds the hindrance keys a trace writes
         col, dy2 = hx[:, 2].astype(np.int64), hx[:, 3].astype(np.int64)
@@ -275,13 +280,65 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     return (reasons, totals) if at is None else (reasons, totals, at)
 
 
-def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int) -> tuple[np.ndarray, np.ndarray]:
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, e.g. under taskset or a batch
+    scheduler's cgroup), not the machine's count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        return available_cpus()
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a whole number >= 1, got {threads!r}")
+    return min(int(threads), 256)
+
+
+def row_pairs(n: int, a0: int, a1: int) -> int:
+    """How many unordered pairs (a, b), b > a, the rows a in [a0, a1) hold."""
+    return (a1 - a0) * (n - 1) - (a1 - a0) * (a0 + a1 - 1) // 2
+
+
+def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int, a0: int, a1: int,
+                   threads: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """LOS of the pairs (a, b) and (b, a) for every a in [a0, a1) and b > a (hex i at elev[i]).
+
+    Returns (forward reason int8, forward hindrance int16, reverse reason, reverse hindrance,
+    pixels read), the pairs in order of a then b: the all-pairs matrix one block of rows at a
+    time, so a caller can stream it in bounded memory.  Runs on ``threads`` threads (default:
+    the CPUs of this process's affinity) with the GIL released.
+    """
+    p = _prepared(M, T)
+    elev = np.ascontiguousarray(elev, np.int64)
+    n = len(elev)
+    if n != p.n:
+        raise ValueError(f"elev has {n} entries, expected one per hex ({p.n})")
+    if not 0 <= a0 <= a1 <= n:
+        raise ValueError(f"rows {a0}..{a1} outside 0..{n}")
+    _check_range(p)
+    count = row_pairs(n, a0, a1)
+    fr, rr = np.zeros(count, np.int8), np.zeros(count, np.int8)
+    ft, rt = np.zeros(count, np.int16), np.zeros(count, np.int16)
+    visited = _i64(0)
+    if clib().hexwx_all_pairs_rows(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
+                                   int(a0), int(a1), fr.ctypes.data, ft.ctypes.data,
+                                   rr.ctypes.data, rt.ctypes.data, ctypes.addressof(visited)) != 0:
+        raise MemoryError("the LOS kernel could not allocate its scratch buffers")
+    return fr, ft, rr, rt, int(visited.value)
+
+
+def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int,
+                     threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
 
     Returns (reason int8 [n, n], hindrance int16 [n, n]).  Each unordered pair is traced once
     from its lower id and mirrored (the kernel is reciprocal), except pairs with a depression
     end, whose ground-ignore update (R1b) depends on direction: those are traced both ways.
-    The pairs are shared among ``os.cpu_count()`` threads.
+    The pairs are shared among ``threads`` threads (default: the CPUs of this process's
+    affinity, :func:`available_cpus`).
     """
     p = _prepared(M, T)
     elev = np.ascontiguousarray(elev, np.int64)
@@ -291,7 +348,7 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
     _check_range(p)
     reasons = np.zeros((n, n), np.int8)
     totals = np.zeros((n, n), np.int16)
-    if clib().hexwx_all_pairs_matrix(p.ref, n, elev.ctypes.data, int(maxlen), os.cpu_count() or 1,
+    if clib().hexwx_all_pairs_matrix(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
                                      reasons.ctypes.data, totals.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
     return reasons, totals

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from pathlib import Path
@@ -125,42 +124,10 @@ def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
 
 # -- los-table ---------------------------------------------------------------------------------
 
-def los_table_csv(m: HexMap, weather: Any = None, *, from_level: int | None = None,
-                  to_level: int | None = None, all_locations: bool = False) -> str:
-    """The CSV of every ordered pair at ground level: src,tgt,range,blocked,hindrance[,lv].
-
-    ``hindrance`` (terrain) and ``lv`` (weather, only with weather) are empty when blocked.
-    With levels (``from_level``/``to_level``/``all_locations``, see ``los_table``) the columns
-    are src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv].
-    """
-    import numpy as np
-
-    from hexwx.lineofsight.engine import los_table
-    from hexwx.outputs import csv_cell
-    t = los_table(m, weather=weather, from_level=from_level, to_level=to_level,
-                  all_locations=all_locations)
-    names = np.array([csv_cell(n) for n in m.grid.names()], dtype=object)
-    hind = np.where(t.blocked, "", t.hindrance.astype(str)).astype(object)
-    src, tgt = names[t.src], names[t.tgt]
-    header = "src,tgt,range,blocked,hindrance"
-    if t.src_level is not None and t.tgt_level is not None:
-        src = src + "," + t.src_level.astype(str).astype(object)
-        tgt = tgt + "," + t.tgt_level.astype(str).astype(object)
-        header = "src,src_level,tgt,tgt_level,range,blocked,hindrance"
-    rows = (src + "," + tgt + "," + t.range.astype(str).astype(object) + ","
-            + np.where(t.blocked, "1", "0").astype(object) + "," + hind)
-    if t.lv is not None:
-        rows = rows + "," + np.where(t.blocked, "", t.lv.astype(str)).astype(object)
-        header += ",lv"
-    buf = io.StringIO()
-    buf.write(header + "\n")
-    buf.write("\n".join(rows.tolist()))
-    buf.write("\n")
-    return buf.getvalue()
-
-
 def _cmd_los_table(args: argparse.Namespace) -> int:
+    from hexwx.cli.progress import Progress
     from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.io.lostable import write_los_table
     from hexwx.outputs import check_output
     inputs = map_inputs(args, args.map)
     check_output(args.output, inputs=inputs)
@@ -168,10 +135,30 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     weather = None
     if weather_flags_given(args):
         weather = weather_from_args(args)
-    write_text(args.output, los_table_csv(m, weather, from_level=args.from_level,
-                                          to_level=args.to_level, all_locations=args.all_locations),
-               inputs=inputs + (m.source,))
+    bar = Progress(len(m) * (len(m) - 1), f"los-table {Path(args.map).name}", quiet=args.quiet)
+    try:
+        write_los_table(m, args.output, weather=weather, fmt=args.format, threads=args.threads,
+                        progress=lambda p: bar.update(p.done), inputs=inputs + (m.source,),
+                        from_level=args.from_level, to_level=args.to_level,
+                        all_locations=args.all_locations)
+    finally:
+        bar.close()
     return 0
+
+
+def add_threads_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--threads", type=_positive, default=None, metavar="N",
+                   help="kernel threads (default: the CPUs this process may use, by its affinity)")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return v
 
 
 # -- import-vasl -------------------------------------------------------------------------------
@@ -225,7 +212,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.  "
                     "With --from-level/--to-level (every hex that has that location: a building "
                     "level, a rooftop) or --all-locations (every pair of locations of the map) "
-                    "the columns are src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv].")
+                    "the columns are src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv].  "
+                    "Rows are written while the kernel runs, in its order (ground level: for "
+                    "each hex A and each hex B after it, A->B then B->A; with levels: by source "
+                    "location); memory stays bounded on any map.  A progress bar shows on a "
+                    "terminal for runs over 2 s.")
     p.add_argument("map", metavar="MAP", help=MAP_HELP)
     p.add_argument("--from-level", type=int, default=None, metavar="N",
                    help="sources: every hex's location at level N in the hex (default 0, ground)")
@@ -233,7 +224,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="targets: every hex's location at level N in the hex (default 0, ground)")
     p.add_argument("--all-locations", action="store_true",
                    help="every ordered pair of locations: each hex's ground, building levels and rooftop")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the CSV here (default stdout)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the table here (default stdout)")
+    p.add_argument("--format", choices=("csv", "jsonl", "parquet"), default=None,
+                   help="csv (default), jsonl (JSON lines) or parquet (needs pyarrow: the "
+                        "'parquet' extra); default from the -o suffix, else csv")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_threads_option(p)
     add_map_options(p)
     add_weather_flags(p)
     p.set_defaults(func=_cmd_los_table)

@@ -10,6 +10,7 @@ from typing import Any
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
+from hexwx.units import ruler_cm
 from hexwx.tabletop.terrain_gen import (CHOOSABLE, FOOTPRINTS, TABLE_DEPTH_CM, TABLE_WIDTH_CM,
                                generate_terrain)
 from hexwx.weather.minis.registry import RULE_NAMES, RULE_SETS
@@ -159,8 +160,9 @@ def run_weather_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cm(value: float | None) -> str:
-    return "unlimited" if value is None else f"{value:g} cm"
+def _length(value_cm: float | None, rules: str) -> str:
+    """A visibility in the rule set's own unit, as a ruler reads it ("12 in", "24 cm")."""
+    return "unlimited" if value_cm is None else ruler_cm(value_cm, RULE_SETS[rules].unit)
 
 
 def format_report(r: TurnReport) -> str:
@@ -168,7 +170,7 @@ def format_report(r: TurnReport) -> str:
     head = [f"turn {r.turn:>2}"]
     if r.time_of_day:
         head.append(f"{r.time_of_day:>8}")
-    head += [f"{r.weather:<12}", f"visibility {_cm(r.visibility_cm):<10}",
+    head += [f"{r.weather:<12}", f"visibility {_length(r.visibility_cm, r.rules):<10}",
              f"move x{r.movement_multiplier:g}", f"ground {r.ground}"]
     if r.pattern and r.pattern != r.weather:
         head.append(f"[{r.pattern}]")

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from hexwx.errors import UsageError
+from hexwx.units import count, ruler
 
 _EPILOG = """\
 examples:
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> None:
 
 
 def _fmt(v: float | None, unit: str) -> str:
-    return "unlimited" if v is None else f"{v:.6g} {unit}"
+    return "unlimited" if v is None else ruler(v, unit)
 
 
 def _weather_line(sc: Any, turn: int) -> tuple[Any, float | None, str]:
@@ -81,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({**s.to_json(), "weather": weather_json}, indent=2))
             return 0
         print(f"{s.viewer} -> {s.target} ({sc.rules}, {wline})")
-        print(f"line of sight: {s.los}; {len(s.bases_with_line)} of {s.bases_total} bases have "
+        print(f"line of sight: {s.los}; {len(s.bases_with_line)} of "
+              f"{count(s.bases_total, 'base')} {'has' if len(s.bases_with_line) == 1 else 'have'} "
               f"a line ({', '.join(s.bases_with_line) or 'none'}); sight region "
               f"{100 * s.clear_fraction:.0f}% clear")
         if s.obstacles:
@@ -141,5 +143,5 @@ def run(args: argparse.Namespace) -> int:
     print("terrain: " + (", ".join(f"{p['id']} ({p['kind']})" for p in summary["terrain"]) or "none"))
     for u in summary["units"]:
         print(f"  {u['id']:<16} {u['side']:<10} {u['arm']:<9} {u['formation']:<7} "
-              f"{u['bases']} bases at ({u['centre'][0]:g}, {u['centre'][1]:g}) facing {u['facing']:g}")
+              f"{count(u['bases'], 'base')} at ({u['centre'][0]:g}, {u['centre'][1]:g}) facing {u['facing']:g}")
     return 0

@@ -62,6 +62,11 @@ class TableScenario:
     options: dict[str, Any] = field(default_factory=dict, compare=False)
     states: tuple[WeatherState, ...] = ()
 
+    def _repr_png_(self) -> bytes:
+        """The table on turn 1 (terrain, bases, visibility), for notebooks."""
+        from hexwx.render.core import table_png
+        return table_png(self)
+
     def check_turn(self, turn: int) -> int:
         if not is_whole(turn, 1, self.turns):
             raise UsageError(f"turn must be a whole number from 1 to {self.turns}, got {turn!r}")

@@ -483,8 +483,10 @@ def parse_save_text(text: str, source: str) -> VaslSave:
 
 
 def is_vasl_save(path: str | Path) -> bool:
-    """True if ``path`` is a zip archive with a ``savedGame`` entry (a VASSAL save)."""
+    """True if ``path`` is named ``.vsav`` or is a zip archive with a ``savedGame`` entry."""
     p = Path(path)
+    if p.suffix.lower() == ".vsav":
+        return True
     try:
         with open(p, "rb") as fh:
             if fh.read(4) != b"PK\x03\x04":
@@ -492,7 +494,7 @@ def is_vasl_save(path: str | Path) -> bool:
         with zipfile.ZipFile(p) as zf:
             return "savedGame" in zf.namelist()
     except (OSError, zipfile.BadZipFile, ValueError):
-        return p.suffix.lower() == ".vsav"
+        return False
 
 
 def read_save(path: str | Path) -> VaslSave:

@@ -280,7 +280,8 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,
-              to_level: int | None = None, all_locations: bool = False) -> LosTable:
+              to_level: int | None = None, all_locations: bool = False,
+              threads: int | None = None) -> LosTable:
     """All ordered pairs of distinct hexes at ground level, from the parallel all-pairs kernel.
 
     ``from_level``/``to_level``: every hex that has that location (a building level, a
@@ -288,13 +289,16 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     ``all_locations``: every ordered pair of distinct locations of the map (two levels of one
     hex included).  With ``weather``, ``lv`` holds each pair's LV DRM and terrain + LV of 6 or
     more blocks.  Every answer is exactly what :func:`los` gives for that pair.
+    ``threads``: kernel threads of the ground-level table (default: the CPUs of this process's
+    affinity).  Holds every pair in memory; :func:`hexwx.lineofsight.pairs.los_table_chunks`
+    streams the same answers in bounded memory.
     """
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
         return _los_table_levels(m, weather, from_level, to_level, all_locations)
     m = weathered(m, weather)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen)
+                                         m.hexes.base.astype(np.int64), maxlen, threads)
     n = len(m)
     src, tgt = np.divmod(np.arange(n * n), n)
     keep = src != tgt
@@ -312,7 +316,19 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
 def _los_table_levels(m: HexMap, weather: AslWeather | None, from_level: int | None, to_level: int | None,
                       all_locations: bool) -> LosTable:
     """The table between locations above the ground too, through the pair kernel."""
-    from hexwx.lineofsight.batch import locations, los_pairs
+    from hexwx.lineofsight.batch import los_pairs
+    sh, sl, th, tl = level_locations(m, from_level, to_level, all_locations)
+    i, j = np.divmod(np.arange(len(sh) * len(th), dtype=np.int64), len(th))
+    keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
+    i, j = i[keep], j[keep]
+    a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
+    return LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level)
+
+
+def level_locations(m: HexMap, from_level: int | None, to_level: int | None,
+                    all_locations: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Source and target locations (hexes, levels) of a table above the ground."""
+    from hexwx.lineofsight.batch import locations
     if all_locations:
         if from_level is not None or to_level is not None:
             raise UsageError("give either all locations or --from-level/--to-level, not both")
@@ -327,8 +343,4 @@ def _los_table_levels(m: HexMap, weather: AslWeather | None, from_level: int | N
         for lv, h in ((from_level, sh), (to_level, th)):
             if len(h) == 0:
                 raise UsageError(f"no hex of this map has a location at level {lv}")
-    i, j = np.divmod(np.arange(len(sh) * len(th), dtype=np.int64), len(th))
-    keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
-    i, j = i[keep], j[keep]
-    a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
-    return LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level)
+    return sh, sl, th, tl

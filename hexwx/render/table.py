@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image, ImageChops, ImageDraw
 
 from hexwx.errors import UsageError
+from hexwx.units import ruler
 from hexwx.render.style import (
     CONTOUR, OVERLAY, RGB, SIDE_COLOURS, SUPERSAMPLE, TABLE_CLOTH, TABLE_STYLES, Marker, Rendering,
     downsample, font, halo_text, legend_strip, line_swatch, marker_swatch, pattern_mask, stack,
@@ -212,7 +213,7 @@ def draw_visibility(d: ImageDraw.ImageDraw, table: Any, view: TableView, vis_cm:
 
 
 def _fmt(v: float | None, unit: str) -> str:
-    return "unlimited" if v is None else f"{v:.3g} {unit}" if v < 100 else f"{v:.0f} {unit}"
+    return "unlimited" if v is None else ruler(v, unit)
 
 
 def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: TableView, s: Any) -> list[Marker]:

@@ -4,7 +4,8 @@ A :class:`Session` holds one source -- a hex map (hexwx map file or VASL board a
 scenario (its map, weather and units) or a tabletop scenario -- and answers queries given as
 parsed query strings (name -> values).  Hex-map answers are produced by the same functions the
 command line prints, so ``/api/los?from=A7&to=N7`` is byte for byte ``hexwx los MAP A7 N7
---json``.  Kernel calls are serialised by one lock (the LOS scratch buffers are shared).
+--json``.  Queries run concurrently (the LOS kernel keeps its scratch per thread); one lock
+guards the answer cache and the board picture.
 """
 from __future__ import annotations
 
@@ -131,17 +132,18 @@ class Session:
         if fn is None:
             raise UsageError(f"no such API {route!r}; expected one of {', '.join(self.routes())}")
         P.check_query(query)
-        with self.lock:
-            return fn(query)
+        return fn(query)          # LOS queries are thread-safe (per-thread kernel scratch)
 
     def _cached(self, key: tuple, make: Callable[[], Answer]) -> Answer:
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        with self.lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
         out = make()
-        self._cache[key] = out
-        while len(self._cache) > 64:
-            self._cache.popitem(last=False)
+        with self.lock:
+            self._cache[key] = out
+            while len(self._cache) > 64:
+                self._cache.popitem(last=False)
         return out
 
     # -- hex maps ----------------------------------------------------------------------------

@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.ops import unary_union
 from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
+from hexwx.units import ruler
 from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
 from hexwx.weather.minis.registry import RULE_NAMES, check_rules
 from hexwx.tabletop.model import Base, TableTop, TerrainPiece, Unit, from_cm
@@ -240,25 +242,51 @@ def weapon_range_cm(unit: Unit, rules: str) -> float | None:
     return HUZZAH_RANGE_CM[("artillery", unit.guns or "foot")]
 
 
-def arc_polygon(unit: Unit, reach_cm: float, half_angle: float = ARC_HALF_ANGLE) -> Polygon:
-    """The arc of fire: the wedge from the unit's centre, ``half_angle`` degrees either side of
-    its facing, cut off ``reach_cm`` from the centre (only exact as a wedge for half_angle 45,
-    where it is a square standing on its corner)."""
-    cx, cy = unit.centre
+def arc_polygon(unit: Unit, reach_cm: float, half_angle: float = ARC_HALF_ANGLE) -> BaseGeometry:
+    """The arc of fire: everything within ``half_angle`` degrees either side of the unit's
+    facing, seen from any point of its frontage (:func:`frontage`), out to ``reach_cm`` (only
+    exact as a wedge for half_angle 45, where each wedge is a square standing on its corner).
+
+    Reading of Huzzah! p.11 "45 degrees to either side of the unit": the arc opens from the
+    unit's front, not from its centre point -- a line of eight bases sees a target just in front
+    of its end base.  The wedges from the points of one straight front edge make one convex
+    shape: the hull of the wedges at its two ends.
+    """
     if half_angle != 45.0:
         raise UsageError(f"arc half-angle must be 45, got {half_angle!r}")
     u1 = math.radians(unit.facing - half_angle)
     u2 = math.radians(unit.facing + half_angle)
     d1 = (math.sin(u1) * reach_cm, math.cos(u1) * reach_cm)
     d2 = (math.sin(u2) * reach_cm, math.cos(u2) * reach_cm)
-    return Polygon([(cx, cy), (cx + d1[0], cy + d1[1]),
-                    (cx + d1[0] + d2[0], cy + d1[1] + d2[1]), (cx + d2[0], cy + d2[1])])
+
+    def wedge(cx: float, cy: float) -> list[tuple[float, float]]:
+        return [(cx, cy), (cx + d1[0], cy + d1[1]), (cx + d1[0] + d2[0], cy + d1[1] + d2[1]),
+                (cx + d2[0], cy + d2[1])]
+
+    parts = [MultiPoint(wedge(*a) + wedge(*b)).convex_hull for a, b in frontage(unit)]
+    return parts[0] if len(parts) == 1 else unary_union(parts)
+
+
+def frontage(unit: Unit) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The unit's front: the front edges (front-left, front-right corners) of the bases in its
+    foremost rank along the unit's facing -- every base of a line, the head of a column.  A unit
+    without bases fronts from its centre."""
+    if not unit.bases:
+        c = unit.centre
+        return [(c, c)]
+    a = math.radians(unit.facing)
+    fx, fy = math.sin(a), math.cos(a)
+    edges = [(b.corners[0], b.corners[1]) for b in unit.bases]
+    ahead = [((p[0] + q[0]) * fx + (p[1] + q[1]) * fy) / 2.0 for p, q in edges]
+    rank = min(b.depth for b in unit.bases) / 2.0      # same rank: within half a base depth
+    top = max(ahead)
+    return [e for e, d in zip(edges, ahead) if d >= top - rank]
 
 
 def in_arc(table: TableTop, firer: Unit, target: Unit) -> bool:
     """True when any part of a target base lies within 45 degrees either side of the firer's
-    facing, seen from the firer's centre (Huzzah! p.11; reading: the arc is measured from the
-    centre, like range; a base touching the arc's edge is in it)."""
+    facing, seen from the firer's frontage (Huzzah! p.11; reading in :func:`arc_polygon`; a base
+    touching the arc's edge is in it)."""
     reach = 2.0 * math.hypot(table.width, table.depth) + 1.0
     wedge = arc_polygon(firer, reach)
     return any(wedge.distance(b.polygon) <= 1e-9 for b in target.bases)
@@ -317,6 +345,14 @@ class Sight:
     reason: str
     rule: str | None
     seen_over: tuple[str, ...] = ()
+    table: TableTop | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The sight drawn on its table, cropped to the two units, for notebooks."""
+        if self.table is None:
+            return None
+        from hexwx.render.core import sight_png
+        return sight_png(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -342,7 +378,7 @@ def visibility_check(distance_cm: float, limit_cm: float | None, rules: str,
     visibility distance"; the Wesencraft gauge: unseen foes cannot be fired at (fog, 6 cm)."""
     if limit_cm is None:
         return True, "visibility unlimited"
-    shown = f"{from_cm(limit_cm, unit):.6g} {unit}"
+    shown = ruler(from_cm(limit_cm, unit), unit)
     if distance_cm <= limit_cm + 1e-9:
         return True, f"within the visibility distance of {shown}"
     what = {"wesencraft": "unseen foes cannot be fired at",
@@ -431,7 +467,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         reason = "; ".join(bits)
     else:
         reason = f"clear: all {len(viewer.bases)} bases have a line"
-    reason += f"; range {table.to_unit(rng):.6g} {u}; {why}"
+    reason += f"; range {ruler(table.to_unit(rng), u)}; {why}"
     if visibility_cm is not None and not ok:
         rule = VISIBILITY_RULE[rules]
     elif los != "clear":
@@ -446,7 +482,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         within_visibility=ok, bases_with_line=tuple(clear_bases),
         bases_total=len(viewer.bases), clear_fraction=clear_fraction,
         obstacles=obstacles, blocked_by=blocked_by, partly_blocked_by_units=partly_units,
-        reason=reason, rule=rule, seen_over=seen_over)
+        reason=reason, rule=rule, seen_over=seen_over, table=table)
 
 
 @dataclass(frozen=True)
@@ -503,7 +539,8 @@ def range_info(table: TableTop, firer_id: str, target_id: str, *, rules: str,
         if not arc:
             reasons.append("target outside the arc of 45 degrees either side (Huzzah! p.11)")
     if in_range is False and wr is not None:
-        reasons.append(f"out of range: {table.to_unit(rng):.6g} > {table.to_unit(wr):.6g} {table.unit}")
+        reasons.append(f"out of range: {ruler(table.to_unit(rng), table.unit)} > "
+                       f"{ruler(table.to_unit(wr), table.unit)}")
     sight = can_see(table, firer_id, target_id, rules=rules, visibility_cm=visibility_cm)
     if sight.los == "blocked":
         reasons.append(f"no line of sight: {sight.reason.split(';')[0]}")

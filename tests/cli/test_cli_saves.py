@@ -89,8 +89,11 @@ def test_los_and_render_take_a_save_as_map(game: Path, tmp_path: Path, capsys):
     assert rc == rc2 == 0
     a, b = json.loads(out), json.loads(out2)
     assert (a["blocked"], a["hindrance"], a["range"]) == (b["blocked"], b["hindrance"], b["range"])
-    rc, out, err = run(capsys, "render", game, "-o", tmp_path / "g.png", "--scale", "0.3")
-    assert rc == 0, err and (tmp_path / "g.png").exists()
+    rc, out, err = run(capsys, "render", game, "-o", tmp_path / "g.png", "--scale", "0.3",
+                       "--los", "ru-6-2-8-Esq", "geLDR")
+    assert rc == 0, err
+    assert (tmp_path / "g.png").exists()
+    assert "units: Axis 3" in out and re.search(r"LOS 3B5\b.* -> 1GG4\b", out)   # the save's pieces
 
 
 def test_sight_every_opposing_pair_agrees_with_los(scenario: Path, capsys):
@@ -173,6 +176,9 @@ def test_bad_saves_are_one_line_errors(tmp_path: Path, capsys):
     assert "99" in _one_line_error(capsys, unknown, "los", unknown, "A1", "A2")
     missing = write_save(tmp_path / "missing.vsav", save_text([board_command("0\t0\t07\tVER\t1")]))
     assert "bd07" in _one_line_error(capsys, missing, "import-vsav", missing)
+    text = tmp_path / "text.vsav"
+    text.write_text("not a save at all")
+    assert "expected a VASL save" in _one_line_error(capsys, text, "los", text, "A1", "A2")
     trunc = tmp_path / "trunc.vsav"
     trunc.write_bytes(unknown.read_bytes()[:50])
     _one_line_error(capsys, trunc, "render", trunc, "-o", tmp_path / "t.png")

@@ -237,6 +237,35 @@ def test_base_just_outside_the_45_degree_arc() -> None:
     assert not r.in_arc and not r.can_fire
 
 
+def test_arc_opens_from_the_frontage_not_the_centre() -> None:
+    # Huzzah! p.11 "Arc of fire is 45 degrees to either side of the unit" (reading: from its
+    # frontage).  A line of eight 4 cm bases centred at (100, 50) facing north: front edge
+    # y = 52 from x = 84 to 116.  A base 3 cm in front of the left-end base (x 84-88, near
+    # edge y = 55) is in arc; from the centre it would be 12 cm aside at 5 cm ahead, far
+    # outside 45 degrees.
+    f = unit("F", 100, 50, n=8)
+    t = unit("T", 86, 57, facing=180)
+    assert in_arc(table(f, t), f, t)
+    # beside the line's end, about level with its front: the base x 76-80, y 49-53 has its
+    # nearest corner (80, 53) 4 cm aside of the end (84, 52) and 1 ahead -- outside; at y 56-60
+    # its corner (80, 56) is 4 aside and 4 ahead: exactly on the arc's edge, in.
+    beside = unit("T", 78, 51, facing=180)
+    assert not in_arc(table(f, beside), f, beside)
+    edge = unit("T", 78, 58, facing=180)
+    assert in_arc(table(f, edge), f, edge)
+
+
+def test_column_fronts_from_its_head() -> None:
+    # A column of four 4 cm bases facing north at (100, 50): the head base's front edge is the
+    # frontage (y = 58 from x = 98 to 102); a base level with the rear base, 3 cm to the side,
+    # is not in arc although the rear base's own front would see it.
+    c = unit("C", 100, 50, n=4, formation="column")
+    side = unit("T", 107, 46, facing=180)
+    assert not in_arc(table(c, side), c, side)
+    ahead = unit("T", 100, 70, facing=180)
+    assert in_arc(table(c, ahead), c, ahead)
+
+
 # ---------------------------------------------------------------------------- visibility
 
 def test_minnap_dawn_and_dusk_visibility() -> None:

@@ -122,7 +122,29 @@ def test_agv_visibility_in_inches_converted_exactly() -> None:
     assert showers.visibility_cm == pytest.approx(3 * 6 * 2.54)
     rain = run("agv", [*TWO[3], 1, 2, 5], 1)[0]           # 1D6 = 5: 15 in
     assert rain.visibility_cm == pytest.approx(5 * 3 * 2.54)
-    assert any("45.72 cm" in e for e in showers.fire_effects)
+    # AGV is an inches game: its texts say 18 in, not 45.72 cm (issue #14 item 13)
+    assert any("beyond 18 in (AGV Showers)" in e for e in showers.fire_effects)
+
+
+@pytest.mark.parametrize("value, unit, text", [(12.0, "in", "12 in"), (6 / 2.54, "in", "2.4 in"),
+                                               (48.0521, "cm", "48.1 cm"), (0.04, "cm", "0 cm"),
+                                               (-0.04, "cm", "0 cm"), (300.0, "cm", "300 cm")])
+def test_lengths_read_as_on_a_ruler(value: float, unit: str, text: str) -> None:
+    from hexwx.units import ruler
+    assert ruler(value, unit) == text
+
+
+def test_counts_have_their_plural() -> None:
+    from hexwx.units import count
+    assert (count(1, "base"), count(3, "base"), count(0, "base")) == ("1 base", "3 bases", "0 bases")
+
+
+def test_cli_agv_weather_in_inches(capsys) -> None:
+    # seed 24: mist on turn 1 with 1D6 = 2 -> 2 x 6 in = 12 in (seed 000 Mist)
+    from hexwx.cli import main
+    assert main(["minis", "weather", "--rules", "agv", "--turns", "1", "--seed", "24"]) == 0
+    out = capsys.readouterr().out
+    assert "visibility 12 in" in out and "beyond 12 in (AGV Mist)" in out and "cm" not in out
 
 
 # Visibility per pip of the spell's 1D6: (pattern total, 2D6 faces, 1D6, weather, per pip).

@@ -266,6 +266,8 @@
       lines.push(`BLOCKED${r.blocking_hex ? " in " + r.blocking_hex : ""}: ${r.reason}${r.rule ? " (" + r.rule + ")" : ""}`);
     } else {
       lines.push(`CLEAR: hindrance DRM +${r.hindrance}, LV DRM +${r.lv}, total +${r.drm}`);
+    }
+    if (!r.blocked || !r.blocked_at) {   // clear, or blocked by the sum of the hindrances (E3.1)
       r.hindrances.forEach((h) => lines.push(`  +${h.drm} ${h.kind}${h.hex ? " in " + h.hex : ""} (${h.rule})`));
     }
     if (r.weather) lines.push(`weather: ${describeWeather(r.weather)}`);
@@ -286,7 +288,7 @@
     } else {
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: r.blocked ? "los-after" : "los-clear" }, g);
     }
-    if (r.blocked) return;
+    if (r.blocked && r.blocked_at) return;   // terrain blocks: the hindrances before it are moot
     const seen = {};
     r.hindrances.forEach((h) => {
       if (!h.hex) return;                               // range-based LV (mist...): text only

@@ -266,7 +266,8 @@ class TurnRecord:
 def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) -> list[TurnRecord]:
     """Run ``turns`` Game Turns (two Player Turns each) from ``state``; one record per Player Turn."""
     whole(turns, "number of turns", 1)
-    out: list[TurnRecord] = []
+    from hexwx.weather.run import WeatherRun
+    out: list[TurnRecord] = WeatherRun()
     for _ in range(turns * 2):
         state, events, rolls = next_player_turn(state, dice, **placement)  # type: ignore[arg-type]
         dr = next(r.final for r in rolls if r.purpose.startswith("wind change DR"))

@@ -122,7 +122,8 @@ def run_weather(rules: str, turns: int, *, dice: Dice, **options: Any) -> list[T
     check_options(rules, options)
     mark = len(dice.log)
     state = mod.start(dice, **options)
-    reports: list[TurnReport] = []
+    from hexwx.weather.run import WeatherRun
+    reports: list[TurnReport] = WeatherRun()
     for turn in range(1, turns + 1):
         state, report = mod.step(state, turn, dice)
         reports.append(replace(report, rolls=tuple(dice.log[mark:])))

@@ -10,17 +10,19 @@ from hexwx.errors import UsageError
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A rule set: its short name (``--rules``, ``rules =``), printed title and weather module."""
+    """A rule set: its short name (``--rules``, ``rules =``), printed title, weather module,
+    seed and the unit its text measures in (AGV is an inches game; the others use cm)."""
 
     name: str
     title: str
     module: str
     seed: str
+    unit: str = "cm"
 
 
 #: Short name -> rule set, in the order the help lists them.
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({r.name: r for r in (
-    RuleSet("agv", "A Glorious Victory!", "hexwx.weather.minis.agv", "000"),
+    RuleSet("agv", "A Glorious Victory!", "hexwx.weather.minis.agv", "000", "in"),
     RuleSet("mininap", "Mini-Nap 2", "hexwx.weather.minis.mininap", "001"),
     RuleSet("wesencraft", "Wesencraft gauge", "hexwx.weather.minis.wesencraft", "003"),
     RuleSet("huzzah", "Huzzah! Glorious Empires", "hexwx.weather.minis.huzzah", "002"),

@@ -25,7 +25,7 @@ import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
-from hexwx.units import UNIT_CM
+from hexwx.units import UNIT_CM, ruler_cm
 from hexwx.weather.minis.common import chart_entry, chart_odds, lookup_2d6, outcomes, throw_2d6
 
 #: Spell outcome meaning "clear for the rest of the game" (strong winds abating).
@@ -229,15 +229,13 @@ def describe(family: Family, state: SpellState, visibility_cm: float | None,
     effect = family.effects[state.weather]
     fire = list(effect.fire)
     if visibility_cm is not None:
-        fire.append(f"no {family.limit_text} beyond {_fmt_cm(visibility_cm)} cm ({cause})")
+        fire.append(f"no {family.limit_text} beyond {ruler_cm(visibility_cm, family.unit)} "
+                    f"({cause})")
     notes = list(effect.notes)
     if state.ground != "normal":
         notes.append(family.ground_note)
     return tuple(fire), tuple(notes)
 
-
-def _fmt_cm(value: float) -> str:
-    return f"{value:g}"
 
 
 # ----------------------------------------------------------------------------- many games

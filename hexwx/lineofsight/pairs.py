@@ -1,0 +1,135 @@
+"""All pairs of a map in chunks: the all-pairs table streamed in bounded memory.
+
+:func:`los_table_chunks` yields the answers of every ordered pair of distinct hexes at ground
+level, a block of rows at a time, while the kernel already traces the next block in the
+background (it releases the GIL).  Memory holds one or two chunks plus the map, however many
+pairs the map has; :func:`hexwx.lineofsight.engine.los_table` gives the same answers as whole
+arrays.
+
+Order of the pairs (the kernel's own, which is reciprocal): for each hex ``a`` in id order and
+each ``b > a``, the pair ``(a, b)`` and then ``(b, a)``.  It is the same on every run, whatever
+the number of threads.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hexwx import _native as K
+from hexwx.hexmap.board import HexMap
+from hexwx.lineofsight.engine import LosTable, _apply_lv, level_locations, weathered
+
+#: Unordered pairs per chunk (each chunk holds twice as many ordered pairs): a few MiB of
+#: kernel output and some tens of MiB of text when written.
+CHUNK_PAIRS = 1 << 18
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    """How far a streamed table is: ordered pairs done, of ``total``; kernel pixels read."""
+
+    done: int
+    total: int
+    pixels: int
+
+
+def row_blocks(n: int, chunk_pairs: int = CHUNK_PAIRS) -> list[tuple[int, int]]:
+    """Rows [a0, a1) of about ``chunk_pairs`` unordered pairs each, covering 0..n."""
+    blocks: list[tuple[int, int]] = []
+    a0 = 0
+    while a0 < n:
+        a1, count = a0, 0
+        while a1 < n and (count == 0 or count + (n - 1 - a1) <= chunk_pairs):
+            count += n - 1 - a1
+            a1 += 1
+        blocks.append((a0, a1))
+        a0 = a1
+    return blocks
+
+
+def _pairs_of_rows(n: int, a0: int, a1: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (a, b), b > a, of rows [a0, a1) in the kernel's order (int32 arrays)."""
+    lengths = n - 1 - np.arange(a0, a1)
+    a = np.repeat(np.arange(a0, a1, dtype=np.int32), lengths)
+    starts = np.cumsum(lengths) - lengths
+    b = np.arange(len(a), dtype=np.int32) - np.repeat(starts, lengths).astype(np.int32) + a + 1
+    return a, b
+
+
+def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = None,
+                     chunk_pairs: int = CHUNK_PAIRS, from_level: int | None = None,
+                     to_level: int | None = None, all_locations: bool = False,
+                     ) -> Iterator[tuple[LosTable, TableProgress]]:
+    """Every ordered pair of distinct hexes at ground level, as :class:`LosTable` chunks.
+
+    The answers are those of :func:`~hexwx.lineofsight.engine.los_table` (and so of
+    :func:`~hexwx.lineofsight.engine.los` on each pair), in the order described in the module
+    docstring.  ``threads``: kernel threads (default: the CPUs of this process's affinity).
+    With ``from_level``/``to_level``/``all_locations`` (as for ``los_table``) the pairs of
+    locations come in source-location order, a block of sources at a time.
+    """
+    if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
+        yield from _level_chunks(m, weather, from_level, to_level, all_locations, chunk_pairs)
+        return
+    m = weathered(m, weather)
+    n = len(m)
+    M, T = m.kernel_map, m.kernel_terrain
+    elev = m.hexes.base.astype(np.int64)
+    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    col = np.asarray(m.grid.col, np.int32)
+    dy2 = np.asarray(m.grid.dy2, np.int32)
+    total = n * (n - 1)
+    blocks = row_blocks(n, chunk_pairs)
+    done = pixels = 0
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexwx-kernel") as pool:
+        def run(block: tuple[int, int]) -> Any:
+            return pool.submit(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads)
+
+        pending = run(blocks[0]) if blocks else None
+        for i, (a0, a1) in enumerate(blocks):
+            assert pending is not None
+            fr, ft, rr, rt, seen = pending.result()
+            pending = run(blocks[i + 1]) if i + 1 < len(blocks) else None  # trace on meanwhile
+            a, b = _pairs_of_rows(n, a0, a1)
+            # interleave (a, b) and (b, a)
+            src = np.empty(2 * len(a), np.int32)
+            tgt = np.empty_like(src)
+            src[0::2], src[1::2] = a, b
+            tgt[0::2], tgt[1::2] = b, a
+            reason = np.empty(len(src), np.int8)
+            reason[0::2], reason[1::2] = fr, rr
+            hindrance = np.empty(len(src), np.int32)
+            hindrance[0::2], hindrance[1::2] = ft, rt
+            dc = np.abs(col[src] - col[tgt])
+            dy = np.abs(dy2[src] - dy2[tgt])
+            rng = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+            blocked = reason != 0
+            lv = None
+            if weather is not None:
+                lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng)
+            done += len(src)
+            pixels += seen
+            yield LosTable(src, tgt, rng, blocked, hindrance, lv), TableProgress(done, total, pixels)
+
+
+def _level_chunks(m: HexMap, weather: Any, from_level: int | None, to_level: int | None,
+                  all_locations: bool, chunk_pairs: int) -> Iterator[tuple[LosTable, TableProgress]]:
+    """The table between locations above the ground, a block of source locations at a time."""
+    from hexwx.lineofsight.batch import los_pairs
+    sh, sl, th, tl = level_locations(m, from_level, to_level, all_locations)
+    per = max(1, (2 * chunk_pairs) // max(len(th), 1))
+    total = len(sh) * len(th)
+    done = 0
+    for i0 in range(0, len(sh), per):
+        i, j = np.divmod(np.arange(min(per, len(sh) - i0) * len(th), dtype=np.int64), len(th))
+        i += i0
+        keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
+        i, j = i[keep], j[keep]
+        a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
+        done = min(total, done + per * len(th))
+        yield (LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level),
+               TableProgress(done, total, 0))
