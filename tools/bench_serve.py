@@ -97,6 +97,16 @@ def bench_first_paint(source: str, runs: int) -> None:
             fcp = page.js("(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null")
             print(f"  first paint after the URL (run {i + 1}): {dt:.0f} ms "
                   f"(Chromium first-contentful-paint {fcp and round(fcp)} ms after navigation)")
+            if i == 0:
+                names = page.js("window.hexwxViewer.map.hexes.filter((h, k) => k % 37 === 5).map(h => h.name)")
+                page.click(f'[data-hex="{names[0]}"]')
+                drawn = []
+                for name in names[1:]:
+                    page.mouse("mouseMoved", *page.centre_of(f'[data-hex="{name}"]'))
+                    page.wait(f"document.getElementById('los-explain').textContent.includes('-> {name} (level')")
+                    drawn.append(float(page.js("document.getElementById('los-explain').dataset.ms")))
+                print(f"  LOS asked and drawn in the page (fetch + SVG + text, {len(drawn)} targets): "
+                      f"median {statistics.median(drawn):.1f} ms, max {max(drawn):.1f} ms")
             proc.terminate()
             proc.wait(timeout=10)
     finally:

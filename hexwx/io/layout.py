@@ -272,5 +272,5 @@ def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:
 def load_layout_text(text: str, **kwargs: Any) -> HexMap:
     """``load_layout`` of an inline layout string such as ``"r05/r02/r04"`` or ``"bd02"``."""
     rows = [r.split(",") for r in text.split("/")]
-    check_shape(rows, f"layout {text!r}")
+    check_shape(rows, f"layout {text if len(text) <= 40 else text[:37] + '...'!r}")
     return load_layout(parse_layout_text(text), **kwargs)

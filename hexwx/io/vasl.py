@@ -225,7 +225,7 @@ def board_label(path: str | Path) -> str:
 
 def check_codes(raster: VaslRaster, table: TerrainTable, source: str) -> None:
     """DataError if the raster uses a terrain code the table does not define."""
-    used = np.unique(raster.terrain)
+    used = np.flatnonzero(np.bincount(raster.terrain.ravel(), minlength=256))
     missing = [int(c) for c in used if not table.has(int(c))]
     if missing:
         raise DataError(f"{source}: terrain code {missing[0]} is not in the VASL terrain table "

@@ -75,7 +75,7 @@ class Session:
             self.scenario = load_scenario(source)
             self.map = self.scenario.map
         elif self.kind == "save":
-            self.scenario = _load_save(source, vasl_metadata)
+            self.scenario = _load_save(source, vasl_metadata, vasl_dir)
             self.map = self.scenario.map
         else:
             self.map = self._load(())
@@ -354,14 +354,10 @@ def weather_flags(w: Any) -> dict[str, Any]:
     return out
 
 
-def _load_save(path: str, vasl_metadata: str | None) -> Any:
-    """A VASL save as a hex scenario, when this version of hexwx can read saves."""
-    try:
-        from hexwx.io import vsav
-    except ModuleNotFoundError:
-        raise DataError(f"{path}: reading VASL saves (.vsav) is not available in this version "
-                        "of hexwx") from None
-    return vsav.load_save(path, vasl_metadata=vasl_metadata)
+def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> Any:
+    """A VASL save as a hex scenario: its boards as laid out, its pieces as units."""
+    from hexwx.io.vsav_import import load_save
+    return load_save(path, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir)
 
 
 def _board_art(m: Any) -> bytes:

@@ -158,12 +158,10 @@
     drawRings();
   }
 
-  function drawRings() {
-    clear("layer-overlay").dataset.kind = "";
-    // rings are drawn in the LOS layer's neighbour so that overlays keep them
-    const g = $("layer-overlay");
-    if (S.src && S.byName[S.src]) el("polygon", { points: pts(corners(S.byName[S.src])), class: "src-ring" }, g);
-    if (S.tgt && S.byName[S.tgt]) el("polygon", { points: pts(corners(S.byName[S.tgt])), class: "tgt-ring" }, g);
+  function drawRings() { drawRingsInto(clear("layer-overlay")); }
+  function drawRingsInto(g) {
+    if (S.src && hexOf(S.src)) el("polygon", { points: pts(corners(hexOf(S.src))), class: "src-ring" }, g);
+    if (S.tgt && hexOf(S.tgt)) el("polygon", { points: pts(corners(hexOf(S.tgt))), class: "tgt-ring" }, g);
   }
 
   // -- weather panel: built from the CLI's own options (every E3 flag, and SSRs when present) --
@@ -274,7 +272,9 @@
     return lines.join("\n");
   }
   function describeWeather(w) { return w.description || w.base || JSON.stringify(w); }
-  function centreOf(name) { const h = S.byName[name]; return h ? [h.x, h.y] : null; }
+  // a LOS end is a hex name or (scenarios, saves) a unit id standing in its hex
+  function hexOf(name) { return S.byName[name] || (S.units && S.units[name] ? S.byName[S.units[name].hex] : null); }
+  function centreOf(name) { const h = hexOf(name); return h ? [h.x, h.y] : null; }
   function drawLos(r) {
     const g = clear("layer-los");
     const a = centreOf(r.source), b = centreOf(r.target);
@@ -393,8 +393,31 @@
     if (!S.sides.includes(side)) S.sides.push(side);
     return SIDE_COLOURS[S.sides.indexOf(side) % SIDE_COLOURS.length];
   }
+  function clickUnit(u) {
+    // a unit is a LOS end like a hex (its level, infantry or not, camouflage: as the CLI's
+    // `los --scenario` answers); the first end also shows who sees whom
+    if (mode() === "los") {
+      if (!S.src || S.tgtFixed) {
+        S.src = u.id; S.tgt = null; S.tgtFixed = false;
+        $("src-name").textContent = u.id; $("tgt-name").textContent = "–";
+        levelOptions($("src-level"), hexOf(u.id), u.level);
+        clear("layer-los"); resetLosText();
+        selectUnit(u.id);
+      } else {
+        S.tgt = u.id; S.tgtFixed = true;
+        $("tgt-name").textContent = u.id;
+        levelOptions($("tgt-level"), hexOf(u.id), u.level);
+        refreshLos();
+      }
+      drawRings();
+      return;
+    }
+    selectUnit(u.id);
+  }
   function drawUnits() {
     $("sec-units").hidden = false;
+    S.units = {};
+    S.map.units.forEach((u) => { S.units[u.id] = u; });
     const g = clear("layer-units"), list = $("units");
     const perHex = {};
     S.map.units.forEach((u) => {
@@ -406,7 +429,7 @@
       const t = el("title", {}, r); t.textContent = `${u.id} (${u.side}, ${u.kind}) in ${u.hex} level ${u.level}`;
       const l = el("text", { x: x + 15, y: y + 15, class: "counter-label" }, g);
       l.textContent = u.id.slice(0, 4);
-      r.addEventListener("click", (e) => { e.stopPropagation(); selectUnit(u.id); });
+      r.addEventListener("click", (e) => { e.stopPropagation(); if (!S.dragged) clickUnit(u); });
       const d = document.createElement("div");
       d.className = "unit"; d.dataset.unit = u.id;
       d.textContent = `${u.id} — ${u.side}, ${u.kind}, ${u.hex}${u.level ? " level " + u.level : ""}`;
@@ -419,7 +442,8 @@
     document.querySelectorAll("#units .unit, .counter").forEach((x) => x.classList.toggle("sel", x.dataset.unit === id));
     const r = await api("sight", { unit: id, ...weatherParams() });
     if (!r) return;
-    const g = clear("layer-los"), a = centreOf(r.hex);
+    const g = clear("layer-overlay"), a = centreOf(r.hex);
+    drawRingsInto(g);
     const lines = [`${r.unit} (${r.side}) in ${r.hex} sees:`];
     r.sees.forEach((s) => {
       const b = centreOf(s.hex);
