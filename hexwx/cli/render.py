@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -108,10 +107,9 @@ def source_kind(path: str | Path) -> str:
         raise DataError(f"{str(p)!r}: is a directory; expected a map, scenario or VASL archive")
     if p.suffix.lower() != ".toml":
         return "map"
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{p}: not valid TOML ({exc})") from None
+    from hexwx.io.tomlfile import parse_toml
+    from hexwx.limits import read_text_input
+    data = parse_toml(read_text_input(p, "a map, scenario or table (.toml)"), source=str(p))
     if "table" in data:
         return "table"
     if isinstance(data.get("map"), str):
