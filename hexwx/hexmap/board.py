@@ -226,11 +226,14 @@ class HexMap:
     def lowest_ground(self) -> np.ndarray:
         """int32 [n]: the lowest ground level drawn anywhere in each hex (a level-1 hill hex with
         a level-0 portion has 0; E3 3.311 example: fog "exists in the level 0 portion" of G4)."""
-        hx = self.geometry.hex_at
-        on = hx >= 0
-        low = np.full(len(self.grid), np.iinfo(np.int32).max, np.int64)
-        np.minimum.at(low, hx[on].astype(np.int64), self.elevation[on].astype(np.int64))
-        low = np.where(low == np.iinfo(np.int32).max, self.hexes.base, low).astype(np.int32)
+        n = len(self.grid)
+        # one count per (hex, level) pair: linear in pixels (np.minimum.at is slow on big maps)
+        key = self.geometry.hex_at * 256      # int32: n * 256 stays far below 2**31
+        key += self.elevation
+        key += 128
+        counts = np.bincount(key[key >= 0], minlength=n * 256).reshape(n, 256)
+        seen = counts > 0
+        low = np.where(seen.any(axis=1), seen.argmax(axis=1) - 128, self.hexes.base).astype(np.int32)
         low.setflags(write=False)
         return low
 
