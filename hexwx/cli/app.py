@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "hexwx.cli.render",   # render
     "hexwx.cli.saves",    # import-vsav, sight
     "hexwx.cli.exposure",  # exposure
+    "hexwx.cli.batch",    # batch
     "hexwx.cli.serve",    # serve
 )
 
