@@ -23,6 +23,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     # files -> maps and scenarios
     "load_map": "hexwx.io.load",
+    "load_layout": "hexwx.io.layout",
     "load_scenario": "hexwx.io.scenario",
     "load_table_scenario": "hexwx.io.table_scenario",
     "HexMap": "hexwx.hexmap.board",
@@ -73,6 +74,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
     from hexwx.dice import Dice, Roll
     from hexwx.hexmap.board import HexMap
+    from hexwx.io.layout import load_layout
     from hexwx.io.load import load_map
     from hexwx.io.scenario import Scenario, load_scenario
     from hexwx.io.table_scenario import TableScenario, load_table_scenario

@@ -13,6 +13,24 @@ from typing import Iterable, Iterator
 from hexwx.errors import UsageError
 
 
+#: Seeds are 64-bit signed integers.
+SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def seed_int(seed: int) -> int:
+    """The non-negative integer that seeds the generators for ``seed`` (UsageError if bad).
+
+    Python's and numpy's generators ignore the sign of an int seed (or refuse it), so -7 and 7
+    would give the same game: a negative seed ``s`` maps to ``2**64 - s`` instead, above every
+    non-negative seed; non-negative seeds are used as they are (runs repeat as before).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise UsageError(f"bad seed {seed!r}; expected a whole number")
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise UsageError(f"bad seed {seed}; expected a whole number from {SEED_MIN} to {SEED_MAX}")
+    return seed if seed >= 0 else 2 ** 64 - seed
+
+
 @dataclass(frozen=True)
 class Roll:
     """One throw of one or more six-sided dice, with why it was thrown."""
@@ -49,7 +67,7 @@ class Dice:
     _rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
+        self._rng = random.Random(None if self.seed is None else seed_int(self.seed))
 
     @classmethod
     def scripted(cls, faces: Iterable[int]) -> "Dice":

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("source", metavar="MAP|SCENARIO",
                    help="hexwx map (.toml), VASL board archive or save (.vsav), board name or layout, "
                         "hex scenario (its units drawn) or table scenario")
-    p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="PNG file to write")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.png",
+                   help="PNG file to write (hex maps: .svg writes SVG overlays over the embedded "
+                        "map picture)")
     from hexwx.cli.hex import add_map_options
     add_map_options(p)
     p.add_argument("--scenario", metavar="FILE",
@@ -70,6 +71,12 @@ def register(subparsers: Any) -> None:
     ov.add_argument("--from", dest="from_hex", metavar="HEX", help="viewer hex for --viewshed")
     ov.add_argument("--viewshed", action="store_true",
                     help="shade what --from HEX sees: hindered hexes by DRM, the rest hatched")
+    ov.add_argument("--exposure", action="store_true",
+                    help="heat map: how many hexes (or --exposure-from hexes) see each hex")
+    ov.add_argument("--exposure-from", action="append", metavar="HEXES",
+                    help="observer hexes of --exposure, comma-separated (default every hex)")
+    ov.add_argument("--exposure-level", type=int, default=None, metavar="N",
+                    help="level of the exposed location in each hex (default 0)")
     ov.add_argument("--path", nargs=2, metavar=("FROM", "TO"),
                     help="cheapest path for --unit with the cumulative cost at each hex")
     ov.add_argument("--reach", metavar="HEX", help="hexes --unit can reach from HEX with --mf")
@@ -100,10 +107,9 @@ def source_kind(path: str | Path) -> str:
         raise DataError(f"{str(p)!r}: is a directory; expected a map, scenario or VASL archive")
     if p.suffix.lower() != ".toml":
         return "map"
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{p}: not valid TOML ({exc})") from None
+    from hexwx.io.tomlfile import parse_toml
+    from hexwx.limits import read_text_input
+    data = parse_toml(read_text_input(p, "a map, scenario or table (.toml)"), source=str(p))
     if "table" in data:
         return "table"
     if isinstance(data.get("map"), str):
@@ -129,13 +135,16 @@ def _check_output(args: argparse.Namespace) -> None:
     from hexwx.outputs import check_output
     path = args.output
     check_output(path, inputs=_inputs(args))
-    if Path(path).suffix.lower() != ".png":
-        raise UsageError(f"-o {path!r}: the output file must end in .png")
+    if Path(path).suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"-o {path!r}: the output file must end in .png (or .svg for hex maps)")
 
 
 def _check_options(args: argparse.Namespace, kind: str) -> None:
     if kind == "table":
-        hex_only = [f for f, v in (("--viewshed", args.viewshed), ("--path", args.path),
+        if Path(args.output).suffix.lower() == ".svg":
+            raise UsageError(f"-o {args.output!r}: SVG is for hex maps; tables are drawn as PNG")
+        hex_only = [f for f, v in (("--viewshed", args.viewshed), ("--exposure", args.exposure),
+                                   ("--path", args.path),
                                    ("--reach", args.reach), ("--from", args.from_hex),
                                    ("--background board", args.background == "board"),
                                    ("--window", args.window)) if v]
@@ -154,6 +163,8 @@ def _check_options(args: argparse.Namespace, kind: str) -> None:
         raise UsageError("--reach needs --mf N (the movement allowance)")
     if args.mf is not None and not args.reach:
         raise UsageError("--mf goes with --reach HEX")
+    if (args.exposure_from or args.exposure_level) and not args.exposure:
+        raise UsageError("--exposure-from and --exposure-level go with --exposure")
 
 
 # -------------------------------------------------------------------------------------------
@@ -164,6 +175,13 @@ def run(args: argparse.Namespace) -> int:
     _check_output(args)
     kind = source_kind(args.source)
     _check_options(args, kind)
+    if Path(args.output).suffix.lower() == ".svg":
+        from hexwx.outputs import write_output
+        svg, caption = _render_hex(args, kind, svg=True)
+        write_output(args.output, svg, inputs=_inputs(args) + (getattr(args, "map_source", None),))
+        print(f"wrote {args.output} (SVG, {len(svg)} bytes)")
+        print(caption)
+        return 0
     rendering = _render_table(args) if kind == "table" else _render_hex(args, kind)
     rendering.save(args.output, inputs=_inputs(args) + (getattr(args, "map_source", None),))
     w, h = rendering.image.size
@@ -172,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _render_hex(args: argparse.Namespace, kind: str) -> Any:
+def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
     from hexwx.cli.weather import weather_flags_given, weather_from_args
     from hexwx.render.core import render_map
 
@@ -198,6 +216,16 @@ def _render_hex(args: argparse.Namespace, kind: str) -> Any:
     weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
     overlays = _hex_overlays(args, m, weather, units)
+    if svg:
+        from hexwx.render.svg import map_svg
+        overlays = {k: v for k, v in overlays.items() if k in ("los", "viewshed", "path", "reach",
+                                                                "exposure")}
+        text = map_svg(m, weather=weather if shade_weather else None, background=args.background,
+                       scale=args.scale, window=args.window, hex_ids=not args.no_ids,
+                       legend=not args.no_legend, **overlays)
+        caption = render_map(m, weather=weather if shade_weather else None, scale=0.05,
+                             legend=False, hex_ids=False, **_hex_overlays(args, m, weather, units)).caption
+        return text, caption
     return render_map(m, weather=weather if shade_weather else None,
                       background=args.background, scale=args.scale, window=args.window,
                       hex_ids=not args.no_ids, legend=not args.no_legend, units=units, **overlays)
@@ -244,6 +272,11 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
             out["viewshed"] = los_mod.viewshed(m, src, level=level, weather=weather)
             out["viewshed_from"] = src
             out["viewshed_level"] = level
+    if args.exposure:
+        from hexwx.cli.exposure import hexes_of
+        from hexwx.lineofsight.exposure import exposure
+        out["exposure"] = exposure(m, level=args.exposure_level or 0,
+                                   observers=hexes_of(args.exposure_from), weather=weather)
     if args.path or args.reach:
         from hexwx.movement import paths as movement
         def hex_name(text: str, flag: str) -> str:

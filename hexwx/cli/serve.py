@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         server = make_server(args.source, host=args.host, port=args.port,
                              vasl_metadata=args.vasl_metadata, vasl_dir=args.vasl_dir,
-                             ssr=tuple(args.ssr or ()), verbose=args.verbose)
+                             ssr=tuple(args.ssr or ()), verbose=args.verbose, warm=True)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
     print(f"hexwx serve: {server.url}  ({server.session.kind} {args.source}; Ctrl-C stops)",

@@ -286,4 +286,6 @@ def _add_state_flags(parser: argparse.ArgumentParser) -> None:
 def _checked_run(args: argparse.Namespace) -> int:
     if args.turns < 1:
         raise UsageError(f"bad --turns {args.turns}; expected a whole number >= 1")
+    from hexwx.limits import TURNS, check_count
+    check_count(args.turns, TURNS, "--turns")
     return _cmd_run(args)

@@ -27,6 +27,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from hexwx.errors import UsageError
+from hexwx.limits import LAYOUT_BOARDS
 from hexwx.validate import is_whole
 
 Hex = int
@@ -50,7 +51,7 @@ NEIGHBOUR_OFFSETS: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...
 )
 
 # board label (digits, or any label such as "2b"), column (a letter, possibly doubled), row
-_NAME_RE = re.compile(r"^(?P<board>\w*?)(?P<col>([A-Za-z])(?i:\3)?)(?P<row>\d{1,2})$")
+_NAME_RE = re.compile(r"^(?P<board>\w*?)(?P<col>([A-Za-z])(?i:\3)?)(?P<row>\d{1,2})$", re.ASCII)
 
 
 def parse_hexside(text: str) -> tuple[str, int]:
@@ -178,6 +179,10 @@ class Grid:
         """A map of boards laid out in rows, e.g. ``[["1", "2"], ["3", "4"]]``."""
         if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
             raise UsageError(f"a board layout needs equal, non-empty rows of board labels, got {rows!r}")
+        if len(rows) * len(rows[0]) > LAYOUT_BOARDS.value:
+            raise UsageError(f"a layout of {len(rows[0])}x{len(rows)} = {len(rows) * len(rows[0])} "
+                             f"boards is over the limit of {LAYOUT_BOARDS.value} boards "
+                             f"(set ${LAYOUT_BOARDS.env} to raise it)")
         placements = [BoardPlacement(str(lbl), bx, by)
                       for by, r in enumerate(rows) for bx, lbl in enumerate(r)]
         labels = [p.label for p in placements]
@@ -228,6 +233,32 @@ class Grid:
                         lookup[plain] = h
         set_(self, "_names", tuple(names))
         set_(self, "_lookup", lookup)
+        self._check_labels()
+
+    def _check_labels(self) -> None:
+        """UsageError unless every hex of every board can be addressed by its name: a label
+        such as ``"a"`` would make ``"aA1"`` read as hex AA1, and ``"x,y"`` is no hex name."""
+        for b in self.boards:
+            if not b.label:
+                continue
+            if not re.fullmatch(r"[A-Za-z0-9]{1,12}", b.label, re.ASCII):
+                raise UsageError(f"board label {b.label!r} cannot start a hex name; expected "
+                                 f"letters and digits such as '2' or '2b'")
+            if len(self.boards) == 1:
+                continue  # a single board's hexes answer to their plain names too
+            if sum(o.label.upper() == b.label.upper() for o in self.boards) > 1:
+                raise UsageError(f"board label {b.label!r} is used twice (labels are read "
+                                 f"without regard to case)")
+            for bc in range(BOARD_COLUMNS):
+                name = f"{b.label}{column_letters(bc)}5"
+                try:
+                    ok = self.parse(name) == self._lookup[name.upper()]
+                except UsageError:
+                    ok = False
+                if not ok:
+                    raise UsageError(f"board label {b.label!r} cannot be told from the column "
+                                     f"letters: {name!r} does not name hex {column_letters(bc)}5 "
+                                     f"of board {b.label!r}; expected a label such as '2' or '2b'")
 
     # -- cells -------------------------------------------------------------------------------
     def rows_in_global_column(self, c: int) -> int:
@@ -287,6 +318,24 @@ class Grid:
             return int(h)
         raise UsageError(f"hex {h!r} is not on this map; expected a name such as "
                          f"{self.name(0)!r} or an id 0-{len(self.col) - 1}")
+
+    def inner_hexside(self, text: str, side: int, what: str = "drift") -> Hex:
+        """The hex named ``text`` whose hexside ``side`` lies between two hexes of the map.
+
+        UsageError naming ``what`` if the hex is not on the map or the hexside is on the map's
+        edge (terrain there, such as a drift (E3 3.75), would lie between the map and nothing).
+        """
+        if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side <= 5:
+            raise UsageError(f"{what} {text}:{side!r}: expected a hexside 0-5 (N, NE, SE, S, SW, NW)")
+        try:
+            h = self.parse(text)
+        except UsageError:
+            raise UsageError(f"{what} hex {text!r} is not on this map (hexside "
+                             f"{HEXSIDE_NAMES[side]}); expected a hex such as {self.name(0)}") from None
+        if self.neighbours[h, side] < 0:
+            raise UsageError(f"{what} {text}:{HEXSIDE_NAMES[side]} is on the edge of the map; "
+                             f"expected a hexside between two hexes of the map")
+        return h
 
     def is_half_hex(self, h: Hex) -> bool:
         """True for a half hex on the map's outer edge (columns A/GG, odd-column rows 0/last)."""

@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
+from hexwx.limits import LAYOUT_BOARDS
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement,
                                  Grid, rows_in_column)
@@ -35,9 +36,10 @@ from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io.ssr import ssr_changes
 from hexwx.io.vasl import METADATA_ENV, VaslRaster, check_codes, read_board_image, read_losdata, read_metadata
 
-#: The most boards a layout may have (the largest real scenario maps use about a dozen).
-#: Bigger layouts are refused before anything is read: memory and derive time grow with it.
-MAX_LAYOUT_BOARDS = 24
+#: The most boards a layout may have: hexwx.limits.LAYOUT_BOARDS (one limit for layouts in
+#: map files, on the command line and in saves; $HEXWX_MAX_BOARDS raises it).  Bigger layouts
+#: are refused before anything is read: memory and derive time grow with it.
+MAX_LAYOUT_BOARDS = LAYOUT_BOARDS.default
 VASL_DIR_ENV = "HEXWX_VASL_DIR"
 
 _BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
@@ -122,9 +124,10 @@ def check_shape(rows: Sequence[Sequence[Any]], where: str = "layout") -> None:
         raise UsageError(f"{where}: every row of the layout must have the same number of boards; "
                          f"rows have {', '.join(map(str, widths))}")
     total = widths[0] * len(rows)
-    if total > MAX_LAYOUT_BOARDS:
+    if total > LAYOUT_BOARDS.value:
         raise UsageError(f"{where}: a layout of {widths[0]}x{len(rows)} = {total} boards is over "
-                         f"the limit of {MAX_LAYOUT_BOARDS} boards")
+                         f"the limit of {LAYOUT_BOARDS.value} boards"
+                         f" (set ${LAYOUT_BOARDS.env} to raise it)")
 
 
 # -- where the data is -------------------------------------------------------------------------
@@ -163,7 +166,8 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
         for cand in (folder / n, folder / f"{n}.zip"):
             if cand.is_file():
                 return cand
-    raise DataError(f"board {spec.written!r}: no archive bd{num.zfill(2)} in {folder}")
+    raise DataError(f"board {spec.written!r}: no archive bd{num.zfill(2)} in {folder} (and no such "
+                    f"file here); expected a VASL board name like bd02 or a map file")
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -272,5 +276,5 @@ def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:
 def load_layout_text(text: str, **kwargs: Any) -> HexMap:
     """``load_layout`` of an inline layout string such as ``"r05/r02/r04"`` or ``"bd02"``."""
     rows = [r.split(",") for r in text.split("/")]
-    check_shape(rows, f"layout {text!r}")
+    check_shape(rows, f"layout {text if len(text) <= 40 else text[:37] + '...'!r}")
     return load_layout(parse_layout_text(text), **kwargs)

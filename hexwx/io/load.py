@@ -13,6 +13,7 @@ from typing import Sequence
 
 from hexwx._cache import ByteLRU
 from hexwx.errors import DataError
+from hexwx.limits import check_input
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 from hexwx.io.mapfile import load_mapfile
@@ -54,6 +55,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         raise DataError(f"{p}: cannot read: {exc.strerror}") from None
     if p.is_dir():
         raise DataError(f"{p}: is a directory; expected a hexwx map (.toml) or a VASL board archive")
+    check_input(p, "a hexwx map (.toml) or a VASL board archive")  # no FIFO, device, huge file
     meta = str(vasl_metadata) if vasl_metadata else os.environ.get("HEXWX_VASL_METADATA")
     vdir = str(vasl_dir) if vasl_dir else os.environ.get("HEXWX_VASL_DIR")
     key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr), ignore_board_extras)

@@ -7,6 +7,8 @@ serves map files and VASL boards.  The format is documented in ``docs/mapfile.md
 """
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Sequence
 
@@ -24,6 +26,9 @@ from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
 from hexwx.hexmap.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
 from hexwx.io.tomlfile import Table, load_toml
 
+#: How far (in hex widths from the centre) a depiction's points may reach: the hex itself
+#: reaches about 0.67; a little more lets terrain run to and over its hexsides.
+DEPICTION_REACH = 1.0
 MAP_KEYS = ("map", "levels", "terrain", "hexsides", "roads", "depiction", "movement")
 LEVEL_RANGE = (-2, 9)
 ROAD_HALF_WIDTH = 4.0
@@ -37,6 +42,12 @@ def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
         return grid.parse(name)
     except UsageError:
         raise table.error(key, f"hex {name!r} is not on this map") from None
+
+
+def _same_as(written: str, before: str) -> str:
+    """" (the same hex as '1GG5')" when a hex is written under another name (a half hex on a
+    board join answers to both boards' names), else ""."""
+    return "" if written.upper() == before.upper() else f" (the same hex as {before!r})"
 
 
 def _hex_list(grid: Grid, table: Table, key: str) -> list[tuple[int, str]]:
@@ -108,7 +119,7 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
 
     if "levels" in doc:
         lv = doc.table("levels")
-        seen: dict[int, str] = {}
+        seen: dict[int, tuple[str, str]] = {}
         for key, _ in lv.items():
             try:
                 level = int(key)
@@ -118,13 +129,15 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
                 raise lv.error(key, f"level {level} outside {LEVEL_RANGE[0]}..{LEVEL_RANGE[1]}")
             for h, written in _hex_list(grid, lv, key):
                 if h in seen:
-                    raise lv.error(key, f"hex {written!r} already has level {seen[h]}")
-                seen[h] = key
+                    before, as_written = seen[h]
+                    raise lv.error(key, f"hex {written!r}{_same_as(written, as_written)} already "
+                                        f"has level {before}")
+                seen[h] = (key, written)
                 levels[h] = level
 
     if "terrain" in doc:
         tt = doc.table("terrain")
-        owner: dict[int, str] = {}
+        owner: dict[int, tuple[str, str]] = {}
         for key, _ in tt.items():
             if key not in HEX_KEYS:
                 hint = " (hexside terrain goes in [hexsides])" if key in HEXSIDE_KEYS else ""
@@ -132,8 +145,10 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
             code = catalogue_type(key).code
             for h, written in _hex_list(grid, tt, key):
                 if h in owner:
-                    raise tt.error(key, f"hex {written!r} is already {owner[h]!r}")
-                owner[h] = key
+                    before, as_written = owner[h]
+                    raise tt.error(key, f"hex {written!r}{_same_as(written, as_written)} is "
+                                        f"already {before!r}")
+                owner[h] = (key, written)
                 hex_code[h] = code
 
     geo = build_geometry(grid)
@@ -153,8 +168,14 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
             raise dep.error("terrain", f"unknown terrain {key!r}; expected one of {', '.join(HEX_KEYS)}")
         pts = dep.list("polygon")
         if len(pts) < 3 or not all(isinstance(p, list) and len(p) == 2 and
-                                   all(isinstance(v, (int, float)) for v in p) for p in pts):
+                                   all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                       for v in p) for p in pts):
             raise dep.error("polygon", "expected at least three [x, y] points in hex widths")
+        bad = [p for p in pts if not all(math.isfinite(v) and abs(v) <= DEPICTION_REACH for v in p)]
+        if bad:
+            raise dep.error("polygon", f"point {bad[0]!r} is not inside the hex; expected x and y "
+                                       f"from -{DEPICTION_REACH} to {DEPICTION_REACH} hex widths "
+                                       f"around the centre")
         fills[h] = -1
         cx, cy = grid.centre(h)
         poly = [(cx + float(px) * HEX_WIDTH_PX, cy + float(py) * HEX_WIDTH_PX) for px, py in pts]
@@ -186,6 +207,7 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
     # hexside terrain drawn along the hexside line
     if "hexsides" in doc:
         hs = doc.table("hexsides")
+        side_owner: dict[tuple[int, int], tuple[str, str]] = {}
         for key, _ in hs.items():
             if key not in HEXSIDE_KEYS:
                 raise hs.error(key, f"unknown hexside terrain {key!r}; expected one of {', '.join(HEXSIDE_KEYS)}")
@@ -196,6 +218,14 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
                 except UsageError as exc:
                     raise hs.error(key, str(exc)) from None
                 h = _hex(grid, hs, key, name_)
+                o = int(grid.neighbours[h, side])
+                one = min((h, side), (o, (side + 3) % 6)) if o >= 0 else (h, side)
+                if one in side_owner:   # a hexside is shared: D5:NE is E5:SW
+                    before, as_written = side_owner[one]
+                    same = "" if as_written == spec else f" (the same hexside as {as_written!r})"
+                    raise hs.error(key, f"hexside {spec!r}{same} already has {before}; one hexside "
+                                        "takes one hexside terrain")
+                side_owner[one] = (key, str(spec))
                 corners = grid.corners(h)
                 shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
 
@@ -208,6 +238,9 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
             if not isinstance(value, dict):
                 raise mv.error(key, f"expected a table like {{ infantry = 2 }}, got {value!r}")
             overrides[key] = dict(value)
+        from hexwx.movement.costs import MOVE_CLASSES, Chart
+        for unit in MOVE_CLASSES:  # every cost checked now, not when a path first needs it
+            Chart(CATALOGUE, unit, overrides, str(path))
     return HexMap(name=name, grid=grid, table=CATALOGUE, elevation=elevation, terrain=terrain,
                   source=str(path), kind="hexwx", move_overrides=overrides, roads=roads,
                   fills=fills)

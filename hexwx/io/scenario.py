@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwx.dice import Dice
 from hexwx.errors import DataError, UsageError
+from hexwx.limits import TURNS
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
@@ -173,8 +174,11 @@ def _fixed_weather(w: Table, month: str | None) -> AslWeather:
         raise w.error(None, str(exc)) from None
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read a hex scenario file; raise :class:`DataError` naming file and key on bad input."""
+def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
+    """Read a hex scenario file; raise :class:`DataError` naming file and key on bad input.
+
+    With ``check_map`` (the default) the map of a scenario with units or drifts is loaded and
+    every unit's hex and level and every drift's hexside are checked against it."""
     p = Path(path)
     t = load_toml(p)
     t.check_keys(TOP_KEYS)
@@ -203,7 +207,7 @@ def load_scenario(path: str | Path) -> Scenario:
             month = parse_month(month_text)
         except UsageError as exc:
             raise t.error("month", str(exc)) from None
-    turns = t.int("turns", None, min=1)
+    turns = t.int("turns", None, min=1, max=TURNS.value)  # hexwx.limits.TURNS
     w = t.table("weather", None)
     rolls: tuple[ChartRoll, ...] = ()
     seed = None
@@ -252,8 +256,40 @@ def load_scenario(path: str | Path) -> Scenario:
         units.append(ScenarioUnit(uid, u.str("side", ""), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
                                   u.bool("winter_camouflage", False), u.str("nationality", "")))
-    return Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path,
-                    map_layout)
+    sc = Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path,
+                  map_layout)
+    if check_map and (sc.units or sc.weather.drifts):
+        check_against_map(sc)
+    return sc
+
+
+def check_against_map(sc: Scenario) -> None:
+    """DataError naming the key unless every unit's hex and level and every drift's hexside
+    exist on the scenario's map (loaded here, once): bad placements fail at load, not when used."""
+    m = sc.map
+    for i, u in enumerate(sc.units):
+        try:
+            h = m.parse(u.hex)
+        except UsageError as exc:
+            raise DataError(f"{sc.path}: units[{i}].hex: {exc}") from None
+        levels = m.levels_at(h)
+        if u.level not in levels and not (u.level == -1 and _has_cellar(m, h)):
+            raise DataError(f"{sc.path}: units[{i}].level: level {u.level} does not exist in hex "
+                            f"{u.hex}; expected {levels[0]}-{levels[-1]}")
+    for i, d in enumerate(sc.weather.drifts):
+        try:
+            m.grid.inner_hexside(d.hex, d.hexside, "drift")
+        except UsageError as exc:
+            raise DataError(f"{sc.path}: drifts[{i}]: {exc}") from None
+
+
+def _has_cellar(m: Any, h: int) -> bool:
+    check = getattr(m, "check_level", None)
+    try:
+        check(h, -1)  # type: ignore[misc]
+    except (UsageError, TypeError):
+        return False
+    return True
 
 
 def hex_names_of(m: HexMap) -> list[str]:

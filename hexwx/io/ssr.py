@@ -23,10 +23,10 @@ CODE_ONLY = "customCode"
 
 @lru_cache(maxsize=4)
 def _rules_cached(path: str, mtime: float) -> dict[str, tuple[str, str, str]]:
+    from hexwx.limits import read_bytes_input
+    text = read_bytes_input(path, "VASL's terrain table (SharedBoardMetadata.xml)")
     try:
-        root = ElementTree.parse(path).getroot()
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file (VASL terrain table)") from None
+        root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
         raise DataError(f"{path}: malformed XML ({exc}); expected VASL's SharedBoardMetadata.xml") from None
     rules: dict[str, tuple[str, str, str]] = {}

@@ -6,6 +6,7 @@ converted to cm on loading.  Every error is one line naming the file and key
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
+from hexwx.limits import BASES
 from hexwx.errors import DataError, UsageError
 from hexwx.validate import is_whole
 from hexwx.tabletop.sight import RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm
@@ -61,6 +63,11 @@ class TableScenario:
     seed: int | None = None
     options: dict[str, Any] = field(default_factory=dict, compare=False)
     states: tuple[WeatherState, ...] = ()
+
+    def _repr_png_(self) -> bytes:
+        """The table on turn 1 (terrain, bases, visibility), for notebooks."""
+        from hexwx.render.core import table_png
+        return table_png(self)
 
     def check_turn(self, turn: int) -> int:
         if not is_whole(turn, 1, self.turns):
@@ -124,16 +131,18 @@ class TableScenario:
 def _point(t: Table, key: str, unit: str) -> tuple[float, float]:
     v = t.raw(key)
     if (not isinstance(v, list) or len(v) != 2 or
-            not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in v)):
-        raise t.error(key, f"expected a point [x, y], got {v!r}")
+            not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+                    for c in v)):
+        raise t.error(key, f"expected a point [x, y] of finite numbers, got {v!r}")
     return (to_cm(float(v[0]), unit), to_cm(float(v[1]), unit))
 
 
 def _numbers(t: Table, key: str, n: int, what: str) -> list[float]:
     v = t.raw(key)
     if (not isinstance(v, list) or len(v) != n or
-            not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in v)):
-        raise t.error(key, f"expected {what}, got {v!r}")
+            not all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+                    for c in v)):
+        raise t.error(key, f"expected {what} (finite numbers), got {v!r}")
     return [float(c) for c in v]
 
 
@@ -141,9 +150,11 @@ def _points(t: Table, key: str, unit: str, least: int) -> list[tuple[float, floa
     v = t.raw(key)
     ok = isinstance(v, list) and len(v) >= least and all(
         isinstance(p, list) and len(p) == 2 and
-        all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in p) for p in v)
+        all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+            for c in p) for p in v)
     if not ok:
-        raise t.error(key, f"expected an array of at least {least} points [x, y], got {v!r}")
+        raise t.error(key, f"expected an array of at least {least} points [x, y] of finite "
+                           f"numbers, got {v!r}")
     return [(to_cm(float(x), unit), to_cm(float(y), unit)) for x, y in v]
 
 
@@ -224,6 +235,8 @@ def _unit(t: Table, i: int, unit: str, base_size: tuple[float, float]) -> Unit:
     if isinstance(bases_raw, int):
         if bases_raw < 1:
             raise t.error("bases", f"expected at least 1 base, got {bases_raw!r}")
+        if bases_raw > BASES.value:
+            raise t.error("bases", f"{bases_raw:,} bases exceeds {BASES.describe()}")
         cx, cy = _point(t, "position", unit)
         bases = arrange_bases(uid, cx, cy, bases_raw, frontage, depth, facing, formation)
     else:

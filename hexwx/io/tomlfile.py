@@ -5,11 +5,13 @@ of :class:`Table`, so every message has the shape ``FILE: KEY: expected ..., got
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from hexwx.errors import DataError
+from hexwx.limits import TOML_DEPTH, read_text_input, toml_depth
 
 _MISSING = object()
 
@@ -22,21 +24,20 @@ _Float = float
 def load_toml(path: str | Path) -> "Table":
     """Parse a TOML file; raise :class:`DataError` naming the file on any failure."""
     p = Path(path)
-    try:
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{p}: is a directory, expected a TOML file") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{p}: not UTF-8 text, expected a TOML file") from None
-    except OSError as exc:
-        raise DataError(f"{p}: cannot read: {exc.strerror}") from None
+    return Table(parse_toml(read_text_input(p, "a TOML file"), source=str(p)), source=str(p), path="")
+
+
+def parse_toml(text: str, *, source: str) -> dict[str, Any]:
+    """Parse TOML ``text``; DataError naming ``source`` if malformed or nested too deep."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{p}: malformed TOML: {exc}") from None
-    return Table(data, source=str(p), path="")
+        raise DataError(f"{source}: malformed TOML: {exc}") from None
+    except RecursionError:
+        raise DataError(f"{source}: tables or arrays nested too deep for the TOML reader; "
+                        f"expected at most {TOML_DEPTH.value} levels") from None
+    toml_depth(data, source=source)
+    return data
 
 
 def _kind(value: Any) -> str:
@@ -105,6 +106,8 @@ class Table:
                max: _Float | None = None) -> Any:
         value = self._typed(name, (int, float), "a number", default)
         if value is not default:
+            if isinstance(value, float) and not math.isfinite(value):
+                raise self.error(name, f"expected a finite number, got {value!r}")
             self._check_range(name, value, min, max)
             value = float(value)
         return value

@@ -10,13 +10,12 @@ signed elevation byte and an unsigned terrain-code byte, then one stairway byte 
 """
 from __future__ import annotations
 
-import gzip
 import io
+import math
 import os
 import re
+import stat
 import struct
-import zipfile
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from xml.etree import ElementTree
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
+from hexwx.limits import check_input, gunzip, open_zip, read_bytes_input, read_zip_entry
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
 
 METADATA_ENV = "HEXWX_VASL_METADATA"
@@ -76,25 +76,14 @@ def read_losdata(archive: str | Path) -> VaslRaster:
     """Decode the LOSData of a VASL board archive; DataError naming the file if anything is wrong."""
     path = Path(archive)
     source = str(path)
-    try:
-        with zipfile.ZipFile(path) as zf:
-            names = zf.namelist()
-            if "LOSData" not in names:
-                raise DataError(f"{source}: no LOSData entry in the archive; expected a VASL board "
-                                f"archive (found {', '.join(names[:5]) or 'nothing'})")
-            packed = zf.read("LOSData")
-            image = _board_image_name(path, names)
-    except FileNotFoundError:
-        raise DataError(f"{source}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{source}: is a directory, expected a VASL board archive") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-        raise DataError(f"{source}: not a readable zip archive ({exc}); expected a VASL board "
-                        f"archive") from None
-    try:
-        stream = gzip.decompress(packed)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise DataError(f"{source}: LOSData is not valid gzip data ({exc})") from None
+    with open_zip(path, "a VASL board archive") as zf:
+        names = zf.namelist()
+        if "LOSData" not in names:
+            raise DataError(f"{source}: no LOSData entry in the archive; expected a VASL board "
+                            f"archive (found {', '.join(names[:5]) or 'nothing'})")
+        packed = read_zip_entry(zf, "LOSData", source=source)
+        image = _board_image_name(path, names)
+    stream = gunzip(packed, source=source, what="LOSData")
     payload = _block_payload(stream, source)
     if len(payload) < 16:
         raise DataError(f"{source}: LOSData is truncated (header of {len(payload)} bytes, expected 16)")
@@ -129,12 +118,9 @@ def _board_image_name(path: Path, names: list[str]) -> str | None:
 def read_board_image(archive: str | Path) -> bytes | None:
     """The bytes of the board's own image inside the archive (for rendering), or None."""
     path = Path(archive)
-    try:
-        with zipfile.ZipFile(path) as zf:
-            name = _board_image_name(path, zf.namelist())
-            return zf.read(name) if name else None
-    except (OSError, zipfile.BadZipFile):
-        return None
+    with open_zip(path, "a VASL board archive") as zf:
+        name = _board_image_name(path, zf.namelist())
+        return read_zip_entry(zf, name, source=str(path)) if name else None
 
 
 # -- the terrain table -----------------------------------------------------------------------
@@ -149,10 +135,9 @@ def _flag(attrs: dict[str, str], key: str, source: str, code: str) -> bool:
 @lru_cache(maxsize=8)
 def _read_metadata_cached(path: str, mtime: float) -> TerrainTable:
     source = path
+    text = read_bytes_input(path, "VASL's terrain table (SharedBoardMetadata.xml)")
     try:
-        root = ElementTree.parse(path).getroot()
-    except FileNotFoundError:
-        raise DataError(f"{source}: no such file (VASL terrain table)") from None
+        root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
         raise DataError(f"{source}: malformed XML ({exc}); expected VASL's SharedBoardMetadata.xml") from None
     types: dict[int, TerrainType] = {}
@@ -161,11 +146,19 @@ def _read_metadata_cached(path: str, mtime: float) -> TerrainTable:
         code_s = a.get("typeCode", "?")
         try:
             code = int(code_s)
-            height = int(float(a.get("height", "0")))
+            height_f = float(a.get("height", "0"))
             split = float(a.get("split", "0"))
         except ValueError:
             raise DataError(f"{source}: terrainType {a.get('name', '?')!r}: typeCode/height/split "
-                            f"must be numbers, got {code_s!r}") from None
+                            f"must be numbers, got typeCode={code_s!r} height={a.get('height')!r} "
+                            f"split={a.get('split')!r}") from None
+        if not (math.isfinite(height_f) and -100 <= height_f <= 100):
+            raise DataError(f"{source}: terrainType {a.get('name', '?')!r}: height must be a "
+                            f"number of levels from -100 to 100, got {a.get('height')!r}")
+        if not (math.isfinite(split) and 0 <= split <= 100):
+            raise DataError(f"{source}: terrainType {a.get('name', '?')!r}: split must be a "
+                            f"number from 0 to 100, got {a.get('split')!r}")
+        height = int(height_f)
         if not 0 <= code <= 255:
             raise DataError(f"{source}: terrainType {a.get('name')!r}: typeCode {code} outside 0-255")
         cat_name = a.get("LOSCategory", "OPEN").upper()
@@ -201,19 +194,18 @@ def read_metadata(path: str | Path | None = None) -> TerrainTable:
                              f"--vasl-metadata FILE or set {METADATA_ENV}")
         path = env
     p = Path(path)
-    try:
-        mtime = p.stat().st_mtime
-    except FileNotFoundError:
-        raise DataError(f"{p}: no such file (VASL terrain table)") from None
-    return _read_metadata_cached(str(p), mtime)
+    check_input(p, "VASL's terrain table (SharedBoardMetadata.xml)")
+    return _read_metadata_cached(str(p), p.stat().st_mtime)
 
 
 def is_vasl_archive(path: str | Path) -> bool:
     """True if ``path`` is a zip file (a VASL board archive rather than a TOML map)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # a FIFO or device is never opened to look (it could hang)
         with open(path, "rb") as fh:
             return fh.read(4) == b"PK\x03\x04"
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 
@@ -225,7 +217,7 @@ def board_label(path: str | Path) -> str:
 
 def check_codes(raster: VaslRaster, table: TerrainTable, source: str) -> None:
     """DataError if the raster uses a terrain code the table does not define."""
-    used = np.unique(raster.terrain)
+    used = np.flatnonzero(np.bincount(raster.terrain.ravel(), minlength=256))
     missing = [int(c) for c in used if not table.has(int(c))]
     if missing:
         raise DataError(f"{source}: terrain code {missing[0]} is not in the VASL terrain table "

@@ -62,12 +62,7 @@ def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
     drifts = weather.drifts if weather is not None else ()
     if not drifts:
         return m
-    sides = []
-    for d in drifts:
-        try:
-            sides.append((m.parse(d.hex), d.hexside))
-        except UsageError:
-            raise UsageError(f"drift {d.hex}:{d.hexside} is not on this map") from None
+    sides = [(m.grid.inner_hexside(d.hex, d.hexside, "drift"), d.hexside) for d in drifts]
     return m.with_hexside_terrain(tuple(sides), "Hedge")
 
 

@@ -12,6 +12,8 @@ DESIGN principle 2; some LV DRMs differ by direction, and this is the observer's
 """
 from __future__ import annotations
 
+import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -96,6 +98,26 @@ def _parse_hexes(m: HexMap, hexes: Iterable[Any]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
+_PAIRS: weakref.WeakKeyDictionary[HexMap, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+_PAIRS_LOCK = threading.Lock()
+
+
+def ground_pairs(m: HexMap) -> tuple[np.ndarray, np.ndarray]:
+    """(reason int8 [n, n], terrain hindrance int16 [n, n]) of every ordered pair at ground
+    level, from the parallel all-pairs kernel; computed once per map and kept while it lives
+    (weather LV is applied afterwards, so every weather without drifts reuses it)."""
+    with _PAIRS_LOCK:
+        got = _PAIRS.get(m)
+    if got is None:
+        maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+        got = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64), maxlen)
+        for a in got:
+            a.setflags(write=False)
+        with _PAIRS_LOCK:
+            _PAIRS[m] = got
+    return got
+
+
 def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = None,
              weather: Any = None) -> Exposure:
     """For every hex, how many observers (at ground level) have LOS to its location at ``level``.
@@ -114,10 +136,13 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     valid = tops >= level
     obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    if observers is None and level == 0:
-        reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, base, maxlen)
-        src, tgt = np.divmod(np.arange(n * n, dtype=np.int64), n)
-        reasons, totals = reasons.ravel(), totals.ravel()
+    cached = _PAIRS.get(m) if level == 0 else None
+    if level == 0 and (observers is None or cached is not None):
+        reasons, totals = ground_pairs(m)
+        ob = np.asarray(obs, np.int64)
+        src = np.repeat(ob, n)
+        tgt = np.tile(np.arange(n, dtype=np.int64), len(ob))
+        reasons, totals = reasons[ob].ravel(), totals[ob].ravel()
     else:
         tg = np.flatnonzero(valid).astype(np.int64)
         src = np.repeat(np.asarray(obs, np.int64), len(tg))
@@ -128,7 +153,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
                                        roof_t[tgt].astype(np.int64))[:2]
     blocked = reasons != 0
     if weather is not None and len(src):
-        rng = m.grid.distance_matrix()[src, tgt].astype(np.int64)
+        rng = _distances(m, src, tgt)
         lv = _lv_totals(weather, base[src], base[tgt] + level, rng)
         bid = m.building_ids
         lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
@@ -144,3 +169,12 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     wx = weather.describe() if weather is not None and hasattr(weather, "describe") else "Clear"
     return Exposure(level=level, observers=None if observers is None else tuple(m.grid.names(obs)),
                     count=count, n_observers=len(obs), weather=wx, seen=seen, map=shown)
+
+
+def _distances(m: HexMap, src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
+    """Range of each (src, tgt) pair (vectorised; no n x n matrix)."""
+    g = m.grid
+    dc = np.abs(g.col[src].astype(np.int64) - g.col[tgt])
+    dy = np.abs(g.dy2[src].astype(np.int64) - g.dy2[tgt])
+    out: np.ndarray = dc + np.maximum(0, (dy - dc) // 2)
+    return out

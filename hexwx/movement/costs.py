@@ -123,7 +123,14 @@ def check_allowance(mf: float, unit: str = "infantry") -> float:
         raise UsageError(f"bad allowance {mf!r}; expected a number of {what} >= 0") from None
     if isinstance(mf, bool) or not math.isfinite(v) or v < 0:
         raise UsageError(f"bad allowance {mf!r}; expected a number of {what} >= 0")
+    if v > MAX_ALLOWANCE:
+        raise UsageError(f"bad allowance {mf!r}; expected a number of {what} from 0 to "
+                         f"{MAX_ALLOWANCE:,} (no unit has more; costs are whole half-{what})")
     return v
+
+
+#: The largest movement allowance accepted (whole half-MF counts stay small integers).
+MAX_ALLOWANCE = 100_000
 
 
 def fmt(cost: float | None) -> str:
@@ -535,11 +542,7 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     # -- drifts (3.752), road bonus (B3.4) ---------------------------------------------------
     drift = np.zeros(len(src), bool)
     for hex_name, s in w.drifts:
-        try:
-            h = grid.parse(hex_name)
-        except UsageError:
-            raise UsageError(f"drift hex {hex_name!r} is not on this map; expected a hex such "
-                             f"as {grid.name(0)}") from None
+        h = grid.inner_hexside(hex_name, s, "drift")
         o = int(nb[h, s])
         if o >= 0 and mt.building is not None and mt.building[h] >= 0 \
                 and mt.building[h] == mt.building[o]:

@@ -65,3 +65,27 @@ def result_png(m: HexMap, hexes: Sequence[str | int], **overlays: Any) -> bytes:
     small = window is not None and len(list(hexes)) < len(m) // 2
     scale = NOTEBOOK_SCALE * 2 if small else NOTEBOOK_SCALE
     return render_map(m, window=window, scale=scale, **overlays).to_png()
+
+
+def sight_png(sight: Any, margin_frac: float = 0.12) -> bytes:
+    """PNG bytes of a tabletop sight drawn on its table, cropped to the two units (with a
+    margin of ``margin_frac`` of the table's width), for ``Sight._repr_png_``."""
+    table = sight.table
+    r = render_table(table, sights=[sight], width_px=1200, legend=False)
+    pts = [c for uid in (sight.viewer, sight.target)
+           for b in table.unit_by_id(uid).bases for c in b.corners]
+    margin = margin_frac * table.width
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    (x0, y0), (x1, y1) = r.to_image(min(xs) - margin, max(ys) + margin), r.to_image(max(xs) + margin, min(ys) - margin)
+    box = (max(0, min(x0, x1)), max(0, min(y0, y1)), min(r.image.width, max(x0, x1)),
+           min(r.image.height, max(y0, y1)))
+    import io
+    buf = io.BytesIO()
+    r.image.crop(box).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def table_png(obj: Any) -> bytes:
+    """PNG bytes of a table scenario (or table) on turn 1, for ``TableScenario._repr_png_``."""
+    return render_table(obj, width_px=900).to_png()

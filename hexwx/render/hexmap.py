@@ -305,10 +305,8 @@ def board_layer(m: HexMap, view: View) -> Image.Image:
 
 
 def _open_art(data: bytes, source: str) -> Image.Image:
-    try:
-        return Image.open(io.BytesIO(data)).convert("RGB")
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{source}: the board image cannot be read ({exc})") from None
+    from hexwx.limits import open_image  # header checked before decoding: no pixel bombs
+    return open_image(data, source=source, what="board image").convert("RGB")
 
 
 def _layout_art(m: HexMap) -> Image.Image:

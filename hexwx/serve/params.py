@@ -23,7 +23,8 @@ _TRUE = ("", "1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 #: dests that are never API parameters (files, output form, help).
-FORBIDDEN = frozenset({"scenario", "vasl_metadata", "vasl_dir", "output", "json", "help", "top"})
+FORBIDDEN = frozenset({"scenario", "vasl_metadata", "vasl_dir", "ignore_board_extras", "output", "json",
+                       "help", "top"})
 
 
 class ApiParser(argparse.ArgumentParser):

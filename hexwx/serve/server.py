@@ -22,6 +22,10 @@ from hexwx.serve.params import MAX_PARAMS
 from hexwx.serve.session import Session
 
 MAX_TARGET = 4096                      # longest request target accepted (bytes)
+#: Maps up to this size (two boards) get their all-pairs trace in the background at start;
+#: on bigger ones it would hold every core for seconds while the user clicks, so the first
+#: exposure request makes it.
+WARM_MAX_HEXES = 700
 _STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}\.(html|js|css|svg)$")
@@ -42,6 +46,8 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "hexwx"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True     # small answers go out at once (no 40 ms delayed ACK)
+    wbufsize = 1 << 16                 # headers and body leave in one write (flushed per request)
 
     # -- plumbing ----------------------------------------------------------------------------
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
@@ -164,9 +170,18 @@ class ViewerServer(ThreadingHTTPServer):
 
 def make_server(source: str, *, host: str = "127.0.0.1", port: int = 0,
                 vasl_metadata: str | None = None, vasl_dir: str | None = None,
-                ssr: tuple[str, ...] = (), verbose: bool = False) -> ViewerServer:
-    """Load ``source``, prepare the board picture, bind; call ``serve_forever()`` or ``start()``."""
+                ssr: tuple[str, ...] = (), verbose: bool = False,
+                warm: bool = False) -> ViewerServer:
+    """Load ``source``, prepare the board picture, bind; call ``serve_forever()`` or ``start()``.
+
+    ``warm``: on maps of up to :data:`WARM_MAX_HEXES` hexes, trace every pair of hexes in a
+    background thread at once, so that the first exposure heat map is ready when asked (later
+    weathers reuse it)."""
     session = Session(source, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir, ssr=ssr)
     if session.map is not None:
         session.base_png()
+        if warm and len(session.map) <= WARM_MAX_HEXES:
+            from hexwx.lineofsight.exposure import ground_pairs
+            threading.Thread(target=ground_pairs, args=(session.map,), name="hexwx-warm",
+                             daemon=True).start()
     return ViewerServer(session, host, port, verbose=verbose)

@@ -4,7 +4,8 @@ A :class:`Session` holds one source -- a hex map (hexwx map file or VASL board a
 scenario (its map, weather and units) or a tabletop scenario -- and answers queries given as
 parsed query strings (name -> values).  Hex-map answers are produced by the same functions the
 command line prints, so ``/api/los?from=A7&to=N7`` is byte for byte ``hexwx los MAP A7 N7
---json``.  Kernel calls are serialised by one lock (the LOS scratch buffers are shared).
+--json``.  Queries run concurrently (the LOS kernel keeps its scratch per thread); one lock
+guards the answer cache and the board picture.
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ class Session:
             self.scenario = load_scenario(source)
             self.map = self.scenario.map
         elif self.kind == "save":
-            self.scenario = _load_save(source, vasl_metadata)
+            self.scenario = _load_save(source, vasl_metadata, vasl_dir)
             self.map = self.scenario.map
         else:
             self.map = self._load(())
@@ -131,17 +132,18 @@ class Session:
         if fn is None:
             raise UsageError(f"no such API {route!r}; expected one of {', '.join(self.routes())}")
         P.check_query(query)
-        with self.lock:
-            return fn(query)
+        return fn(query)          # LOS queries are thread-safe (per-thread kernel scratch)
 
     def _cached(self, key: tuple, make: Callable[[], Answer]) -> Answer:
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        with self.lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
         out = make()
-        self._cache[key] = out
-        while len(self._cache) > 64:
-            self._cache.popitem(last=False)
+        with self.lock:
+            self._cache[key] = out
+            while len(self._cache) > 64:
+                self._cache.popitem(last=False)
         return out
 
     # -- hex maps ----------------------------------------------------------------------------
@@ -352,14 +354,10 @@ def weather_flags(w: Any) -> dict[str, Any]:
     return out
 
 
-def _load_save(path: str, vasl_metadata: str | None) -> Any:
-    """A VASL save as a hex scenario, when this version of hexwx can read saves."""
-    try:
-        from hexwx.io import vsav
-    except ModuleNotFoundError:
-        raise DataError(f"{path}: reading VASL saves (.vsav) is not available in this version "
-                        "of hexwx") from None
-    return vsav.load_save(path, vasl_metadata=vasl_metadata)
+def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> Any:
+    """A VASL save as a hex scenario: its boards as laid out, its pieces as units."""
+    from hexwx.io.vsav_import import load_save
+    return load_save(path, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir)
 
 
 def _board_art(m: Any) -> bytes:

@@ -345,6 +345,14 @@ class Sight:
     reason: str
     rule: str | None
     seen_over: tuple[str, ...] = ()
+    table: TableTop | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def _repr_png_(self) -> bytes | None:
+        """The sight drawn on its table, cropped to the two units, for notebooks."""
+        if self.table is None:
+            return None
+        from hexwx.render.core import sight_png
+        return sight_png(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -474,7 +482,7 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         within_visibility=ok, bases_with_line=tuple(clear_bases),
         bases_total=len(viewer.bases), clear_fraction=clear_fraction,
         obstacles=obstacles, blocked_by=blocked_by, partly_blocked_by_units=partly_units,
-        reason=reason, rule=rule, seen_over=seen_over)
+        reason=reason, rule=rule, seen_over=seen_over, table=table)
 
 
 @dataclass(frozen=True)

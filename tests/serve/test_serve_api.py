@@ -130,6 +130,7 @@ HOSTILE = [
     "/static/viewer.js%00.png",
     "/api/board?x=1",
     "/api/los?from=A7&to=N7&vasl_dir=/etc",
+    "/api/los?from=A7&to=N7&ignore_board_extras=1",
     "/api/map?x=1",
 ]
 
@@ -240,3 +241,44 @@ def test_layout_of_boards_serves_turned_art(capsys: pytest.CaptureFixture[str]) 
         assert status == 200 and headers["content-type"] == "image/jpeg"
         _, _, body = get(srv, "/api/los?from=3A1&to=2I4")
         assert body.decode() == cli(capsys, "los", "r03,02", "3A1", "2I4", "--vasl-dir", env, "--json")
+
+
+def test_vasl_save_units_and_los(capsys: pytest.CaptureFixture[str]) -> None:
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env:
+        pytest.skip("HEXWX_VASL_DIR is not set: needs VASL's saves and boards")
+    save = Path(env) / "saves" / "streets-of-stalingrad.vsav"
+    with running(save, vasl_dir=env) as srv:
+        status, d = get_json(srv, "/api/map")
+        assert status == 200 and d["kind"] == "save" and len(d["units"]) > 50
+        assert all(u["hex"] in {h["name"] for h in d["hexes"]} for u in d["units"])
+        a, b = d["units"][0], d["units"][-1]
+        status, s = get_json(srv, f"/api/sight?unit={a['id']}")
+        assert status == 200 and len(s["sees"]) == len(d["units"]) - 1
+        _, _, body = get(srv, f"/api/los?from={a['hex']}&to={b['hex']}")
+        assert body.decode() == cli(capsys, "los", save, a["hex"], b["hex"], "--vasl-dir", env, "--json")
+
+
+def test_the_serve_command_prints_its_url_and_serves(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import urllib.request
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "hexwx", "serve", str(MAP), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("hexwx serve: http://127.0.0.1:")
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/los?from=J4&to=C5", timeout=30) as r:
+            assert json.loads(r.read())["blocking_hex"] == "D4"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    bad = subprocess.run([sys.executable, "-m", "hexwx", "serve", str(MAP), "--port", "70000"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--port" in bad.stderr
+    missing = subprocess.run([sys.executable, "-m", "hexwx", "serve", str(tmp_path / "nope.toml")],
+                             capture_output=True, text=True, env=env, timeout=60)
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr

@@ -155,6 +155,10 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
         text = page.js("document.getElementById('sight-explain').textContent")
         want = cli_json(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json")
         assert (f"DRM +{want['drm']}" in text) if not want["blocked"] else (want["reason"] in text)
+        assert page.js("document.querySelectorAll('#layer-overlay .sight-line').length") == 1
+        # the second unit clicked is the target: the LOS between the units, as `los --scenario`
+        page.click('rect.counter[data-unit="village-squad"]')
+        expect_shown(shown_los(page, "I4", "C5"), want)
         page.screenshot(tmp_path / "scenario.png")
 
 
@@ -167,9 +171,11 @@ def test_table_turn_slider(page: Page, tmp_path: Path, capsys: pytest.CaptureFix
         page.js("(() => { const t = document.getElementById('turn'); t.value = '4';"
                 "t.dispatchEvent(new Event('input')); })()")
         page.wait("document.getElementById('turn-text').textContent.startsWith('turn 4')")
-        page.click('polygon.counter[data-unit="52nd"]')
+        page.click('polygon.base[data-unit="52nd"]')
         want = cli_json(capsys, "table", TABLE, "--can-see", "52nd", "3e-ligne", "--turn", "4", "--json")
-        page.wait("document.getElementById('table-explain').textContent.includes('52nd -> 3e-ligne')")
+        page.wait("document.getElementById('table-explain').dataset.turn === '4' && "
+                  "document.getElementById('table-explain').dataset.from === '52nd'")
+        assert page.js("document.querySelectorAll('#layer-los line.sight-line').length") == 3
         text = page.js("document.getElementById('table-explain').textContent")
         assert f"52nd -> 3e-ligne: {'sees' if want['visible'] else 'does not see'} ({want['los']})" in text
         page.screenshot(tmp_path / "table.png")

@@ -158,12 +158,10 @@
     drawRings();
   }
 
-  function drawRings() {
-    clear("layer-overlay").dataset.kind = "";
-    // rings are drawn in the LOS layer's neighbour so that overlays keep them
-    const g = $("layer-overlay");
-    if (S.src && S.byName[S.src]) el("polygon", { points: pts(corners(S.byName[S.src])), class: "src-ring" }, g);
-    if (S.tgt && S.byName[S.tgt]) el("polygon", { points: pts(corners(S.byName[S.tgt])), class: "tgt-ring" }, g);
+  function drawRings() { drawRingsInto(clear("layer-overlay")); }
+  function drawRingsInto(g) {
+    if (S.src && hexOf(S.src)) el("polygon", { points: pts(corners(hexOf(S.src))), class: "src-ring" }, g);
+    if (S.tgt && hexOf(S.tgt)) el("polygon", { points: pts(corners(hexOf(S.tgt))), class: "tgt-ring" }, g);
   }
 
   // -- weather panel: built from the CLI's own options (every E3 flag, and SSRs when present) --
@@ -266,13 +264,17 @@
       lines.push(`BLOCKED${r.blocking_hex ? " in " + r.blocking_hex : ""}: ${r.reason}${r.rule ? " (" + r.rule + ")" : ""}`);
     } else {
       lines.push(`CLEAR: hindrance DRM +${r.hindrance}, LV DRM +${r.lv}, total +${r.drm}`);
+    }
+    if (!r.blocked || !r.blocked_at) {   // clear, or blocked by the sum of the hindrances (E3.1)
       r.hindrances.forEach((h) => lines.push(`  +${h.drm} ${h.kind}${h.hex ? " in " + h.hex : ""} (${h.rule})`));
     }
     if (r.weather) lines.push(`weather: ${describeWeather(r.weather)}`);
     return lines.join("\n");
   }
   function describeWeather(w) { return w.description || w.base || JSON.stringify(w); }
-  function centreOf(name) { const h = S.byName[name]; return h ? [h.x, h.y] : null; }
+  // a LOS end is a hex name or (scenarios, saves) a unit id standing in its hex
+  function hexOf(name) { return S.byName[name] || (S.units && S.units[name] ? S.byName[S.units[name].hex] : null); }
+  function centreOf(name) { const h = hexOf(name); return h ? [h.x, h.y] : null; }
   function drawLos(r) {
     const g = clear("layer-los");
     const a = centreOf(r.source), b = centreOf(r.target);
@@ -286,7 +288,7 @@
     } else {
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: r.blocked ? "los-after" : "los-clear" }, g);
     }
-    if (r.blocked) return;
+    if (r.blocked && r.blocked_at) return;   // terrain blocks: the hindrances before it are moot
     const seen = {};
     r.hindrances.forEach((h) => {
       if (!h.hex) return;                               // range-based LV (mist...): text only
@@ -391,8 +393,31 @@
     if (!S.sides.includes(side)) S.sides.push(side);
     return SIDE_COLOURS[S.sides.indexOf(side) % SIDE_COLOURS.length];
   }
+  function clickUnit(u) {
+    // a unit is a LOS end like a hex (its level, infantry or not, camouflage: as the CLI's
+    // `los --scenario` answers); the first end also shows who sees whom
+    if (mode() === "los") {
+      if (!S.src || S.tgtFixed) {
+        S.src = u.id; S.tgt = null; S.tgtFixed = false;
+        $("src-name").textContent = u.id; $("tgt-name").textContent = "–";
+        levelOptions($("src-level"), hexOf(u.id), u.level);
+        clear("layer-los"); resetLosText();
+        selectUnit(u.id);
+      } else {
+        S.tgt = u.id; S.tgtFixed = true;
+        $("tgt-name").textContent = u.id;
+        levelOptions($("tgt-level"), hexOf(u.id), u.level);
+        refreshLos();
+      }
+      drawRings();
+      return;
+    }
+    selectUnit(u.id);
+  }
   function drawUnits() {
     $("sec-units").hidden = false;
+    S.units = {};
+    S.map.units.forEach((u) => { S.units[u.id] = u; });
     const g = clear("layer-units"), list = $("units");
     const perHex = {};
     S.map.units.forEach((u) => {
@@ -404,7 +429,7 @@
       const t = el("title", {}, r); t.textContent = `${u.id} (${u.side}, ${u.kind}) in ${u.hex} level ${u.level}`;
       const l = el("text", { x: x + 15, y: y + 15, class: "counter-label" }, g);
       l.textContent = u.id.slice(0, 4);
-      r.addEventListener("click", (e) => { e.stopPropagation(); selectUnit(u.id); });
+      r.addEventListener("click", (e) => { e.stopPropagation(); if (!S.dragged) clickUnit(u); });
       const d = document.createElement("div");
       d.className = "unit"; d.dataset.unit = u.id;
       d.textContent = `${u.id} — ${u.side}, ${u.kind}, ${u.hex}${u.level ? " level " + u.level : ""}`;
@@ -417,7 +442,8 @@
     document.querySelectorAll("#units .unit, .counter").forEach((x) => x.classList.toggle("sel", x.dataset.unit === id));
     const r = await api("sight", { unit: id, ...weatherParams() });
     if (!r) return;
-    const g = clear("layer-los"), a = centreOf(r.hex);
+    const g = clear("layer-overlay"), a = centreOf(r.hex);
+    drawRingsInto(g);
     const lines = [`${r.unit} (${r.side}) in ${r.hex} sees:`];
     r.sees.forEach((s) => {
       const b = centreOf(s.hex);
@@ -451,7 +477,7 @@
     const ug = $("layer-units");
     t.units.forEach((u) => {
       u.bases.forEach((b) => {
-        const r = el("polygon", { points: tp(b), fill: sideColour(u.side), class: "counter", "data-unit": u.id,
+        const r = el("polygon", { points: tp(b), fill: sideColour(u.side), class: "base", "data-unit": u.id,
                                   "stroke-width": t.width / 800 }, ug);
         const tt = el("title", {}, r); tt.textContent = `${u.id} (${u.side}, ${u.arm})`;
         r.addEventListener("click", () => { S.unitSel = S.unitSel === u.id ? null : u.id; refreshTable(); });
@@ -472,27 +498,32 @@
     const t = S.map, Y = S.tableY, turn = Number($("turn").value);
     const info = t.turns[turn - 1];
     $("turn-text").textContent = info.text;
-    document.querySelectorAll(".counter").forEach((x) => x.classList.toggle("sel", x.dataset.unit === S.unitSel));
+    document.querySelectorAll(".base").forEach((x) => x.classList.toggle("sel", x.dataset.unit === S.unitSel));
     const g = clear("layer-los");
     const byId = {};
     t.units.forEach((u) => { byId[u.id] = u; });
     if (S.unitSel && info.visibility !== null) {
       const c = byId[S.unitSel].centre;
-      el("circle", { cx: c[0], cy: Y(c[1]), r: info.visibility, fill: "none", stroke: "#333", "stroke-dasharray": "8 6",
+      el("circle", { cx: c[0], cy: Y(c[1]), r: info.visibility, fill: "none", stroke: "#333",
+                     "stroke-dasharray": `${t.width / 100} ${t.width / 150}`,
                      "stroke-width": t.width / 700 }, g);
     }
     if (!$("tog-sights").checked) { $("table-explain").textContent = ""; return; }
+    $("table-explain").dataset.turn = "";
     const r = await api("sight", { turn, from: S.unitSel || "" });
     if (!r) return;
     const lines = [];
     r.sights.forEach((s) => {
       const a = byId[s.viewer].centre, b = byId[s.target].centre;
       const cls = !s.visible ? "blocked" : s.los === "clear" ? "clear" : "partly";
+      const dash = cls === "clear" ? "none" : `${t.width / 120} ${t.width / 160}`;
       el("line", { x1: a[0], y1: Y(a[1]), x2: b[0], y2: Y(b[1]), class: "sight-line " + cls,
-                   style: `stroke-width:${t.width / 400}px` }, g);
+                   style: `stroke-width:${t.width / 400}px;stroke-dasharray:${dash}` }, g);
       lines.push(`${s.viewer} -> ${s.target}: ${s.visible ? "sees" : "does not see"} (${s.los}); ${s.reason}${s.rule ? " [" + s.rule + "]" : ""}`);
     });
     $("table-explain").textContent = lines.join("\n");
+    $("table-explain").dataset.turn = String(turn);          // which question this answers
+    $("table-explain").dataset.from = S.unitSel || "";
   }
 
   // -- start -----------------------------------------------------------------------------------

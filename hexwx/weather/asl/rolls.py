@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence, TypeVar
 
 from hexwx.dice import Dice, Roll
+from hexwx.limits import TURNS, check_count
 from hexwx.errors import UsageError
 from hexwx.validate import whole
 from hexwx.weather.asl import charts as C
@@ -266,7 +267,9 @@ class TurnRecord:
 def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) -> list[TurnRecord]:
     """Run ``turns`` Game Turns (two Player Turns each) from ``state``; one record per Player Turn."""
     whole(turns, "number of turns", 1)
-    out: list[TurnRecord] = []
+    check_count(turns, TURNS, "number of turns")  # hexwx.limits: a run is bounded
+    from hexwx.weather.run import WeatherRun
+    out: list[TurnRecord] = WeatherRun()
     for _ in range(turns * 2):
         state, events, rolls = next_player_turn(state, dice, **placement)  # type: ignore[arg-type]
         dr = next(r.final for r in rolls if r.purpose.startswith("wind change DR"))

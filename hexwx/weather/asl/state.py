@@ -113,6 +113,22 @@ class Drift:
 # the weather state
 # -------------------------------------------------------------------------------------------
 
+#: The on/off fields of AslWeather (each must be a real bool: "yes" is refused, not true).
+_FLAG_FIELDS = ("rain", "falling_snow", "heavy", "ground_snow", "deep_snow", "extreme_winter",
+                "drifts_in_play", "gusts", "rained", "plowed_roads")
+
+
+#: Properties of :class:`AslWeather` that are not constructor arguments, with what to write.
+_DERIVED_ARGS: dict[str, str] = {
+    "mud": 'Mud is a weather chart result (3.6): write base="Mud" (or base="Mud & Overcast")',
+    "mist": 'Mist is a weather chart result (3.32): write base="Mist"',
+    "overcast": 'Overcast is a weather chart result (3.5): write base="Overcast"',
+    "gusty": 'Gusty is a weather chart result (3.4): write base="Gusty" (or "Clear & Gusty")',
+    "fog": "fog is given by its level: write fog_level=L (fog at level L and lower, 3.31)",
+    "snow": 'Snow is a weather chart result (3.7): write base="Snow" with ground_snow=True, '
+            "deep_snow=True or falling_snow=True",
+}
+
 
 @dataclass(frozen=True)
 class AslWeather:
@@ -154,7 +170,19 @@ class AslWeather:
     phase: str = "setup"
     used_drift_counters: tuple[str, ...] = ()
 
+    def __new__(cls, *args: object, **kwargs: object) -> "AslWeather":
+        """Refuse the derived names (``mud=True``...) with the argument that means them."""
+        for name in kwargs:
+            if name in _DERIVED_ARGS:
+                raise UsageError(f"AslWeather has no {name}= argument; {_DERIVED_ARGS[name]}")
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
+        for name in _FLAG_FIELDS:
+            if not isinstance(getattr(self, name), bool):
+                raise UsageError(f"bad {name} {getattr(self, name)!r}; expected True or False")
+        if not isinstance(self.drifts, (tuple, list)):
+            raise UsageError(f"bad drifts {self.drifts!r}; expected a tuple of Drift")
         comps = set(parse_base(self.base)) if isinstance(self.base, str) else None
         if comps is None:
             raise UsageError(f"bad weather {self.base!r}; expected a string such as 'Mud & Overcast'")

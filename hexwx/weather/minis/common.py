@@ -28,7 +28,8 @@ from typing import Any, Callable, Hashable, Mapping, TypeVar
 
 import numpy as np
 
-from hexwx.dice import Dice, Roll
+from hexwx.dice import Dice, Roll, seed_int
+from hexwx.limits import SIMULATED_TURNS, TURNS, check_count
 from hexwx.errors import UsageError
 from hexwx.validate import is_whole
 from hexwx.weather.minis.registry import RULE_NAMES, RULE_SETS
@@ -107,7 +108,7 @@ def check_turns(turns: Any) -> int:
     """Validate a number of turns (a whole number >= 1)."""
     if not is_whole(turns, 1):
         raise UsageError(f"number of turns must be a whole number of at least 1, got {turns!r}")
-    return turns
+    return check_count(turns, TURNS, "number of turns")
 
 
 # ----------------------------------------------------------------------------- one game
@@ -122,7 +123,8 @@ def run_weather(rules: str, turns: int, *, dice: Dice, **options: Any) -> list[T
     check_options(rules, options)
     mark = len(dice.log)
     state = mod.start(dice, **options)
-    reports: list[TurnReport] = []
+    from hexwx.weather.run import WeatherRun
+    reports: list[TurnReport] = WeatherRun()
     for turn in range(1, turns + 1):
         state, report = mod.step(state, turn, dice)
         reports.append(replace(report, rolls=tuple(dice.log[mark:])))
@@ -233,7 +235,10 @@ def _simulated_codes(rules: str, games: int, turns: int, seed: int | None,
     check_options(rules, options)
     if not is_whole(games, 1):
         raise UsageError(f"number of games must be a whole number of at least 1, got {games!r}")
-    codes = mod.simulate(games, turns, np.random.default_rng(seed), **options)
+    if games * turns > SIMULATED_TURNS.value:
+        raise UsageError(f"{games:,} games x {turns:,} turns exceeds {SIMULATED_TURNS.describe()}")
+    codes = mod.simulate(games, turns, np.random.default_rng(None if seed is None else seed_int(seed)),
+                         **options)
     return codes, list(mod.WEATHERS) + [ENDED]
 
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Benchmark VASL layouts against one board: loading, and a single LOS.
+
+Targets (issue 12): loading a 3-board layout <= 3x loading one board; a single LOS on it as fast
+as on one board.  "Loading" is cold (archive caches cleared) and is measured twice: load_map
+alone, and up to the first LOS answer (pixel geometry, per-hex terrain, kernel arrays built).
+Single LOS: the same printed pairs of the middle board, asked on the board alone and on the
+layout, median of many runs.  Runs side by side so that machine noise hits both alike.
+
+    HEXWX_VASL_DIR=../shared/vasl python tools/bench_layout.py [--layout r05/r02/r04 --board bd02]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from hexwx.io import layout as L
+from hexwx.io import load as load_mod
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import los
+
+
+def _cold() -> None:
+    L._raster.cache_clear()
+    L._compose.cache_clear()
+    load_mod._CACHE.clear()
+
+
+def time_load(text: str, first_los: tuple[str, str] | None, runs: int) -> float:
+    out = []
+    for _ in range(runs):
+        _cold()
+        t0 = time.perf_counter()
+        m = load_map(text)
+        if first_los:
+            los(m, *first_los)
+        out.append(time.perf_counter() - t0)
+    return statistics.median(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--layout", default="r05/r02/r04", help="the layout (default r05/r02/r04)")
+    ap.add_argument("--board", default="bd02", help="the single board (default bd02)")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--pairs", type=int, default=400)
+    args = ap.parse_args(argv)
+    if not os.environ.get("HEXWX_VASL_DIR"):
+        print("set HEXWX_VASL_DIR to VASL's reference data (boards/, SharedBoardMetadata.xml)", file=sys.stderr)
+        return 2
+    label = args.board[2:].lstrip("0")
+    m1 = load_map(args.board)
+    names = m1.grid.names()
+    rng = np.random.default_rng(1)
+    pairs = [(names[i], names[j]) for i, j in rng.integers(0, len(names), (args.pairs, 2)) if i != j]
+    first = (f"{label}{pairs[0][0]}", f"{label}{pairs[0][1]}")
+    for what, fl, fb in (("load_map", None, None), ("load + first LOS", first, pairs[0])):
+        one = time_load(args.board, fb, args.runs)
+        lay = time_load(args.layout, fl, args.runs)
+        print(f"{what:17s} {args.board}: {1000 * one:7.1f} ms   {args.layout}: {1000 * lay:7.1f} ms"
+              f"   ratio {lay / one:.2f} (target <= 3)")
+    ml = load_map(args.layout)
+    for m, p in ((m1, pairs), (ml, [(label + a, label + b) for a, b in pairs])):
+        for a, b in p[:20]:
+            los(m, a, b)  # warm
+    res = {}
+    for name, m, p in (("board", m1, pairs), ("layout", ml, [(label + a, label + b) for a, b in pairs])):
+        t = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for a, b in p:
+                los(m, a, b)
+            t.append((time.perf_counter() - t0) / len(p))
+        res[name] = min(t)
+    print(f"single LOS (mean of {len(pairs)} pairs, best of 3): {args.board} {1e6 * res['board']:.0f} us, "
+          f"{args.layout} {1e6 * res['layout']:.0f} us, ratio {res['layout'] / res['board']:.2f} (target ~1)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Make docs/viewer.png: the viewer on maps/hill_village.toml, a LOS in fog (needs Chromium).
+
+    python tools/viewer_screenshot.py [-o docs/viewer.png]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "serve"))
+
+
+def main() -> None:
+    from cdp import Browser, find_chromium
+    from serve_helpers import running
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-o", "--output", default=str(ROOT / "docs" / "viewer.png"))
+    a = ap.parse_args()
+    exe = find_chromium()
+    if exe is None:
+        raise SystemExit("chromium is not installed (tools/ensure_chromium.sh)")
+    browser = Browser(exe, 1400, 760)
+    page = browser.page()
+    try:
+        with running(ROOT / "maps" / "hill_village.toml") as srv:
+            page.goto(srv.url)
+            page.wait("document.body && document.body.dataset.ready === '1'")
+            page.js("(() => { const f = document.getElementById('wx-fog'); f.value = '0';"
+                    "f.dispatchEvent(new Event('change', {bubbles: true})); })()")
+            page.click('[data-hex="E8"]')
+            page.click('[data-hex="G9"]')
+            page.wait("document.getElementById('los-explain').textContent.includes('G9 (level')")
+            page.js("document.getElementById('zoom-in').click()")
+            page.js("document.getElementById('zoom-in').click()")
+            x, y = page.centre_of('[data-hex="G7"]')
+            page.js(f"(() => {{ const v = window.hexwxViewer.view; v.x += {700 - x}; v.y += {380 - y};"
+                    "document.getElementById('viewport').setAttribute('transform',"
+                    "`translate(${v.x},${v.y}) scale(${v.k})`); })()")
+            page.mouse("mouseMoved", *page.centre_of('[data-hex="F9"]'))
+            page.screenshot(Path(a.output))
+            print(f"wrote {a.output}")
+    finally:
+        page.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
