@@ -16,9 +16,7 @@ from hexwx.errors import DataError
 from hexwx.limits import check_input
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
-from hexwx.io.mapfile import load_mapfile
 from hexwx.io.vasl import board_label, is_vasl_archive
-from hexwx.io.vsav import is_vasl_save
 
 #: Loaded maps, least recently used first, bounded by the bytes they hold (hexwx._cache:
 #: ``$HEXWX_MAP_CACHE_MB``, 512 MiB by default), so a long batch over many maps stays bounded.
@@ -62,6 +60,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
+    from hexwx.io.vsav import is_vasl_save  # the save and map-file readers only when needed
     if is_vasl_save(p):
         from hexwx.io.vsav_import import load_save_map
         m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr),
@@ -70,5 +69,6 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         m = load_layout([[BoardSpec(number=p.name, label=board_label(p), path=str(p))]],
                         vasl_dir=vasl_dir, metadata=metadata_path(vasl_metadata, vasl_dir), ssr=tuple(ssr))
     else:
+        from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
     return _CACHE.put(key, m)
