@@ -61,7 +61,8 @@ def drawn_road_sides(m: HexMap) -> np.ndarray:
               hsub: np.ndarray) -> np.ndarray:
         near = (X - cx[h]) ** 2 + (Y - cy[h]) ** 2 <= CENTRE_RADIUS ** 2
         on_edge = edge[x0:x0 + X.shape[0], y0:y0 + X.shape[1]] & (hsub == h)
-        return sub & (near | on_edge)
+        found: np.ndarray = sub & (near | on_edge)
+        return found
 
     has_centre = np.zeros(n, bool)
     for h in range(n):
