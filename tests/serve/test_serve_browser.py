@@ -158,7 +158,7 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
         assert page.js("document.querySelectorAll('#layer-overlay .sight-line').length") == 1
         # the second unit clicked is the target: the LOS between the units, as `los --scenario`
         page.click('rect.counter[data-unit="village-squad"]')
-        expect_shown(shown_los(page, "I4", "C5"), want)
+        expect_shown(shown_los(page, "I4", "C3"), want)
         page.screenshot(tmp_path / "scenario.png")
 
 
