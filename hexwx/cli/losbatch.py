@@ -32,7 +32,11 @@ def read_pairs(path: str) -> tuple[str, list[str], list[str], list[str], list[st
     """
     label = "<stdin>" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+        if path == "-":
+            text = sys.stdin.read()
+        else:  # hexwx.limits: a regular file (no FIFO, no /dev/zero), bounded in size
+            from hexwx.limits import read_text_input
+            text = read_text_input(path, "a CSV of pairs").removeprefix("\ufeff")
     except OSError as exc:
         raise DataError(f"{label}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -159,7 +163,11 @@ def to_jsonl(records: list[dict[str, Any]]) -> str:
 
 def _cmd_los_batch(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import open_map, write_text
+    from hexwx.cli.hex import map_inputs
     from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.map, None if args.pairs == "-" else args.pairs)
+    check_output(args.output, inputs=inputs)
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
@@ -170,7 +178,8 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
     if fmt is None:
         fmt = "jsonl" if str(args.output or "").lower().endswith((".jsonl", ".ndjson", ".json")) else "csv"
     records = rows(m, answers)
-    write_text(args.output, to_jsonl(records) if fmt == "jsonl" else to_csv(records))
+    write_text(args.output, to_jsonl(records) if fmt == "jsonl" else to_csv(records),
+               inputs=inputs + (m.source,))
     return 0
 
 
