@@ -47,3 +47,11 @@ def board(name: str) -> HexMap:
 def cli_args(name: str) -> list[str]:
     """``[ARCHIVE, "--vasl-metadata", FILE]`` for a CLI call on board ``name``."""
     return [str(archive(name)), "--vasl-metadata", str(metadata())]
+
+
+def all_boards(default: tuple[str, ...] = ("bd03",)) -> list[str]:
+    """Every board archive in $HEXWX_VASL_DIR/boards (for parametrizing; ``default`` without it)."""
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env or not (Path(env) / "boards").is_dir():
+        return list(default)
+    return sorted(p.name for p in (Path(env) / "boards").iterdir())

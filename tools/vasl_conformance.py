@@ -95,8 +95,12 @@ def compare_upper(vasl_dir: Path, board: str) -> dict:
     tgt = np.array([m.parse(r["tgt"]) for r in rows])
     sl = np.array([int(r["src_level"]) for r in rows])
     tl = np.array([int(r["tgt_level"]) for r in rows])
+    vasl_locs = set(zip((r["src"] for r in rows), sl.tolist()))
+    # a location VASL has and hexwx does not (or the reverse) is a cause of its own, not a crash
+    top = (m.hexes.levels + m.hexes.rooftop.astype(bool)).astype(np.int64)
+    exists = (sl <= top[src]) & (tl <= top[tgt]) & (sl >= 0) & (tl >= 0)
     t0 = time.perf_counter()
-    a = los_pairs(m, src, tgt, sl, tl)
+    a = los_pairs(m, src, tgt, np.where(exists, sl, 0), np.where(exists, tl, 0))
     seconds = time.perf_counter() - t0
     v_blocked = np.array([r["blocked"] == "1" for r in rows])
     v_hind = np.array([int(r["hindrance"]) if r["hindrance"] else -1 for r in rows])
@@ -104,7 +108,7 @@ def compare_upper(vasl_dir: Path, board: str) -> dict:
     rev = np.array([where[(r["tgt"], r["tgt_level"], r["src"], r["src_level"])] for r in rows])
     v_recip = (v_blocked == v_blocked[rev]) & (v_hind == v_hind[rev])
     distinct = src != tgt
-    scored = v_recip & distinct
+    scored = v_recip & distinct & exists
     ours = a.blocked
     agree_b = scored & (ours == v_blocked)
     both_clear = scored & ~v_blocked & ~ours
@@ -124,7 +128,11 @@ def compare_upper(vasl_dir: Path, board: str) -> dict:
         causes[f"hindrance: VASL {v_hind[i]} vs hexwx {a.hindrance[i]}"].append(pair(i))
     # VASL answers differently by direction: which way hexwx (reciprocal) sides, and why VASL differs
     unscored: dict[str, list[str]] = defaultdict(list)
-    for i in np.flatnonzero(~v_recip & distinct):
+    for i in np.flatnonzero(~exists):
+        r = rows[i]
+        h, lv = (r["src"], int(r["src_level"])) if not (0 <= sl[i] <= top[src[i]]) else (r["tgt"], int(r["tgt_level"]))
+        unscored[f"location {h} level {lv} exists in VASL, not in hexwx"].append(pair(i))
+    for i in np.flatnonzero(~v_recip & distinct & exists):
         j = rev[i]
         if i > j:
             continue
@@ -132,13 +140,17 @@ def compare_upper(vasl_dir: Path, board: str) -> dict:
         there, back = rows[i]["reason"] or f"clear {v_hind[i]}", rows[j]["reason"] or f"clear {v_hind[j]}"
         side = "hexwx blocked" if ours[i] else f"hexwx clear {a.hindrance[i]}"
         unscored[f"VASL not reciprocal ({way}): {there!r} one way, {back!r} back; {side}"].append(pair(i))
-    for i in np.flatnonzero(~distinct):
+    for i in np.flatnonzero(~distinct & exists):
         v = rows[i]["reason"] or "clear"
         unscored[f"same hex: VASL {v!r}, hexwx {ours_text(i)!r}"].append(pair(i))
     return {"board": board, "pairs": len(rows), "scored": int(scored.sum()),
             "blocked_agree": float(agree_b.sum() / max(1, scored.sum())),
             "hindrance_agree": float(agree_h.sum() / both_clear.sum()) if both_clear.any() else 1.0,
-            "hexwx_reciprocal": bool(np.array_equal(ours, ours[rev])),
+            "hexwx_reciprocal": bool(np.array_equal(ours[exists], ours[rev][exists])),
+            "missing_locations": int((~exists).sum()),
+            "hexwx_only_locations": sorted(
+                f"{m.name_of(h)}/{lv}" for h in range(len(m)) for lv in range(1, int(top[h]) + 1)
+                if (m.name_of(h), lv) not in vasl_locs),
             "causes": dict(causes), "unscored": dict(unscored), "seconds": seconds}
 
 
@@ -149,6 +161,8 @@ def print_upper(r: dict) -> None:
           f"hexwx reciprocal: {'yes' if r['hexwx_reciprocal'] else 'NO'}; kernel {r['seconds']:.2f} s")
     for cause, pairs in sorted(r["causes"].items(), key=lambda kv: -len(kv[1])):
         print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
+    if r["hexwx_only_locations"]:
+        print(f"  upper locations hexwx has and VASL has not: {', '.join(r['hexwx_only_locations'])}")
     if r["unscored"]:
         print("  not scored:")
     for cause, pairs in sorted(r["unscored"].items(), key=lambda kv: -len(kv[1])):

@@ -41,33 +41,33 @@ def read_pairs(path: str) -> tuple[str, list[str], list[str], list[str], list[st
         raise DataError(f"{label}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise DataError(f"{label}: not a text (UTF-8) CSV file") from None
-    reader = csv.reader(io.StringIO(text))
-    header = next(reader, None)
-    if header is None:
+    try:
+        data = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise DataError(f"{label}: not a CSV file ({exc})") from None
+    if not data:
         raise DataError(f"{label}: empty file (expected a header with columns src,tgt"
                         f"[,src_level,tgt_level])")
+    header, body = data[0], data[1:]
     cols = {c.strip().lower(): i for i, c in enumerate(header)}
     for need in ("src", "tgt"):
         if need not in cols:
             raise DataError(f"{label}: no column {need!r} in the header {','.join(header)!r} "
                             f"(expected src,tgt[,src_level,tgt_level])")
-    idx = [cols["src"], cols["tgt"], cols.get("src_level", -1), cols.get("tgt_level", -1)]
-    out: list[list[str]] = [[], [], [], []]
-    lines: list[int] = []
-    for line_no, row in enumerate(reader, start=2):
-        if not row or all(not c.strip() for c in row):
-            continue
-        for k, i in enumerate(idx):
-            if i < 0:
-                out[k].append("")
-            elif i < len(row):
-                out[k].append(row[i].strip())
-            elif k < 2:
-                raise DataError(f"{label} line {line_no}: {('src', 'tgt')[k]} is missing")
-            else:
-                out[k].append("")
-        lines.append(line_no)
-    return label, out[0], out[1], out[2], out[3], lines
+    keep = [k for k, row in enumerate(body) if any(c.strip() for c in row)]   # blank lines
+    rows = [body[k] for k in keep]
+    lines = [k + 2 for k in keep]
+    width = max(cols["src"], cols["tgt"]) + 1
+    for row, line in zip(rows, lines):
+        if len(row) < width:
+            raise DataError(f"{label} line {line}: src or tgt is missing")
+
+    def column(name: str) -> list[str]:
+        i = cols.get(name, -1)
+        if i < 0:
+            return [""] * len(rows)
+        return [row[i].strip() if i < len(row) else "" for row in rows]
+    return label, column("src"), column("tgt"), column("src_level"), column("tgt_level"), lines
 
 
 def _parse_levels(label: str, values: list[str], lines: list[int], column: str) -> np.ndarray:
@@ -107,58 +107,54 @@ def answer_pairs(m: Any, label: str, src: list[str], tgt: list[str], sl: list[st
     return los_pairs(m, ids[0], ids[1], levels[0], levels[1], weather=weather)
 
 
-def rows(m: Any, a: Any) -> list[dict[str, Any]]:
-    """One dict per pair with :data:`FIELDS`, as ``LosResult.to_json`` has them."""
+def encode(m: Any, a: Any, fmt: str) -> str:
+    """The answers as CSV (header + one row per pair) or JSON lines, fields :data:`FIELDS`.
+
+    Built column by column from the few distinct names, locations and reasons, so that writing
+    100,000 rows costs about as much as answering them.  JSON values are exactly those of
+    ``LosResult.to_json``; in CSV, null is empty, true/false are 1/0 and blocked_at is "x y".
+    """
     from hexwx.lineofsight.locations import location_name
-    names = m.grid.names()
-    where: dict[tuple[int, int], str] = {}
+    from hexwx.outputs import csv_cell
+    jsonl = fmt == "jsonl"
+    quote = json.dumps if jsonl else csv_cell
+    null = "null" if jsonl else ""
+    names = np.array([quote(x) for x in m.grid.names()], dtype=object)
 
-    def loc(h: int, lv: int) -> str:
-        key = (h, lv)
-        if key not in where:
-            where[key] = location_name(m, h, lv)
-        return where[key]
+    def locs(h: np.ndarray, lv: np.ndarray) -> np.ndarray:
+        key = h * 4096 + lv
+        uniq, inverse = np.unique(key, return_inverse=True)
+        texts = np.array([quote(location_name(m, int(k) // 4096, int(k) % 4096)) for k in uniq], dtype=object)
+        return texts[inverse.reshape(-1)]
 
-    reasons = {int(c): a.reason_of(i) for c, i in zip(*np.unique(a.reason, return_index=True))}
+    def nums(x: np.ndarray) -> np.ndarray:
+        return x.astype(str).astype(object)
+
+    terrain = a.reason > 0
+    codes, inverse = np.unique(a.reason, return_inverse=True)
+    texts = [a.reason_of(int(np.flatnonzero(a.reason == c)[0])) for c in codes]
+    reason = np.array([quote(t) for t, _ in texts], dtype=object)[inverse.reshape(-1)]
+    rule = np.array([null if r is None else quote(r) for _, r in texts], dtype=object)[inverse.reshape(-1)]
     lv = a.lv if a.lv is not None else np.zeros(len(a), np.int32)
-    cols = [x.tolist() for x in (a.src, a.tgt, a.src_level, a.tgt_level, a.src_elevation,
-                                  a.tgt_elevation, a.range, a.blocked, a.hindrance, lv,
-                                  a.reason, a.blocking_hex, a.blocked_at[:, 0], a.blocked_at[:, 1])]
-    out = []
-    for s, t, sl, tl, se, te, r, b, h, v, code, bh, bx, by in zip(*cols):
-        text, rule = reasons[code]
-        terrain = code > 0
-        out.append({
-            "source": names[s], "target": names[t], "source_level": sl, "target_level": tl,
-            "source_elevation": se, "target_elevation": te,
-            "source_location": loc(s, sl), "target_location": loc(t, tl),
-            "range": r, "blocked": b,
-            "hindrance": None if b else h, "lv": None if b else v, "drm": None if b else h + v,
-            "reason": text, "rule": rule,
-            "blocked_at": [bx, by] if terrain else None,
-            "blocking_hex": names[bh] if terrain and bh >= 0 else None,
-        })
-    return out
 
-
-def to_csv(records: list[dict[str, Any]]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(FIELDS)
-    w.writerows([_cell(f, r[f]) for f in FIELDS] for r in records)
-    return buf.getvalue()
-
-
-def _cell(field: str, v: Any) -> Any:
-    if v is None:
-        return ""
-    if field == "blocked_at":
-        return f"{v[0]} {v[1]}"
-    return int(v) if isinstance(v, bool) else v
-
-
-def to_jsonl(records: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(r) + "\n" for r in records)
+    def unless_blocked(x: np.ndarray) -> np.ndarray:
+        return np.where(a.blocked, null, nums(x)).astype(object)
+    at = a.blocked_at
+    at_text = (("[" + nums(at[:, 0]) + ", " + nums(at[:, 1]) + "]") if jsonl
+               else (nums(at[:, 0]) + " " + nums(at[:, 1])))
+    bhex = names[np.maximum(a.blocking_hex, 0)]
+    cols = [names[a.src], names[a.tgt], nums(a.src_level), nums(a.tgt_level),
+            nums(a.src_elevation), nums(a.tgt_elevation), locs(a.src, a.src_level),
+            locs(a.tgt, a.tgt_level), nums(a.range),
+            np.where(a.blocked, "true" if jsonl else "1", "false" if jsonl else "0").astype(object),
+            unless_blocked(a.hindrance), unless_blocked(lv), unless_blocked(a.hindrance + lv),
+            reason, rule, np.where(terrain, at_text, null).astype(object),
+            np.where(terrain & (a.blocking_hex >= 0), bhex, null).astype(object)]
+    rows = zip(*(c.tolist() for c in cols))
+    if jsonl:
+        template = "{{" + ", ".join(f'"{f}": {{}}' for f in FIELDS) + "}}\n"
+        return "".join(template.format(*r) for r in rows)
+    return ",".join(FIELDS) + "\n" + "".join(",".join(r) + "\n" for r in rows)
 
 
 def _cmd_los_batch(args: argparse.Namespace) -> int:
@@ -177,9 +173,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
         fmt = "jsonl" if str(args.output or "").lower().endswith((".jsonl", ".ndjson", ".json")) else "csv"
-    records = rows(m, answers)
-    write_text(args.output, to_jsonl(records) if fmt == "jsonl" else to_csv(records),
-               inputs=inputs + (m.source,))
+    write_text(args.output, encode(m, answers, fmt), inputs=inputs + (m.source,))
     return 0
 
 

@@ -166,7 +166,8 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
         for cand in (folder / n, folder / f"{n}.zip"):
             if cand.is_file():
                 return cand
-    raise DataError(f"board {spec.written!r}: no archive bd{num.zfill(2)} in {folder}")
+    raise DataError(f"board {spec.written!r}: no archive bd{num.zfill(2)} in {folder} (and no such "
+                    f"file here); expected a VASL board name like bd02 or a map file")
 
 
 # -- loading -----------------------------------------------------------------------------------

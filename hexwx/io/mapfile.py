@@ -44,6 +44,12 @@ def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
         raise table.error(key, f"hex {name!r} is not on this map") from None
 
 
+def _same_as(written: str, before: str) -> str:
+    """" (the same hex as '1GG5')" when a hex is written under another name (a half hex on a
+    board join answers to both boards' names), else ""."""
+    return "" if written.upper() == before.upper() else f" (the same hex as {before!r})"
+
+
 def _hex_list(grid: Grid, table: Table, key: str) -> list[tuple[int, str]]:
     """The hexes listed under ``key``, each with the name as written."""
     return [(_hex(grid, table, key, n), n) for n in table.list(key)]
@@ -113,7 +119,7 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
 
     if "levels" in doc:
         lv = doc.table("levels")
-        seen: dict[int, str] = {}
+        seen: dict[int, tuple[str, str]] = {}
         for key, _ in lv.items():
             try:
                 level = int(key)
@@ -123,13 +129,15 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
                 raise lv.error(key, f"level {level} outside {LEVEL_RANGE[0]}..{LEVEL_RANGE[1]}")
             for h, written in _hex_list(grid, lv, key):
                 if h in seen:
-                    raise lv.error(key, f"hex {written!r} already has level {seen[h]}")
-                seen[h] = key
+                    before, as_written = seen[h]
+                    raise lv.error(key, f"hex {written!r}{_same_as(written, as_written)} already "
+                                        f"has level {before}")
+                seen[h] = (key, written)
                 levels[h] = level
 
     if "terrain" in doc:
         tt = doc.table("terrain")
-        owner: dict[int, str] = {}
+        owner: dict[int, tuple[str, str]] = {}
         for key, _ in tt.items():
             if key not in HEX_KEYS:
                 hint = " (hexside terrain goes in [hexsides])" if key in HEXSIDE_KEYS else ""
@@ -137,8 +145,10 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
             code = catalogue_type(key).code
             for h, written in _hex_list(grid, tt, key):
                 if h in owner:
-                    raise tt.error(key, f"hex {written!r} is already {owner[h]!r}")
-                owner[h] = key
+                    before, as_written = owner[h]
+                    raise tt.error(key, f"hex {written!r}{_same_as(written, as_written)} is "
+                                        f"already {before!r}")
+                owner[h] = (key, written)
                 hex_code[h] = code
 
     geo = build_geometry(grid)
@@ -197,6 +207,7 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
     # hexside terrain drawn along the hexside line
     if "hexsides" in doc:
         hs = doc.table("hexsides")
+        side_owner: dict[tuple[int, int], tuple[str, str]] = {}
         for key, _ in hs.items():
             if key not in HEXSIDE_KEYS:
                 raise hs.error(key, f"unknown hexside terrain {key!r}; expected one of {', '.join(HEXSIDE_KEYS)}")
@@ -207,6 +218,14 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
                 except UsageError as exc:
                     raise hs.error(key, str(exc)) from None
                 h = _hex(grid, hs, key, name_)
+                o = int(grid.neighbours[h, side])
+                one = min((h, side), (o, (side + 3) % 6)) if o >= 0 else (h, side)
+                if one in side_owner:   # a hexside is shared: D5:NE is E5:SW
+                    before, as_written = side_owner[one]
+                    same = "" if as_written == spec else f" (the same hexside as {as_written!r})"
+                    raise hs.error(key, f"hexside {spec!r}{same} already has {before}; one hexside "
+                                        "takes one hexside terrain")
+                side_owner[one] = (key, str(spec))
                 corners = grid.corners(h)
                 shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
 

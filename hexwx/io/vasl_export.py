@@ -11,6 +11,7 @@ from collections import defaultdict
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES
 from hexwx.hexmap.terrain import CATALOGUE_TYPES, Category
+from hexwx.io.tomlwrite import dumps
 
 #: Catalogue key for a VASL category when no catalogue terrain has the same name.
 _BY_CATEGORY = {Category.WOODS: "woods", Category.BUILDING: "stone building",
@@ -27,10 +28,6 @@ def catalogue_key(name: str, category: Category, hindrance: bool, obstacle: bool
     if category == Category.OTHER:
         return "woods" if obstacle else ("brush" if hindrance else "open")
     return _BY_CATEGORY.get(category, "open")
-
-
-def _quote(key: str) -> str:
-    return f'"{key}"' if " " in key else key
 
 
 def export_mapfile(m: HexMap) -> str:
@@ -60,16 +57,15 @@ def export_mapfile(m: HexMap) -> str:
                          ].append(f"{name}:{HEXSIDE_NAMES[k]}")
             if o >= 0 and m.road_sides[h, k]:
                 roads["paved" if m.road_sides[h, k] == 2 else "dirt"].append([name, m.name_of(o)])
-    out = ["# hexwx map exported from a VASL board archive by `hexwx import-vasl`.",
-           "# Whole-hex approximation of the board's artwork; for your own use only.",
-           "[map]", f'name = "{m.name}"', f'boards = [["{label}"]]', 'default = "open"', "",
-           "[levels]"]
-    out += [f'{lv} = {sorted(v)!r}'.replace("'", '"') for lv, v in sorted(levels.items())]
-    out += ["", "[terrain]"]
-    out += [f"{_quote(k)} = {v!r}".replace("'", '"') for k, v in sorted(terrain.items())]
-    out += ["", "[hexsides]"]
-    out += [f"{_quote(k)} = {v!r}".replace("'", '"') for k, v in sorted(hexsides.items()) if k in
-            ("wall", "hedge", "bocage", "cliff")]
-    out += ["", "[roads]"]
-    out += [f"{k} = {v!r}".replace("'", '"') for k, v in sorted(roads.items())]
-    return "\n".join(out) + "\n"
+    doc = {
+        "map": {"name": m.name, "boards": [[label]], "default": "open"},
+        "levels": {str(lv): sorted(v) for lv, v in sorted(levels.items())},
+        "terrain": {k: v for k, v in sorted(terrain.items())},
+        "hexsides": {k: v for k, v in sorted(hexsides.items())
+                     if k in ("wall", "hedge", "bocage", "cliff")},
+        "roads": {k: v for k, v in sorted(roads.items())},
+    }
+    return dumps(doc, comments={"": ["hexwx map exported from a VASL board archive by "
+                                     "`hexwx import-vasl`.",
+                                     "Whole-hex approximation of the board's artwork; for your "
+                                     "own use only."]})

@@ -46,11 +46,15 @@ ESC = "\x1b"
 MAP_MARGIN_PX = 400
 #: The VASL map that holds the boards.
 MAIN_MAP = "Main Map"
-#: The largest save read (bytes of ``savedGame``); real saves are well under a megabyte.
+#: The largest save read (bytes of ``savedGame``): real saves hold a few kilobytes per piece.
 MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024
 #: The unpacked size limit of a save's savedGame entry ($HEXWX_MAX_SAVE_MB raises it).
 SAVED_GAME = Limit("the unpacked size of a save's savedGame", MAX_SAVED_GAME_BYTES, "MB",
                    "HEXWX_MAX_SAVE_MB")
+#: The most traits one piece may have, and the longest piece command: real VASL counters have
+#: about 40 traits in under 5 kB; the bounds keep a hostile save from costing minutes.
+MAX_TRAITS = 256
+MAX_PIECE_CHARS = 1 << 20
 
 #: VASL's nationality directories (counter image prefixes) -> nationality and ASL side.
 #: The side is the one the nationality normally fights on (ASL A25 nationality
@@ -157,6 +161,9 @@ def trait_chain(type_: str, state: str) -> list[tuple[str, str]]:
     t: str | None = type_
     st: str | None = state
     while t is not None:
+        if len(out) >= MAX_TRAITS:
+            raise DataError(f"more than {MAX_TRAITS} traits (nested decorators); expected a "
+                            f"VASL counter")
         head, t = _split_first(t, "\t")
         shead, st = _split_first(st, "\t") if st is not None else ("", None)
         out.append((head, shead))
@@ -478,7 +485,13 @@ def parse_save_text(text: str, source: str) -> VaslSave:
             parts = split_sequence(cmd[2:], "/")
             if len(parts) < 3 or parts[1] == "stack":
                 continue
-            pc = _piece(parts[0], parts[1], "/".join(parts[2:]))
+            if len(cmd) > MAX_PIECE_CHARS:
+                raise DataError(f"{source}: piece {parts[0][:20]!r} is {len(cmd)} characters long, "
+                                f"over the limit of {MAX_PIECE_CHARS}; expected a VASL counter")
+            try:
+                pc = _piece(parts[0], parts[1], "/".join(parts[2:]))
+            except DataError as exc:
+                raise DataError(f"{source}: piece {parts[0][:20]!r}: {exc}") from None
             if pc is not None:
                 pieces.append(pc)
     if boards is None:

@@ -65,14 +65,12 @@ def hex_ids(m: HexMap, hexes: Sequence[Any] | np.ndarray, what: str = "hex") -> 
             raise UsageError(f"{what} {int(a[bad][0])} is not a hex id of this map (0-{len(m) - 1})")
         return a.astype(np.int64)
     index = _name_index(m)
-    out = np.empty(len(a), np.int64)
-    for i, name in enumerate(a.tolist()):
-        h = index.get(str(name).strip().upper())
-        if h is None:
-            out[i] = m.parse(str(name))            # UsageError naming the hex
-        else:
-            out[i] = h
-    return out
+    uniq, inverse = np.unique(a.astype(str), return_inverse=True)   # few names, many pairs
+    ids = np.empty(len(uniq), np.int64)
+    for k, name in enumerate(uniq.tolist()):
+        h = index.get(name.strip().upper())
+        ids[k] = m.parse(name) if h is None else h     # parse: UsageError naming the hex
+    return ids[inverse.reshape(-1)]
 
 
 def _name_index(m: HexMap) -> dict[str, int]:

@@ -27,8 +27,19 @@ def elevation(m: HexMap, h: Hex, level: int) -> int:
 
 
 def building_kind(m: HexMap, h: Hex) -> str:
-    """The building of hex ``h`` in words: ``"Stone Building, 2 Level"`` -> ``"stone building"``."""
-    return _LEVELS_SUFFIX.sub("", m.terrain_of(h).name).lower()
+    """The building of hex ``h`` in words: ``"Stone Building, 2 Level"`` -> ``"stone building"``.
+
+    A market place's centre reads as open ground (LOS-SPEC 2.2 step 2): its name comes from the
+    artwork at the hex's LOS point then, or it is just "building"."""
+    t = m.terrain_of(h)
+    if not t.is_building:
+        g = m.geometry
+        x, y = int(g.los_x[h]), int(g.los_y[h])
+        raw = m.table[int(m.terrain[x, y])]
+        t = raw if raw.is_building else t
+    if not t.is_building:
+        return "building"
+    return _LEVELS_SUFFIX.sub("", t.name).lower()
 
 
 def location_name(m: HexMap, h: Hex, level: int) -> str:

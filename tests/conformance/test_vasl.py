@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vasl_helpers import all_boards, archive, board, metadata, vasl_dir
+from vasl_boards import all_boards, archive, board, metadata, vasl_dir
 from hexwx.cli import main
 from hexwx.errors import DataError
 from hexwx.io.load import load_map

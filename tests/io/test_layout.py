@@ -118,3 +118,36 @@ def test_cli_layout_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(argv) == code
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_queries_cross_the_join() -> None:
+    """Viewshed, los-table, path and reach on a layout: a join hex is one playing hex."""
+    need("bd01", "bd03")
+    from hexwx.lineofsight.engine import los_table, viewshed
+    from hexwx.movement.paths import path, reach
+    m = load_map("01,r03")
+    n = len(m)
+    t = los_table(m)
+    assert len(t.src) == n * (n - 1)
+    v = viewshed(m, "1GG5")
+    assert v is not None
+    p = path(m, "1EE5", "3EE5", unit="infantry")      # across the join (3GG6 = 1GG5)
+    assert p.found and any(h in ("1GG5", "1GG4", "1GG6") for h in p.hexes)
+    r = reach(m, "1GG4", unit="infantry", mf=1)
+    assert {"1FF4", "3FF7", "3FF6"} <= set(r.costs)        # both boards' neighbours of 1GG4
+
+
+def test_board_art_of_a_layout_is_turned_where_the_board_is() -> None:
+    need("bd01", "bd03")
+    import io
+
+    from PIL import Image
+
+    from hexwx.io.vasl import read_board_image
+    from hexwx.render.hexmap import board_layer, make_view
+    m = load_map("01,r03")
+    art = np.asarray(board_layer(m, make_view(m)))
+    own = Image.open(io.BytesIO(read_board_image(vasl_dir() / "boards" / "bd03"))).convert("RGB")
+    own = own.resize((1800, 645)) if own.size != (1800, 645) else own
+    assert np.array_equal(art[:, 1800:], np.asarray(own.rotate(180)))
+    assert not np.array_equal(art[:, 1800:], np.asarray(own))

@@ -205,3 +205,13 @@ def test_missing_file_and_directory(tmp_path):
         d = tmp_path / "dir.vsav"
         d.mkdir()
         read_save(d)
+
+
+def test_hostile_pieces_are_bounded(tmp_path):
+    from hexwx.io.vsav import MAX_TRAITS
+    deep = piece_command("66", "x", 500, 500, extra_traits=tuple(f"mark;p{i}" for i in range(MAX_TRAITS)))
+    p = write_save(tmp_path / "deep.vsav", save_text([board_command(BD01), deep]))
+    assert "piece '66'" in _err(p) and "traits" in _err(p)
+    huge = piece_command("67", "y" * (1 << 20), 500, 500)
+    p = write_save(tmp_path / "huge.vsav", save_text([board_command(BD01), huge]))
+    assert "over the limit" in _err(p)

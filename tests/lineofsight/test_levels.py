@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vasl_helpers import board, metadata
+from vasl_boards import board, metadata
 from hexwx.cli import main
 from hexwx.errors import UsageError
 from hexwx.io.load import load_map
@@ -211,7 +211,7 @@ def test_los_batch_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def board_path(name: str) -> Path:
-    from vasl_helpers import archive
+    from vasl_boards import archive
     return archive(name)
 
 

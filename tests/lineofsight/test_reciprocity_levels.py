@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vasl_helpers import all_boards, board
+from vasl_boards import all_boards, board
 from hexwx.hexmap.board import HexMap
 from hexwx.io.load import load_map
 from hexwx.lineofsight.batch import locations, los_pairs

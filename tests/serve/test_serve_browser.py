@@ -171,9 +171,11 @@ def test_table_turn_slider(page: Page, tmp_path: Path, capsys: pytest.CaptureFix
         page.js("(() => { const t = document.getElementById('turn'); t.value = '4';"
                 "t.dispatchEvent(new Event('input')); })()")
         page.wait("document.getElementById('turn-text').textContent.startsWith('turn 4')")
-        page.click('polygon.counter[data-unit="52nd"]')
+        page.click('polygon.base[data-unit="52nd"]')
         want = cli_json(capsys, "table", TABLE, "--can-see", "52nd", "3e-ligne", "--turn", "4", "--json")
-        page.wait("document.getElementById('table-explain').textContent.includes('52nd -> 3e-ligne')")
+        page.wait("document.getElementById('table-explain').dataset.turn === '4' && "
+                  "document.getElementById('table-explain').dataset.from === '52nd'")
+        assert page.js("document.querySelectorAll('#layer-los line.sight-line').length") == 3
         text = page.js("document.getElementById('table-explain').textContent")
         assert f"52nd -> 3e-ligne: {'sees' if want['visible'] else 'does not see'} ({want['los']})" in text
         page.screenshot(tmp_path / "table.png")

@@ -347,3 +347,14 @@ def test_effects_cite_the_rules_in_force() -> None:
     assert {"3.313", "A24.8", "3.311"} <= fog
     assert "3.54" in _rules(AslWeather(base="Overcast", rained=True))
     assert "3.724" in _rules(AslWeather(ground_snow=True))
+
+
+@pytest.mark.parametrize("name, hint", [("mud", 'base="Mud"'), ("mist", 'base="Mist"'),
+                                        ("overcast", 'base="Overcast"'), ("fog", "fog_level=")])
+def test_derived_names_are_not_arguments(name: str, hint: str) -> None:
+    # issue #14 item 16: AslWeather(mud=True) says what to write instead
+    with pytest.raises(UsageError, match=f"no {name}= argument.*{hint}"):
+        AslWeather(**{name: True})
+    with pytest.raises(UsageError, match=hint):
+        AslWeather().replace(**{name: True})
+    assert AslWeather(base="Mud").mud

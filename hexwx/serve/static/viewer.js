@@ -477,7 +477,7 @@
     const ug = $("layer-units");
     t.units.forEach((u) => {
       u.bases.forEach((b) => {
-        const r = el("polygon", { points: tp(b), fill: sideColour(u.side), class: "counter", "data-unit": u.id,
+        const r = el("polygon", { points: tp(b), fill: sideColour(u.side), class: "base", "data-unit": u.id,
                                   "stroke-width": t.width / 800 }, ug);
         const tt = el("title", {}, r); tt.textContent = `${u.id} (${u.side}, ${u.arm})`;
         r.addEventListener("click", () => { S.unitSel = S.unitSel === u.id ? null : u.id; refreshTable(); });
@@ -498,27 +498,32 @@
     const t = S.map, Y = S.tableY, turn = Number($("turn").value);
     const info = t.turns[turn - 1];
     $("turn-text").textContent = info.text;
-    document.querySelectorAll(".counter").forEach((x) => x.classList.toggle("sel", x.dataset.unit === S.unitSel));
+    document.querySelectorAll(".base").forEach((x) => x.classList.toggle("sel", x.dataset.unit === S.unitSel));
     const g = clear("layer-los");
     const byId = {};
     t.units.forEach((u) => { byId[u.id] = u; });
     if (S.unitSel && info.visibility !== null) {
       const c = byId[S.unitSel].centre;
-      el("circle", { cx: c[0], cy: Y(c[1]), r: info.visibility, fill: "none", stroke: "#333", "stroke-dasharray": "8 6",
+      el("circle", { cx: c[0], cy: Y(c[1]), r: info.visibility, fill: "none", stroke: "#333",
+                     "stroke-dasharray": `${t.width / 100} ${t.width / 150}`,
                      "stroke-width": t.width / 700 }, g);
     }
     if (!$("tog-sights").checked) { $("table-explain").textContent = ""; return; }
+    $("table-explain").dataset.turn = "";
     const r = await api("sight", { turn, from: S.unitSel || "" });
     if (!r) return;
     const lines = [];
     r.sights.forEach((s) => {
       const a = byId[s.viewer].centre, b = byId[s.target].centre;
       const cls = !s.visible ? "blocked" : s.los === "clear" ? "clear" : "partly";
+      const dash = cls === "clear" ? "none" : `${t.width / 120} ${t.width / 160}`;
       el("line", { x1: a[0], y1: Y(a[1]), x2: b[0], y2: Y(b[1]), class: "sight-line " + cls,
-                   style: `stroke-width:${t.width / 400}px` }, g);
+                   style: `stroke-width:${t.width / 400}px;stroke-dasharray:${dash}` }, g);
       lines.push(`${s.viewer} -> ${s.target}: ${s.visible ? "sees" : "does not see"} (${s.los}); ${s.reason}${s.rule ? " [" + s.rule + "]" : ""}`);
     });
     $("table-explain").textContent = lines.join("\n");
+    $("table-explain").dataset.turn = String(turn);          // which question this answers
+    $("table-explain").dataset.from = S.unitSel || "";
   }
 
   // -- start -----------------------------------------------------------------------------------

@@ -118,6 +118,18 @@ _FLAG_FIELDS = ("rain", "falling_snow", "heavy", "ground_snow", "deep_snow", "ex
                 "drifts_in_play", "gusts", "rained", "plowed_roads")
 
 
+#: Properties of :class:`AslWeather` that are not constructor arguments, with what to write.
+_DERIVED_ARGS: dict[str, str] = {
+    "mud": 'Mud is a weather chart result (3.6): write base="Mud" (or base="Mud & Overcast")',
+    "mist": 'Mist is a weather chart result (3.32): write base="Mist"',
+    "overcast": 'Overcast is a weather chart result (3.5): write base="Overcast"',
+    "gusty": 'Gusty is a weather chart result (3.4): write base="Gusty" (or "Clear & Gusty")',
+    "fog": "fog is given by its level: write fog_level=L (fog at level L and lower, 3.31)",
+    "snow": 'Snow is a weather chart result (3.7): write base="Snow" with ground_snow=True, '
+            "deep_snow=True or falling_snow=True",
+}
+
+
 @dataclass(frozen=True)
 class AslWeather:
     """The E3 weather in force at one moment of a scenario (explicit state, never in the map).
@@ -157,6 +169,13 @@ class AslWeather:
     player_turn: int = 1
     phase: str = "setup"
     used_drift_counters: tuple[str, ...] = ()
+
+    def __new__(cls, *args: object, **kwargs: object) -> "AslWeather":
+        """Refuse the derived names (``mud=True``...) with the argument that means them."""
+        for name in kwargs:
+            if name in _DERIVED_ARGS:
+                raise UsageError(f"AslWeather has no {name}= argument; {_DERIVED_ARGS[name]}")
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         for name in _FLAG_FIELDS:
