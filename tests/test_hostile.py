@@ -62,6 +62,9 @@ def vasl() -> Path:
     ("table", "{fifo}"),
     ("render", "{fifo}", "-o", "{tmp}/x.png"),
     ("los-batch", str(MAP), "{fifo}"),
+    ("exposure", "{fifo}"),
+    ("serve", "{fifo}", "--port", "0"),
+    ("sight", "--scenario", "{fifo}"),
     ("import-vsav", "{fifo}", "-o", "{tmp}/x.toml"),
     ("weather", "run", "--scenario", "{fifo}", "--turns", "2"),
 ])
@@ -197,6 +200,16 @@ def test_big_layout_in_a_map_file_is_refused_before_work(tmp_path, capsys):
      "edge of the map"),
     (("los-table", str(MAP), "-o", ""), "expected a file name"),
     (("weather", "roll", "--month", "Jan", "--seed", str(2 ** 70)), "bad seed"),
+    (("exposure", str(MAP), "--level", "99"), "level 99"),
+    (("exposure", str(MAP), "--drift", "A1:NW", "--ground-snow"), "edge of the map"),
+    (("exposure", str(MAP), "--from", "J\u0664"), "not on this map"),
+    (("exposure", str(MAP), "--top", "-5"), "--top"),
+    (("sight", "--scenario", str(WINTER), "--turn", "100000000"), "turn"),
+    (("serve", str(MAP), "--port", "99999"), "--port"),
+    (("import-vsav", str(MAP), "-o", ""), "expected a file name"),
+    (("los-batch", str(MAP), str(MAP), "-o", ""), "expected a file name"),
+    (("los-batch", str(MAP), str(MAP), "-o", str(MAP)), "own input"),
+    (("render", str(MAP), "-o", ""), "expected a file name"),
 ])
 def test_usage_errors(capsys, argv, needle):
     one_line_error(capsys, 2, needle, *argv)

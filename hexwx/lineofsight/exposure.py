@@ -134,6 +134,9 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     base = m.hexes.base.astype(np.int64)
     tops = m.hexes.levels.astype(np.int64) + m.hexes.rooftop.astype(np.int64)
     valid = tops >= level
+    if not valid.any():
+        raise UsageError(f"no hex of this map has a location at level {level}; expected a level "
+                         f"from 0 to {int(tops.max())}")
     obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     cached = _PAIRS.get(m) if level == 0 else None
