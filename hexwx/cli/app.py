@@ -1,9 +1,12 @@
 """The ``hexwx`` command line: argparse subcommands, ``main(argv) -> int``.
 
-Each group of subcommands lives in its own ``cli_*.py`` module with a ``register(subparsers)``
-function that adds parsers and sets ``func`` (a handler taking the parsed arguments and
-returning the exit code).  Errors never escape as tracebacks: a :class:`HexwxError` prints one
-line and exits 1 (bad data) or 2 (usage); argparse usage errors exit 2.
+Each group of subcommands lives in its own module of :mod:`hexwx.cli` with a
+``register(subparsers)`` function that adds parsers and sets ``func`` (a handler taking the
+parsed arguments and returning the exit code).  :data:`COMMANDS` names every command, its help
+line and its module, so ``hexwx --help`` imports no command module and ``hexwx los ...`` imports
+only :mod:`hexwx.cli.hex` (and, inside its handler, what LOS needs).  Errors never escape as
+tracebacks: a :class:`HexwxError` prints one line and exits 1 (bad data) or 2 (usage); argparse
+usage errors exit 2.
 """
 from __future__ import annotations
 
@@ -11,24 +14,47 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
 
-#: Modules that add subcommands, in the order they appear in ``--help``.
-COMMAND_MODULES = (
-    "hexwx.cli.hex",      # los, los-table, import-vasl
-    "hexwx.cli.losbatch", # los-batch
-    "hexwx.cli.move",     # path, reach
-    "hexwx.cli.weather",  # weather roll / run / effects
-    "hexwx.cli.minis",    # minis weather, table
-    "hexwx.cli.table",    # table
-    "hexwx.cli.render",   # render
-    "hexwx.cli.saves",    # import-vsav, sight
-    "hexwx.cli.exposure",  # exposure
-    "hexwx.cli.serve",    # serve
+
+class Command(NamedTuple):
+    """A top-level command: its name, the help line ``hexwx --help`` shows, its module."""
+
+    name: str
+    help: str
+    module: str
+
+
+#: Every top-level command in ``--help`` order.  A module's commands are listed together, in the
+#: order its ``register`` adds them (tests/cli/test_app.py checks this table against them).
+COMMANDS: tuple[Command, ...] = (
+    Command("los", "line of sight between two locations, with DRM and reasons", "hexwx.cli.hex"),
+    Command("los-table", "LOS between every ordered pair of hexes, as CSV", "hexwx.cli.hex"),
+    Command("import-vasl", "write a hexwx map file from a VASL board archive", "hexwx.cli.hex"),
+    Command("los-batch", "LOS of every pair listed in a CSV, at any levels", "hexwx.cli.losbatch"),
+    Command("path", "cheapest path for a unit class under weather, with the cost of each step",
+            "hexwx.cli.move"),
+    Command("reach", "every hex a unit class can reach with N MF/MP under weather",
+            "hexwx.cli.move"),
+    Command("weather", "ASL E3 weather: DYO roll, turn-by-turn run, effects", "hexwx.cli.weather"),
+    Command("minis", "miniatures weather (AGV, Mini-Nap 2, Wesencraft, Huzzah!) and random terrain",
+            "hexwx.cli.minis"),
+    Command("table", "sight, range and movement on a miniatures tabletop scenario",
+            "hexwx.cli.table"),
+    Command("render", "draw a map, scenario or table with overlays to a PNG", "hexwx.cli.render"),
+    Command("import-vsav", "write a hex scenario from a VASL save (.vsav)", "hexwx.cli.saves"),
+    Command("sight", "who sees whom: LOS between the units of opposing sides", "hexwx.cli.saves"),
+    Command("exposure", "for every hex, how many hexes (or enemy hexes) see it, under weather",
+            "hexwx.cli.exposure"),
+    Command("serve", "the map in a local web page (click two hexes for their LOS) and a JSON API",
+            "hexwx.cli.serve"),
 )
+
+#: Command modules in ``--help`` order (each once).
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(c.module for c in COMMANDS))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,7 +64,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``hexwx`` parser.  The modules in ``load`` (default: every command module) add their
+    real subcommands; every other command is a bare entry with its name and help line, so the
+    top-level help and errors are the same whichever modules were imported."""
+    wanted = COMMAND_MODULES if load is None else tuple(load)
     parser = _Parser(
         prog="hexwx",
         description="Line of sight, hindrances and movement under weather, "
@@ -46,15 +76,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hexwx {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a command group not built yet
-            if exc.name == name:
-                continue
-            raise
-        module.register(subparsers)
+    done: set[str] = set()
+    for cmd in COMMANDS:
+        if cmd.module not in wanted:
+            subparsers.add_parser(cmd.name, help=cmd.help)
+        elif cmd.module not in done:
+            done.add(cmd.module)
+            importlib.import_module(cmd.module).register(subparsers)
     return parser
+
+
+def _module_of(argv: Sequence[str]) -> str | None:
+    """The module of the command ``argv`` names (its first word that is not an option)."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return next((c.module for c in COMMANDS if c.name == first), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,7 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     exception (a bug), as one line that says so (``HEXWX_DEBUG=1`` shows the traceback).
     """
     _tolerant_streams()
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    module = _module_of(argv)
+    parser = build_parser(() if module is None else (module,))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors

@@ -15,9 +15,7 @@ from hexwx.errors import DataError
 from hexwx.limits import check_input
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
-from hexwx.io.mapfile import load_mapfile
 from hexwx.io.vasl import board_label, is_vasl_archive
-from hexwx.io.vsav import is_vasl_save
 
 _CACHE: dict[tuple, HexMap] = {}
 
@@ -52,6 +50,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr), ignore_board_extras)
     if key in _CACHE:
         return _CACHE[key]
+    from hexwx.io.vsav import is_vasl_save  # the save and map-file readers only when needed
     if is_vasl_save(p):
         from hexwx.io.vsav_import import load_save_map
         m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr),
@@ -60,6 +59,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         m = load_layout([[BoardSpec(number=p.name, label=board_label(p), path=str(p))]],
                         vasl_dir=vasl_dir, metadata=metadata_path(vasl_metadata, vasl_dir), ssr=tuple(ssr))
     else:
+        from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
     _CACHE[key] = m
     return m

@@ -29,7 +29,7 @@ import os
 import re
 import stat
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -185,6 +185,7 @@ class SaveBoard:
     overlays: tuple[str, ...] = ()                  # "name hex1 hex2"
     ssr: tuple[str, ...] = ()
     zoom: float = 1.0
+    copy_label: str = ""          # set for a second copy of a board: "2b", "2c", ...
 
     @property
     def written(self) -> str:
@@ -193,7 +194,10 @@ class SaveBoard:
 
     @property
     def label(self) -> str:
-        """The hex-name label: the board number without leading zeros (``05`` -> ``5``)."""
+        """The hex-name label: the board number without leading zeros (``05`` -> ``5``); a
+        second copy of a board in the save is ``2b``, a third ``2c``."""
+        if self.copy_label:
+            return self.copy_label
         return (self.name.lstrip("0") or "0") if self.name[:1].isdigit() else self.name
 
     @property
@@ -205,13 +209,6 @@ class SaveBoard:
             w = cw if cw > 0 else w - self.crop[0]
             h = ch if ch > 0 else h - self.crop[1]
         return w, h
-
-    def layout_entry(self) -> dict[str, object]:
-        """The board as a layout-table entry: ``{board = "r05", ssr = [...]}``."""
-        entry: dict[str, object] = {"board": self.written}
-        if self.ssr:
-            entry["ssr"] = list(self.ssr)
-        return entry
 
 
 _INT = re.compile(r"-?\d+$")
@@ -265,6 +262,14 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
     if not boards:
         raise DataError(f"{source}: the board command names no board; expected "
                         f"bd<TAB>X<TAB>Y<TAB>NAME")
+    seen: dict[str, int] = {}
+    for i, b in enumerate(boards):
+        n = seen.get(b.label, 0)
+        seen[b.label] = n + 1
+        if n:
+            if n > 24:
+                raise DataError(f"{source}: board {b.name} is laid {n + 1} times; expected at most 25 copies")
+            boards[i] = replace(b, copy_label=f"{b.label}{'bcdefghijklmnopqrstuvwxyz'[n - 1]}")
     return tuple(boards)
 
 
@@ -320,10 +325,12 @@ def _piece(gid: str, type_: str, state: str) -> SavePiece | None:
             images += [im for part in f if "/" in part for im in part.split(",")]
         elif f[0] in ("turr", "info"):
             vehicle_trait = vehicle_trait or f[0] == "turr"
-    if nat_code is None:
-        m = re.match(r"([a-z]{2})/", image.strip())
-        if m and m.group(1) in NATIONALITIES:
-            nat_code = m.group(1)
+    if nat_code is None:   # the counter's own image folder, else its layers' (ge/ge467S)
+        for im in images:
+            m = re.match(r"([a-z]{2})/", im.strip())
+            if m and m.group(1) in NATIONALITIES:
+                nat_code = m.group(1)
+                break
     ctype = marks.get("DBCounterType", "")
     kind = "other"
     if ctype == "unit":
@@ -389,10 +396,6 @@ class VaslSave:
         ny = max(b.y for b in self.boards) + 1
         at = {(b.x, b.y): b for b in self.boards}
         return [[at[(x, y)] for x in range(nx)] for y in range(ny)]
-
-    def layout_rows(self) -> list[list[dict[str, object]]]:
-        """The layout as table entries (``[[{board = "r05", ssr = [...]}], ...]``)."""
-        return [[b.layout_entry() for b in row] for row in self.rows]
 
     def layout_text(self) -> str:
         """The layout as an inline string: ``"r05/r02/r04"``."""

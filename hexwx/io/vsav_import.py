@@ -50,7 +50,12 @@ def layout_spec(save: VaslSave) -> tuple[list[list[Any]], tuple[str, ...]]:
         out: list[Any] = []
         for b in row:
             own = [s for s in b.ssr if s not in common]
-            out.append({"board": b.written, "ssr": own} if own else b.written)
+            entry: dict[str, Any] = {"board": b.written}
+            if b.copy_label:
+                entry["label"] = b.copy_label
+            if own:
+                entry["ssr"] = own
+            out.append(entry if len(entry) > 1 else b.written)
         rows.append(out)
     return rows, common
 

@@ -374,8 +374,9 @@ def _board_art(m: Any) -> bytes:
         if not data:
             continue
         try:
-            art = Image.open(_io.BytesIO(data)).convert("RGB")
-        except (OSError, ValueError):
+            from hexwx.limits import open_image
+            art = open_image(data, source=str(path), what="board image").convert("RGB")
+        except (OSError, ValueError, DataError):
             continue                         # an unreadable image: the board stays blank
         if art.size != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
             art = art.resize((BOARD_WIDTH_PX, BOARD_HEIGHT_PX), Image.Resampling.LANCZOS)

@@ -215,3 +215,22 @@ def test_hostile_pieces_are_bounded(tmp_path):
     huge = piece_command("67", "y" * (1 << 20), 500, 500)
     p = write_save(tmp_path / "huge.vsav", save_text([board_command(BD01), huge]))
     assert "over the limit" in _err(p)
+
+
+def test_second_copy_of_a_board_gets_its_own_label(tmp_path):
+    from hexwx.io.vsav_import import layout_spec
+    x, y = hex_centre_px(1, 0, 10, 2)                  # K3 on the second board 02
+    p = _units_save(tmp_path, ["0\t0\t02\tVER\t6.4", "1\t0\t02\tVER\t6.4"],
+                    [piece_command("1", "T-34 M43", x, y, image="ru/veh/T34M43")])
+    save = read_save(p)
+    assert [b.label for b in save.boards] == ["2", "2b"]
+    assert [q.hex for q in save.placed()] == ["2bK3"]
+    assert layout_spec(save) == ([["02", {"board": "02", "label": "2b"}]], ())
+    assert save.placed()[0].piece.nationality == "Russian"   # from the image folder
+
+
+def test_nationality_from_layer_images(tmp_path):
+    emb = "emb2;;0;;ELR;2;E;BH;2;Q;;;0;false;0;0;ru/ru628S,ru/ru527S;6-2-8 Esq,5-2-7 1sq;false"
+    p = _units_save(tmp_path, [BD01], [piece_command("1", "6-2-8 Esq", 700, 600, extra_traits=(emb,))])
+    pc = read_save(p).pieces[0]
+    assert (pc.nationality, pc.side, pc.kind) == ("Russian", "Allied", "infantry")

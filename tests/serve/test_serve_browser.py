@@ -99,6 +99,10 @@ def test_click_two_hexes_then_weather(page: Page, tmp_path: Path,
         page.js("(() => { const f = document.getElementById('wx-fog'); f.value = '0';"
                 "f.dispatchEvent(new Event('change', {bubbles: true})); })()")
         page.wait("document.getElementById('los-explain').textContent.includes('fog')")
+        fogged = page.js("document.querySelectorAll('#layer-wx polygon.fog').length")
+        import numpy as np
+        from hexwx.io.load import load_map
+        assert fogged == int((load_map(MAP).hexes.base <= 0).sum())     # fog at level 0 and lower
         shown = shown_los(page, "E8", "F6")
         want = cli_json(capsys, "los", MAP, "E8", "F6", "--fog", "0", "--json")
         expect_shown(shown, want)
@@ -158,7 +162,8 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
         assert page.js("document.querySelectorAll('#layer-overlay .sight-line').length") == 1
         # the second unit clicked is the target: the LOS between the units, as `los --scenario`
         page.click('rect.counter[data-unit="village-squad"]')
-        expect_shown(shown_los(page, "I4", "C5"), want)
+        hexes = page.js("Object.fromEntries(window.hexwxViewer.map.units.map(u => [u.id, u.hex]))")
+        expect_shown(shown_los(page, hexes["hill-squad"], hexes["village-squad"]), want)
         page.screenshot(tmp_path / "scenario.png")
 
 

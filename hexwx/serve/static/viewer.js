@@ -95,6 +95,10 @@
     $("title").textContent = `${m.scenario ? m.scenario + " — " : ""}${m.name} (${m.source})`;
     el("image", { href: m.image.href, x: m.image.x, y: m.image.y, width: m.image.w, height: m.image.h,
                   preserveAspectRatio: "none" }, $("layer-image"));
+    // veils and fills stop at the map's edge (edge hexes are half hexes)
+    const defs = el("defs", {}, $("map")), cp = el("clipPath", { id: "map-clip" }, defs);
+    el("rect", { x: 0, y: 0, width: m.width, height: m.height }, cp);
+    ["layer-wx", "layer-fill", "layer-text"].forEach((id) => $(id).setAttribute("clip-path", "url(#map-clip)"));
     const g = $("layer-hexes");
     m.hexes.forEach((h, i) => {
       S.byName[h.name] = h; h.i = i;
@@ -112,6 +116,7 @@
     const cls = $("unit-class");
     m.unit_classes.forEach((u) => { const o = document.createElement("option"); o.value = u; o.textContent = u; cls.appendChild(o); });
     buildWeather();
+    drawWeather();
     if (m.units.length) drawUnits();
     levelOptions($("src-level"), null, 0); levelOptions($("tgt-level"), null, 0);
     $("src-level").onchange = () => { refreshLos(); refreshOverlays(); };
@@ -232,7 +237,32 @@
     });
     return out;
   }
-  function reanswer() { refreshLos(); refreshOverlays(); refreshMove(); if (S.unitSel) selectUnit(S.unitSel); }
+  function reanswer() { drawWeather(); refreshLos(); refreshOverlays(); refreshMove(); if (S.unitSel) selectUnit(S.unitSel); }
+
+  // the weather on the map, as hexwx render shades it: fog over every hex at or below the fog
+  // level (E3 3.31), drifts as white bars on their hexside (3.75)
+  const SIDES = { N: 0, NE: 1, SE: 2, S: 3, SW: 4, NW: 5 };
+  function drawWeather() {
+    const g = clear("layer-wx");
+    const w = (S.map.weather && !S.weatherDirty) ? S.map.weather.flags : weatherParams();
+    const fog = w.fog === undefined || w.fog === "" ? null : Number(w.fog);
+    if (fog !== null && !Number.isNaN(fog)) {
+      S.map.hexes.forEach((h) => {
+        if (h.ground <= fog) el("polygon", { points: pts(corners(h)), class: "fog", "data-hex": h.name }, g);
+      });
+    }
+    const drifts = [].concat(w.drift || []);
+    drifts.forEach((d) => {
+      const m = /^\s*([^:]+):\s*([A-Za-z]+|[0-5])\s*$/.exec(d);
+      if (!m) return;
+      const h = S.byName[m[1].toUpperCase()] || S.byName[m[1]];
+      const side = /^[0-5]$/.test(m[2]) ? Number(m[2]) : SIDES[m[2].toUpperCase()];
+      if (!h || side === undefined) return;
+      const c = corners(h), a = c[side], b = c[(side + 1) % 6];
+      el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "drift-casing" }, g);
+      el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "drift", "data-drift": d.trim() }, g);
+    });
+  }
 
   // -- line of sight ---------------------------------------------------------------------------
   function resetLosText() {

@@ -1,0 +1,49 @@
+"""The command table of hexwx.cli.app: what --help shows without importing the command modules."""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hexwx.cli import app
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, str | None]]:
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [(a.dest, a.help) for a in sub._choices_actions]
+
+
+def test_the_static_table_matches_what_the_modules_register() -> None:
+    real = _commands(app.build_parser())  # every module registers its commands
+    assert real == [(c.name, c.help) for c in app.COMMANDS]
+    assert _commands(app.build_parser(())) == real
+
+
+def test_each_command_parses_with_only_its_own_module_loaded() -> None:
+    for cmd in app.COMMANDS:
+        parser = app.build_parser((cmd.module,))
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        assert sub.choices[cmd.name].get_default("func") is not None, cmd.name
+
+
+def _imported_by(args: list[str]) -> set[str]:
+    code = ("import sys\nfrom hexwx.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
+            "print('\\n'.join(sorted(sys.modules)))" % (args,))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_help_imports_no_numpy_and_no_command_module() -> None:
+    mods = _imported_by(["--help"])
+    assert "numpy" not in mods
+    assert not any(m.startswith("hexwx.cli.") and m != "hexwx.cli.app" for m in mods)
+
+
+@pytest.mark.skipif(not os.environ.get("HEXWX_VASL_DIR"), reason="HEXWX_VASL_DIR is not set: needs board bd02")
+def test_los_on_a_vasl_board_imports_no_networkx_shapely_or_pillow() -> None:
+    mods = _imported_by(["los", "bd02", "I4", "P6"])
+    assert "hexwx.lineofsight.engine" in mods
+    assert not {"networkx", "shapely", "PIL"} & mods
