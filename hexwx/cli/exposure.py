@@ -36,7 +36,7 @@ def hexes_of(values: list[str] | None) -> list[str] | None:
 
 
 def register(subparsers: Any) -> None:
-    from hexwx.cli.hex import add_map_options
+    from hexwx.cli.hex import MAP_HELP, add_map_options
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
         "exposure", help="for every hex, how many hexes (or enemy hexes) see it, under weather",
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  hexwx exposure maps/hill_village.toml --fog 0 --fog-drm 1\n"
                "  hexwx exposure bd02 --from A7,N7,I4 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", metavar="MAP", help=MAP_HELP)
     p.add_argument("--level", type=int, default=0, metavar="N",
                    help="level of the exposed location in each hex (default 0; hexes without "
                         "that level are left out)")

@@ -182,15 +182,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
         "los", help="line of sight between two locations, with DRM and reasons",
-        description="Line of sight from FROM to TO on MAP (a hexwx .toml map or a VASL board\n"
-                    "archive): blocked or clear, where and why, every hindrance and LV DRM with\n"
+        description="Line of sight from FROM to TO on MAP (a hexwx .toml map, a VASL board\n"
+                    "archive, a board name such as bd02 or r02, or a layout such as \"r05/r02/r04\";\n"
+                    "see docs/layouts.md): blocked or clear, where and why, every hindrance and LV DRM with\n"
                     "its hex and rule, and the range.  With --scenario, FROM and TO may be unit\n"
                     "ids and the scenario's map and weather are used.",
         epilog="examples:\n  hexwx los maps/hill_village.toml J4 C5 --json\n"
                "  hexwx los bd02 I4 B5 --fog 0 --fog-drm 1 --vasl-metadata SharedBoardMetadata.xml\n"
+               "  hexwx los \"01,r03\" 1Y5 3I4 --ssr NoGrain      (boards 1 and 3, 3 turned round)\n"
                "  hexwx los --scenario scenarios/fog_on_the_hill.toml hill-squad village-squad",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("items", nargs="*", metavar="MAP FROM TO", help="map file, source and target hex")
+    p.add_argument("items", nargs="*", metavar="MAP FROM TO", help="map (file, board name or layout), source and target hex")
     p.add_argument("--from-level", type=int, default=None, metavar="N",
                    help="level of the source location in its hex (0 ground, building levels, rooftop)")
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")

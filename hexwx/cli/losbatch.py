@@ -170,7 +170,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from hexwx.cli.hex import add_map_options
+    from hexwx.cli.hex import MAP_HELP, add_map_options
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
         "los-batch", help="LOS of every pair listed in a CSV, at any levels",
@@ -182,7 +182,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "hindrance, lv and drm are empty (null) when blocked; blocked_at is 'x y'.",
         epilog="example:\n  hexwx los-batch bd10 pairs.csv -o answers.jsonl --vasl-metadata SharedBoardMetadata.xml",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", metavar="MAP", help="hexwx map (.toml) or VASL board archive")
+    p.add_argument("map", metavar="MAP", help=MAP_HELP)
     p.add_argument("pairs", metavar="PAIRS.csv", help="CSV of pairs, '-' for stdin")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default stdout)")
     p.add_argument("--format", choices=("csv", "jsonl"), default=None,

@@ -588,10 +588,3 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole boards without "
                         f"overlays; give --ignore-board-extras to use the whole boards as they "
                         f"are (pieces keep their hexes)")
-
-
-def load_save(path: str | Path, **kwargs: Any) -> Any:
-    """A VASL save as a hex scenario (map, clear weather, units): see
-    :func:`hexwx.io.vsav_import.load_save` for the keyword arguments."""
-    from hexwx.io.vsav_import import load_save as _load
-    return _load(path, **kwargs)

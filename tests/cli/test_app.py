@@ -8,7 +8,10 @@ import sys
 
 import pytest
 
-from hexwx.cli import app
+from hexwx.cli import (app, exposure, hex as hex_commands, losbatch, minis, move, render, saves,
+                       serve, table, weather)
+
+MODULES = (hex_commands, losbatch, move, weather, minis, table, render, saves, exposure, serve)
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, str | None]]:
@@ -47,3 +50,12 @@ def test_los_on_a_vasl_board_imports_no_networkx_shapely_or_pillow() -> None:
     mods = _imported_by(["los", "bd02", "I4", "P6"])
     assert "hexwx.lineofsight.engine" in mods
     assert not {"networkx", "shapely", "PIL"} & mods
+
+
+def test_each_module_registers_exactly_its_rows_of_the_table() -> None:
+    assert tuple(m.__name__ for m in MODULES) == app.COMMAND_MODULES
+    for module in MODULES:
+        parser = argparse.ArgumentParser()
+        module.register(parser.add_subparsers())
+        assert _commands(parser) == [(c.name, c.help) for c in app.COMMANDS
+                                     if c.module == module.__name__]
