@@ -173,3 +173,18 @@ def test_a_layout_edit_without_tables_keeps_the_map(tmp_path: Path) -> None:
     edited = edit_layout(m, load_toml(f))
     assert set(EDIT_TABLES) >= {"levels", "terrain"}
     assert np.array_equal(edited.terrain, m.terrain) and np.array_equal(edited.elevation, m.elevation)
+
+
+def test_a_loaded_map_is_read_only_with_a_one_line_repr() -> None:
+    from hexwx.frozen import read_only
+    m = load_map(VILLAGE)
+    assert "\n" not in repr(m) and len(repr(m)) < 200 and "hexes" in repr(m)
+    for arr in (m.elevation, m.terrain, m.grid.neighbours, m.grid.col, m.hexes.base,
+                m.hexes.side_terrain, m.geometry.hex_at, m.road_sides, m.building_ids):
+        with pytest.raises(ValueError):
+            arr.flat[0] = 1
+    with pytest.raises(TypeError):
+        m.move_overrides["woods"] = {}  # type: ignore[index]
+    with pytest.raises(TypeError):
+        m.grid._lookup["ZZ1"] = 0  # type: ignore[index]
+    assert read_only({"a": 1})["a"] == 1
