@@ -216,17 +216,13 @@ class HexMap:
     def road_sides(self) -> np.ndarray:
         """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
 
-        Map files declare roads; for VASL boards a hexside is a road hexside when the terrain at
-        its location point is road terrain (paved for paved and elevated roads).
+        Map files declare roads; on a VASL board the road is followed as drawn, from hex centre
+        to hex centre (:func:`hexwx.hexmap.roads.drawn_road_sides`).
         """
         if self.roads is not None:
             return self.roads
-        out = np.zeros((len(self.grid), 6), np.int8)
-        for code in np.unique(self.hexes.loc_terrain):
-            t = self.table[int(code)]
-            if t.category == Category.ROAD:
-                out[self.hexes.loc_terrain == code] = 2 if ("Paved" in t.name or "Elevated" in t.name) else 1
-        out[~self.geometry.side_on_map] = 0
+        from hexwx.hexmap.roads import drawn_road_sides
+        out = drawn_road_sides(self)
         out.setflags(write=False)
         return out
 
