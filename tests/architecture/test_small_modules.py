@@ -188,3 +188,13 @@ def test_a_loaded_map_is_read_only_with_a_one_line_repr() -> None:
     with pytest.raises(TypeError):
         m.grid._lookup["ZZ1"] = 0  # type: ignore[index]
     assert read_only({"a": 1})["a"] == 1
+
+
+def test_road_codes_are_the_road_and_bridge_terrain() -> None:
+    from hexwx.hexmap.roads import road_codes
+    from hexwx.hexmap.terrain import Category
+    m = load_map(VILLAGE)
+    road, paved = road_codes(m)
+    for t in m.table.types:
+        assert road[t.code] == (t.category in (Category.ROAD, Category.BRIDGE)), t.name
+    assert not (paved & ~road).any()
