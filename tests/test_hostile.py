@@ -304,23 +304,17 @@ def test_distinct_seeds_give_distinct_games(capsys):
     assert a != b and a == [Dice(seed=-7).roll(2, "x").total for _ in range(20)]
 
 
-@pytest.mark.slow
-def test_map_cache_is_bounded(tmp_path):
-    """Loading many distinct maps must not keep them all (the bound is the #16 helper's)."""
+def test_map_cache_is_bounded(tmp_path, monkeypatch):
+    """Loading many distinct maps keeps only what the budget allows ($HEXWX_MAP_CACHE_MB, the
+    bound of the #16 helper's hexwx._cache.ByteLRU), here 1 MiB: only the newest map stays."""
     from hexwx.io import load
     from hexwx.io.load import load_map
-    cache = getattr(load, "_CACHE", None)
-    before = len(cache) if cache is not None else 0
-    for i in range(40):
+    monkeypatch.setenv("HEXWX_MAP_CACHE_MB", "1")
+    for i in range(6):
         f = tmp_path / f"m{i}.toml"
         f.write_text(f'[map]\nname = "m{i}"\n')
         load_map(f)
-    if cache is None:
-        return  # no module-level cache at all
-    if len(cache) - before >= 40:
-        pytest.skip("the map cache keeps every map loaded: its bound belongs to the scale "
-                    "helper (#16) and has not landed yet")
-    assert len(cache) < before + 40
+    assert len(load._CACHE) == 1
 
 
 # -- fuzzing: random bytes as every kind of input ----------------------------------------------
