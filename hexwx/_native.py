@@ -255,7 +255,8 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
 
     ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
     exactly the ``s_roof``/``t_roof`` of :func:`trace`.  The pairs are shared among ``threads``
-    threads (default ``os.cpu_count()``); each pair's answer is the single trace's.
+    threads (default: the CPUs of this process's affinity, :func:`available_cpus`); each
+    pair's answer is the single trace's.
     """
     p = _prepared(M, T)
     n = len(sources)
@@ -269,7 +270,7 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
     at = np.full((n, 3), -1, np.int32) if where else None
-    nthreads = threads if threads is not None else (os.cpu_count() or 1)
+    nthreads = _threads(threads)
     if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
                                int(nthreads), reasons.ctypes.data, totals.ctypes.data,
                                None if at is None else at.ctypes.data) != 0:
