@@ -1133,10 +1133,74 @@ void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i6
                   thread_len, detail, out, &visited);
 }
 
+static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+                      int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
+                      i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited);
+
+/* Does the ground-ignore update (R1b) concern a thread from end X (elevation eX, rooftop rX)
+ * out of its depression to end Y: X at the floor of a depression hex, the depression exit
+ * restriction active (A6.3) and Y at least a level higher (LOS-SPEC 4.6 R1b)? */
+static int r1b_end(const KMap *m, i64 X, i64 eX, i64 rX, i64 Y, i64 eY, i64 rY)
+{
+    if (!HX(X, HX_DEPRESSION) || eX != HX(X, HX_BASE) || rX != 0)
+        return 0;
+    i64 R = hex_range(m, X, Y);
+    return (eY - rY) - eX <= R && ((double)eY - 0.5 * (double)rY) - (double)eX >= 1.0;
+}
+
+/* The reason seen from the other end: leaving a depression is entering it the other way. */
+static i64 mirrored_reason(i64 r)
+{
+    switch (r) {
+    case EXITS_DEPRESSION: return ENTERS_DEPRESSION;
+    case ENTERS_DEPRESSION: return EXITS_DEPRESSION;
+    case CREST_EXIT: return CREST_ENTRY;
+    case CREST_ENTRY: return CREST_EXIT;
+    default: return r;
+    }
+}
+
 /* hexwx_trace(), adding the number of pixels the walk read to *visited. */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited)
+{
+    /* R1b is made walking out of a depression end, where the thread enters each hex: seen
+     * from the other end it would leave the hexes there instead.  So that both directions give
+     * one answer (A6.1), a thread into a depression end that R1b concerns is also traced from
+     * that end; where the two disagree (blocked, or the hindrance) the answer from the
+     * depression end is told the other way round (hindrance and thread keys count from the
+     * lower hex id either way), else this direction's own answer stands. */
+    if (src != tgt && r1b_end(m, tgt, tE, t_roof, src, sE, s_roof)) {
+        i64 there[6];
+        trace_counted(m, tgt, src, tE, sE, t_roof, s_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+                      thread_len, detail, there, visited);
+        trace_one(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+                  thread_len, detail, out, visited);
+        if ((out[0] != 0) == (there[0] != 0) && (out[0] != 0 || out[4] == there[4]))
+            return;
+        trace_counted(m, tgt, src, tE, sE, t_roof, s_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+                      thread_len, detail, out, visited);
+        out[0] = mirrored_reason(out[0]);
+        if (detail == 1) {
+            for (i64 i = 0, j = out[5] - 1; i < j; i++, j--) {
+                i64 th = thread[i], tk = tkeys[i];
+                thread[i] = thread[j];
+                tkeys[i] = tkeys[j];
+                thread[j] = th;
+                tkeys[j] = tk;
+            }
+        }
+        return;
+    }
+    trace_one(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+              thread_len, detail, out, visited);
+}
+
+/* One trace in the direction asked (LOS-SPEC 4). */
+static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+                      int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
+                      i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited)
 {
     Trace tr = {0};
     Trace *w = &tr;

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import ctypes
 import os
-import threading
 from collections import OrderedDict
 
 import numpy as np
 
+from hexwx._cache import ByteLRU, nbytes_of
 from hexwx.errors import HexwxError
 
 #: Column order of the packed per-hex array HX (M[3]).
@@ -173,9 +173,9 @@ def _contiguous(a: np.ndarray, dtype: type, name: str, ndim: int) -> np.ndarray:
     return np.ascontiguousarray(a, dtype)
 
 
-_PREPARED: OrderedDict[tuple[int, int], _Prepared] = OrderedDict()
-_PREPARED_MAX = 32
-_PREPARED_LOCK = threading.Lock()
+#: Prepared maps, bounded by the bytes of their arrays (hexwx._cache.ByteLRU): an entry keeps
+#: its map's kernel arrays alive, so a count bound would let a long batch hold dozens of maps.
+_PREPARED: ByteLRU[_Prepared] = ByteLRU(size=lambda p: nbytes_of(p.arrays))
 
 
 def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
@@ -186,13 +186,10 @@ def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
     never frees arrays a running trace reads.
     """
     key = (id(M), id(T))
-    p = _PREPARED.get(key)  # one dict read: atomic under the GIL
+    p = _PREPARED.get(key)
     if p is None:
-        p = _Prepared(M, T)  # outside the lock: two threads may both build it, one copy is kept
-        with _PREPARED_LOCK:
-            p = _PREPARED.setdefault(key, p)
-            while len(_PREPARED) > _PREPARED_MAX:
-                _PREPARED.popitem(last=False)
+        # outside the cache's lock: two threads may both build it, one copy is kept
+        p = _PREPARED.put(key, _Prepared(M, T))
     return p
 
 
@@ -258,7 +255,8 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
 
     ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
     exactly the ``s_roof``/``t_roof`` of :func:`trace`.  The pairs are shared among ``threads``
-    threads (default ``os.cpu_count()``); each pair's answer is the single trace's.
+    threads (default: the CPUs of this process's affinity, :func:`available_cpus`); each
+    pair's answer is the single trace's.
     """
     p = _prepared(M, T)
     n = len(sources)
@@ -272,7 +270,7 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
     at = np.full((n, 3), -1, np.int32) if where else None
-    nthreads = threads if threads is not None else (os.cpu_count() or 1)
+    nthreads = _threads(threads)
     if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
                                int(nthreads), reasons.ctypes.data, totals.ctypes.data,
                                None if at is None else at.ctypes.data) != 0:

@@ -39,6 +39,7 @@ STDOUT = "-"
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISDIR, "a directory"))
+_SYSTEM_DIRS = ("/dev", "/proc", "/sys")  # /dev/stdout is a link: never replaced by a file
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -107,6 +108,9 @@ def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object
                 raise UsageError(f"{option} {text!r} is the command's own input {os.fspath(src)!r}"  # type: ignore[call-overload]
                                  f"; expected a different output file")
     parent = p.parent
+    if os.path.realpath(parent) in _SYSTEM_DIRS or os.path.realpath(parent).startswith(("/proc/", "/sys/")):
+        raise UsageError(f"{option} {text!r} is in the system directory {str(parent)!r}; expected "
+                         f"a regular file elsewhere (or '-' for standard output)")
     if not parent.is_dir():
         raise DataError(f"cannot write {text!r}: directory {str(parent)!r} does not exist")
     return p

@@ -222,3 +222,16 @@ def test_csv_cell_keeps_one_field_and_no_formula(text):
     assert not field.startswith(("=", "+", "-", "@", "\t", "\r", "\uff1d"))
     if text.isalnum():
         assert csv_cell(text) == text  # ordinary names are written as they are
+
+
+def test_dev_stdout_redirected_to_a_file_is_not_replaced(tmp_path, map_file):
+    """As root, renaming over /dev/stdout would replace the system's link: refused."""
+    import subprocess
+    import sys
+    out = tmp_path / "o.csv"
+    with open(out, "w") as f:
+        p = subprocess.run([sys.executable, "-m", "hexwx", "los-table", str(map_file), "-o",
+                            "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert p.returncode == 2 and "system directory" in p.stderr
+    assert os.path.islink("/dev/stdout")

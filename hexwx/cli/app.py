@@ -49,6 +49,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("sight", "who sees whom: LOS between the units of opposing sides", "hexwx.cli.saves"),
     Command("exposure", "for every hex, how many hexes (or enemy hexes) see it, under weather",
             "hexwx.cli.exposure"),
+    Command("batch", "LOS tables for many maps x levels x weather states (local pool or Dask)",
+            "hexwx.cli.batch"),
     Command("serve", "the map in a local web page (click two hexes for their LOS) and a JSON API",
             "hexwx.cli.serve"),
 )

@@ -32,7 +32,11 @@ def read_pairs(path: str) -> tuple[str, list[str], list[str], list[str], list[st
     """
     label = "<stdin>" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+        if path == "-":
+            text = sys.stdin.read()
+        else:  # hexwx.limits: a regular file (no FIFO, no /dev/zero), bounded in size
+            from hexwx.limits import read_text_input
+            text = read_text_input(path, "a CSV of pairs").removeprefix("\ufeff")
     except OSError as exc:
         raise DataError(f"{label}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -155,7 +159,11 @@ def encode(m: Any, a: Any, fmt: str) -> str:
 
 def _cmd_los_batch(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import open_map, write_text
+    from hexwx.cli.hex import map_inputs
     from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.outputs import check_output
+    inputs = map_inputs(args, args.map, None if args.pairs == "-" else args.pairs)
+    check_output(args.output, inputs=inputs)
     m = open_map(args.map, args)
     weather = None
     if weather_flags_given(args):
@@ -165,7 +173,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
         fmt = "jsonl" if str(args.output or "").lower().endswith((".jsonl", ".ndjson", ".json")) else "csv"
-    write_text(args.output, encode(m, answers, fmt), inputs=(args.pairs, m.source))
+    write_text(args.output, encode(m, answers, fmt), inputs=inputs + (m.source,))
     return 0
 
 

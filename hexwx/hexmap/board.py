@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from hexwx.hexmap.coords import Grid, Hex
 from hexwx.errors import UsageError
+from hexwx.frozen import freeze, frozen_mapping
 from hexwx.hexmap.derive import HexTerrain, derive
 from hexwx.hexmap.pixelgeom import PixelGeometry, build_geometry
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
@@ -33,15 +34,21 @@ class HexMap:
     kind: str = "hexwx"               # "hexwx" map file or "vasl" archive
     stairways: np.ndarray | None = None
     image_bytes: bytes | None = field(default=None, repr=False)  # a VASL board's own image
-    move_overrides: dict[str, Any] = field(default_factory=dict, repr=False)
+    move_overrides: Mapping[str, Any] = field(default_factory=dict, repr=False)
     roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
     fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
     #: VASL layouts: (archive path, x, y, rotated) of each board's art on the map's pixels.
     board_images: tuple[tuple[str, int, int, bool], ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
-        for arr in (self.elevation, self.terrain):
-            arr.setflags(write=False)
+        freeze(self, "elevation", "terrain", "stairways", "roads", "fills")
+        object.__setattr__(self, "move_overrides", frozen_mapping(self.move_overrides))
+
+    def __repr__(self) -> str:
+        boards = ", ".join(b.label for b in self.grid.boards if b.label)
+        where = f" boards {boards}" if boards else ""
+        return (f"HexMap({self.name!r}, {self.kind},{where} {len(self.grid)} hexes, "
+                f"{self.elevation.shape[0]} x {self.elevation.shape[1]} px)")
 
     # -- derived data (computed once) ------------------------------------------------------
     @cached_property
@@ -209,17 +216,14 @@ class HexMap:
     def road_sides(self) -> np.ndarray:
         """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
 
-        Map files declare roads; for VASL boards a hexside is a road hexside when the terrain at
-        its location point is road terrain (paved for paved and elevated roads).
+        Map files declare roads; on a VASL board the road is followed as drawn, from hex centre
+        to hex centre (:func:`hexwx.hexmap.roads.drawn_road_sides`).
         """
         if self.roads is not None:
             return self.roads
-        out = np.zeros((len(self.grid), 6), np.int8)
-        for code in np.unique(self.hexes.loc_terrain):
-            t = self.table[int(code)]
-            if t.category == Category.ROAD:
-                out[self.hexes.loc_terrain == code] = 2 if ("Paved" in t.name or "Elevated" in t.name) else 1
-        out[~self.geometry.side_on_map] = 0
+        from hexwx.hexmap.roads import drawn_road_sides
+        out = drawn_road_sides(self)
+        out.setflags(write=False)
         return out
 
     @cached_property

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from hexwx.errors import UsageError
 from hexwx.limits import LAYOUT_BOARDS
+from hexwx.frozen import freeze
 from hexwx.validate import is_whole
 
 Hex = int
@@ -166,7 +167,7 @@ class Grid:
     centre_y: np.ndarray = field(init=False, repr=False)
     _first: np.ndarray = field(init=False, repr=False)
     _names: tuple[str, ...] = field(init=False, repr=False)
-    _lookup: dict[str, int] = field(init=False, repr=False)
+    _lookup: Mapping[str, int] = field(init=False, repr=False)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -233,6 +234,7 @@ class Grid:
                         lookup[plain] = h
         set_(self, "_names", tuple(names))
         set_(self, "_lookup", lookup)
+        freeze(self, "col", "row", "dy2", "neighbours", "centre_x", "centre_y", "_first", "_lookup")
         self._check_labels()
 
     def _check_labels(self) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hexwx.frozen import freeze
 from hexwx.hexmap.coords import Grid
 from hexwx.hexmap.pixelgeom import PixelGeometry
 from hexwx.hexmap.terrain import Category, F_GENERIC_BUILDING, F_ONE_LEVEL_BUILDING, F_ROOFLESS, TerrainTable
@@ -30,6 +31,9 @@ class HexTerrain:
     levels: np.ndarray        # int32 upper building levels (0 = none)
     rooftop: np.ndarray       # bool: a rooftop location above the top level
     stairway: np.ndarray      # bool
+
+    def __post_init__(self) -> None:
+        freeze(self)
 
 
 def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.ndarray,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hexwx.frozen import freeze
 from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX, Grid
 
 _HALF_H = HEX_HEIGHT_PX / 2                 # 32.25
@@ -48,6 +49,9 @@ class PixelGeometry:
     loc: np.ndarray         # int32 [n, 6, 2] hexside location points
     side_on_map: np.ndarray  # bool [n, 6]
     hex_at: np.ndarray      # int32 [width, height]: grid lookup (LOS-SPEC 1.6), -1 = none
+
+    def __post_init__(self) -> None:
+        freeze(self)
 
 
 def build_geometry(grid: Grid) -> PixelGeometry:

@@ -219,7 +219,7 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
     return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=2)  # composed maps are cached, bounded by bytes, by hexwx.io.load
 def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
              meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
     table = read_metadata(meta)

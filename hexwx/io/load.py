@@ -11,13 +11,16 @@ import os
 from pathlib import Path
 from typing import Sequence
 
+from hexwx._cache import ByteLRU
 from hexwx.errors import DataError
 from hexwx.limits import check_input
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 from hexwx.io.vasl import board_label, is_vasl_archive
 
-_CACHE: dict[tuple, HexMap] = {}
+#: Loaded maps, least recently used first, bounded by the bytes they hold (hexwx._cache:
+#: ``$HEXWX_MAP_CACHE_MB``, 512 MiB by default), so a long batch over many maps stays bounded.
+_CACHE: ByteLRU[HexMap] = ByteLRU()
 
 
 def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
@@ -37,7 +40,13 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         mtime = p.stat().st_mtime
     except FileNotFoundError:
         if is_layout_text(str(path)):
-            return load_layout_text(str(path), vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=tuple(ssr))
+            lkey = ("layout", str(path), str(vasl_metadata), str(vasl_dir),
+                    os.environ.get("HEXWX_VASL_METADATA"), os.environ.get("HEXWX_VASL_DIR"), tuple(ssr))
+            hit = _CACHE.get(lkey)
+            if hit is not None:
+                return hit
+            return _CACHE.put(lkey, load_layout_text(str(path), vasl_dir=vasl_dir,
+                                                     metadata=vasl_metadata, ssr=tuple(ssr)))
         raise DataError(f"{p}: no such file; expected a hexwx map (.toml), a VASL board archive, "
                         f"a board name like bd02 or a layout like \"r05/r02\"") from None
     except OSError as exc:
@@ -48,8 +57,9 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     meta = str(vasl_metadata) if vasl_metadata else os.environ.get("HEXWX_VASL_METADATA")
     vdir = str(vasl_dir) if vasl_dir else os.environ.get("HEXWX_VASL_DIR")
     key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr), ignore_board_extras)
-    if key in _CACHE:
-        return _CACHE[key]
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
     from hexwx.io.vsav import is_vasl_save  # the save and map-file readers only when needed
     if is_vasl_save(p):
         from hexwx.io.vsav_import import load_save_map
@@ -61,5 +71,4 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     else:
         from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
-    _CACHE[key] = m
-    return m
+    return _CACHE.put(key, m)

@@ -24,13 +24,23 @@ def write_los_table(m: HexMap, path: str | Path | None, *, weather: Any = None,
                     progress: Callable[[TableProgress], None] | None = None,
                     chunk_pairs: int = CHUNK_PAIRS, inputs: Iterable[object] = (),
                     from_level: int | None = None, to_level: int | None = None,
-                    all_locations: bool = False) -> int:
+                    all_locations: bool = False, allow_empty: bool = False) -> int:
     """Write every ordered pair's LOS at ground level to ``path`` (stdout for None or '-');
     returns the number of rows.  ``fmt``: csv, jsonl or parquet (default: from the suffix);
     ``inputs``: files the output must not overwrite (see :mod:`hexwx.outputs`).  With
     ``from_level``/``to_level``/``all_locations`` (see ``los_table``), pairs of locations with
-    the columns src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv]."""
+    the columns src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv]; a map with no
+    location at a level asked for is a UsageError, or (``allow_empty``, for batches) a table
+    of no rows."""
     levels = all_locations or from_level not in (None, 0) or to_level not in (None, 0)
+    empty = False
+    if levels and allow_empty:
+        from hexwx.errors import UsageError
+        from hexwx.lineofsight.engine import level_locations
+        try:
+            level_locations(m, from_level, to_level, all_locations)
+        except UsageError:
+            empty = True
     columns = list(LOS_COLUMNS)
     if levels:
         columns[1:1] = [("src_level", "int")]
@@ -40,6 +50,8 @@ def write_los_table(m: HexMap, path: str | Path | None, *, weather: Any = None,
     names = m.grid.names()
     with TableWriter(path, columns, labels={"src": names, "tgt": names}, fmt=fmt,
                      inputs=inputs) as out:
+        if empty:
+            return 0
         for t, p in los_table_chunks(m, weather=weather, threads=threads, chunk_pairs=chunk_pairs,
                                      from_level=from_level, to_level=to_level,
                                      all_locations=all_locations):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
-from xml.etree import ElementTree
 
 from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.transform import KINDS, TerrainChange
@@ -23,12 +22,8 @@ CODE_ONLY = "customCode"
 
 @lru_cache(maxsize=4)
 def _rules_cached(path: str, mtime: float) -> dict[str, tuple[str, str, str]]:
-    from hexwx.limits import read_bytes_input
-    text = read_bytes_input(path, "VASL's terrain table (SharedBoardMetadata.xml)")
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as exc:
-        raise DataError(f"{path}: malformed XML ({exc}); expected VASL's SharedBoardMetadata.xml") from None
+    from hexwx.io.vasl import metadata_root
+    root = metadata_root(path, mtime)
     rules: dict[str, tuple[str, str, str]] = {}
     for el in root.iter("LOSSSRule"):
         a = el.attrib

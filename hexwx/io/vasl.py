@@ -132,14 +132,21 @@ def _flag(attrs: dict[str, str], key: str, source: str, code: str) -> bool:
     return value == "TRUE"
 
 
+@lru_cache(maxsize=4)
+def metadata_root(path: str, mtime: float) -> ElementTree.Element:
+    """The parsed XML of VASL's terrain table (read once per file version); DataError naming
+    the file when it is not XML.  Terrain types (here) and SSR rules (:mod:`hexwx.io.ssr`)."""
+    text = read_bytes_input(path, "VASL's terrain table (SharedBoardMetadata.xml)")
+    try:
+        return ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        raise DataError(f"{path}: malformed XML ({exc}); expected VASL's SharedBoardMetadata.xml") from None
+
+
 @lru_cache(maxsize=8)
 def _read_metadata_cached(path: str, mtime: float) -> TerrainTable:
     source = path
-    text = read_bytes_input(path, "VASL's terrain table (SharedBoardMetadata.xml)")
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as exc:
-        raise DataError(f"{source}: malformed XML ({exc}); expected VASL's SharedBoardMetadata.xml") from None
+    root = metadata_root(path, mtime)
     types: dict[int, TerrainType] = {}
     for el in root.iter("terrainType"):
         a = el.attrib

@@ -25,9 +25,10 @@ nearest to the piece on the board's own printed grid, so a turned board keeps it
 from __future__ import annotations
 
 import binascii
+import os
 import re
+import stat
 import zipfile
-import zlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +36,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from hexwx.limits import Limit, open_zip, read_zip_entry
 from hexwx.errors import DataError
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
 
@@ -46,6 +48,9 @@ MAP_MARGIN_PX = 400
 MAIN_MAP = "Main Map"
 #: The largest save read (bytes of ``savedGame``): real saves hold a few kilobytes per piece.
 MAX_SAVED_GAME_BYTES = 64 * 1024 * 1024
+#: The unpacked size limit of a save's savedGame entry ($HEXWX_MAX_SAVE_MB raises it).
+SAVED_GAME = Limit("the unpacked size of a save's savedGame", MAX_SAVED_GAME_BYTES, "MB",
+                   "HEXWX_MAX_SAVE_MB")
 #: The most traits one piece may have, and the longest piece command: real VASL counters have
 #: about 40 traits in under 5 kB; the bounds keep a hostile save from costing minutes.
 MAX_TRAITS = 256
@@ -504,12 +509,14 @@ def is_vasl_save(path: str | Path) -> bool:
     if p.suffix.lower() == ".vsav":
         return True
     try:
+        if not stat.S_ISREG(os.stat(p).st_mode):
+            return False  # a FIFO or device is never opened to look (it could hang)
         with open(p, "rb") as fh:
             if fh.read(4) != b"PK\x03\x04":
                 return False
         with zipfile.ZipFile(p) as zf:
             return "savedGame" in zf.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError):
+    except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
         return False
 
 
@@ -530,23 +537,13 @@ def _mtime(p: Path) -> float:
 
 @lru_cache(maxsize=16)
 def _read_cached(resolved: str, mtime: float, source: str) -> VaslSave:
-    try:
-        with zipfile.ZipFile(resolved) as zf:
-            if "savedGame" not in zf.namelist():
-                raise DataError(f"{source}: no savedGame entry in the archive; expected a VASL save "
-                                f"(found {', '.join(zf.namelist()[:5]) or 'nothing'})")
-            info = zf.getinfo("savedGame")
-            if info.file_size > MAX_SAVED_GAME_BYTES:
-                raise DataError(f"{source}: savedGame is {info.file_size} bytes, over the limit "
-                                f"of {MAX_SAVED_GAME_BYTES}")
-            data = zf.read("savedGame")
-    except IsADirectoryError:
-        raise DataError(f"{source}: is a directory; expected a VASL save (.vsav)") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
-        raise DataError(f"{source}: not a readable zip archive ({exc}); expected a VASL save "
-                        f"(.vsav)") from None
-    except OSError as exc:
-        raise DataError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    # hexwx.limits: a regular file, a bounded number of entries, savedGame unpacked to at most
+    # SAVED_GAME bytes (declared and actual size), no encrypted or unknown compression
+    with open_zip(resolved, "a VASL save (.vsav)") as zf:
+        if "savedGame" not in zf.namelist():
+            raise DataError(f"{source}: no savedGame entry in the archive; expected a VASL save "
+                            f"(found {', '.join(zf.namelist()[:5]) or 'nothing'})")
+        data = read_zip_entry(zf, "savedGame", source=source, lim=SAVED_GAME)
     return parse_save_text(decode_saved_game(data, source), source)
 
 
@@ -588,10 +585,3 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole boards without "
                         f"overlays; give --ignore-board-extras to use the whole boards as they "
                         f"are (pieces keep their hexes)")
-
-
-def load_save(path: str | Path, **kwargs: Any) -> Any:
-    """A VASL save as a hex scenario (map, clear weather, units): see
-    :func:`hexwx.io.vsav_import.load_save` for the keyword arguments."""
-    from hexwx.io.vsav_import import load_save as _load
-    return _load(path, **kwargs)

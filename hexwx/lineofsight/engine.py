@@ -204,10 +204,19 @@ def _lv_totals(weather: AslWeather, s_elev: np.ndarray, t_elev: np.ndarray, rng:
     """
     lo = int(min(s_elev.min(), t_elev.min()))
     levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
-    cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(int(rng.max()) + 1)]
-                      for b in range(levels)] for a in range(levels)], dtype=np.int32)
+    cube = _lv_cube(weather, lo, levels, int(rng.max()) + 1)
     out: np.ndarray = cube[s_elev - lo, t_elev - lo, rng]
     return out
+
+
+@lru_cache(maxsize=64)
+def _lv_cube(weather: AslWeather, lo: int, levels: int, ranges: int) -> np.ndarray:
+    """The LV cube [source elevation - lo, target elevation - lo, range], built once per
+    weather and extent (not on every viewshed or table chunk); read-only."""
+    cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(ranges)]
+                      for b in range(levels)] for a in range(levels)], dtype=np.int32)
+    cube.setflags(write=False)
+    return cube
 
 
 @lru_cache(maxsize=65536)

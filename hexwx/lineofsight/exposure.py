@@ -100,6 +100,7 @@ def _parse_hexes(m: HexMap, hexes: Iterable[Any]) -> list[int]:
 
 _PAIRS: weakref.WeakKeyDictionary[HexMap, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
 _PAIRS_LOCK = threading.Lock()
+_COMPUTE_LOCK = threading.Lock()
 
 
 def ground_pairs(m: HexMap) -> tuple[np.ndarray, np.ndarray]:
@@ -109,12 +110,17 @@ def ground_pairs(m: HexMap) -> tuple[np.ndarray, np.ndarray]:
     with _PAIRS_LOCK:
         got = _PAIRS.get(m)
     if got is None:
-        maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-        got = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64), maxlen)
-        for a in got:
-            a.setflags(write=False)
-        with _PAIRS_LOCK:
-            _PAIRS[m] = got
+        with _COMPUTE_LOCK:          # one trace at a time: a second asker waits and reuses it
+            with _PAIRS_LOCK:
+                got = _PAIRS.get(m)
+            if got is None:
+                maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+                got = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                         m.hexes.base.astype(np.int64), maxlen)
+                for a in got:
+                    a.setflags(write=False)
+                with _PAIRS_LOCK:
+                    _PAIRS[m] = got
     return got
 
 
@@ -134,6 +140,9 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     base = m.hexes.base.astype(np.int64)
     tops = m.hexes.levels.astype(np.int64) + m.hexes.rooftop.astype(np.int64)
     valid = tops >= level
+    if not valid.any():
+        raise UsageError(f"no hex of this map has a location at level {level}; expected a level "
+                         f"from 0 to {int(tops.max())}")
     obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     cached = _PAIRS.get(m) if level == 0 else None

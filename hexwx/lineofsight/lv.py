@@ -147,16 +147,16 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: 
     if top is None:
         return []
     drm = int(state.fog_drm or 1)
-    se, te = Fraction(source_elevation), Fraction(target_elevation)
+    # exact integer arithmetic: heights scaled by d (1 for whole levels, 2 with a rooftop's half)
+    (top_d, se_d, te_d), d = _scaled(top, source_elevation, target_elevation)
     thread = list(thread)
     if not thread:
         raise UsageError("empty LOS thread; expected the hexes from source to target")
     src, tgt = thread[0], thread[-1]
     if same_location:
-        if se < top:
+        if se_d < top_d:
             return [LvHindrance(src.name, math.ceil(drm / 2), "fog", "3.311")]
         return []
-    hi, lo = max(se, te), min(se, te)
     out: list[LvHindrance] = []
     groups: dict[int, list[ThreadHex]] = {}
     order: list[int] = []
@@ -170,10 +170,11 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: 
         first = members[0]
         name = "/".join(m.name for m in members)
         low = _group_low(members)
-        rule = fog_hex_rule(top, se, te, first.rs, first.rt, low)
+        rule = _fog_hex_rule_scaled(top_d, se_d, te_d, first.rs, first.rt,
+                                    None if low is None else low * d, d)
         if rule:
             out.append(LvHindrance(name, drm, "fog", rule))
-    if se < top:
+    if se_d < top_d:
         out.append(LvHindrance(src.name, 1, "firing out of fog", "A24.8"))
     return out
 
@@ -190,6 +191,24 @@ def fog_hex_rule(top: Height, se: Height, te: Height, rs: int,
     hinders a LOS between elevations ``se`` and ``te``: the rule that makes it count, or None.
     ``low`` is the hex's lowest ground (None: unknown, taken as below the fog top).
     The per-hex part of :func:`fog_lv` (see its reading)."""
+    vals, d = _scaled(top, se, te, *(() if low is None else (low,)))
+    return _fog_hex_rule_scaled(vals[0], vals[1], vals[2], rs, rt,
+                                None if low is None else vals[3], d)
+
+
+def _scaled(*heights: Height) -> tuple[list[int], int]:
+    """The heights as integers times a common scale d (1 for whole levels, 2 for halves): exact
+    comparisons without Fraction arithmetic per hex."""
+    if all(type(h) is int for h in heights):
+        return [int(h) for h in heights], 1
+    fr = [Fraction(h) for h in heights]
+    d = math.lcm(*(f.denominator for f in fr))
+    return [int(f * d) for f in fr], d
+
+
+def _fog_hex_rule_scaled(top: int, se: int, te: int, rs: int, rt: int, low: int | None,
+                         d: int) -> str | None:
+    """:func:`fog_hex_rule` on heights scaled by ``d`` (integers)."""
     if rs == 0:                                 # the firer's hex
         return "3.311" if se < top else None
     if rt == 0:                                 # the target's hex
@@ -203,7 +222,9 @@ def fog_hex_rule(top: Height, se: Height, te: Height, rs: int,
         return "3.311, A6.2"
     if lo < top < hi:
         r_hi, r_lo = (rs, rt) if se > te else (rt, rs)
-        if r_lo <= fog_blind_zone(top, hi, lo, r_hi):
+        # fog_blind_zone() scaled by d: top - lo - (hi - top) + 1 + r_hi // 5, at least 1
+        zone = top - lo - (hi - top) + d * (1 + r_hi // 5)
+        if d * r_lo <= max(zone, d):
             return "3.311, A6.4"
     return None
 

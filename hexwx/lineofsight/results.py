@@ -13,16 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hexwx.frozen import freeze
+
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
-
-
-def _freeze(obj: object, *names: str) -> None:
-    """Make the numpy arrays ``names`` of a frozen dataclass read-only."""
-    for name in names:
-        a = getattr(obj, name)
-        if isinstance(a, np.ndarray):
-            a.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -148,7 +142,7 @@ class Viewshed:
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
 
     def __post_init__(self) -> None:
-        _freeze(self, "blocked", "drm", "range")
+        freeze(self, "blocked", "drm", "range")
 
     def __repr__(self) -> str:
         lv = f" level {self.level}" if self.level else ""
@@ -190,7 +184,7 @@ class LosTable:
     tgt_level: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        _freeze(self, "src", "tgt", "range", "blocked", "hindrance", "lv", "src_level", "tgt_level")
+        freeze(self, "src", "tgt", "range", "blocked", "hindrance", "lv", "src_level", "tgt_level")
 
     def __repr__(self) -> str:
         extra = (", with LV" if self.lv is not None else "") + \

@@ -8,7 +8,12 @@ import sys
 
 import pytest
 
-from hexwx.cli import app
+from hexwx.cli import (app, batch, exposure, hex as hex_commands, losbatch, minis, move, render,
+                       saves, serve, table, weather)
+
+_ALL = {m.__name__: m for m in (hex_commands, losbatch, move, weather, minis, table, render, saves,
+                                 exposure, serve, batch)}
+MODULES = tuple(_ALL[name] for name in app.COMMAND_MODULES)
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, str | None]]:
@@ -47,3 +52,12 @@ def test_los_on_a_vasl_board_imports_no_networkx_shapely_or_pillow() -> None:
     mods = _imported_by(["los", "bd02", "I4", "P6"])
     assert "hexwx.lineofsight.engine" in mods
     assert not {"networkx", "shapely", "PIL"} & mods
+
+
+def test_each_module_registers_exactly_its_rows_of_the_table() -> None:
+    assert set(_ALL) == set(app.COMMAND_MODULES)  # a new command module is tested here too
+    for module in MODULES:
+        parser = argparse.ArgumentParser()
+        module.register(parser.add_subparsers())
+        assert _commands(parser) == [(c.name, c.help) for c in app.COMMANDS
+                                     if c.module == module.__name__]

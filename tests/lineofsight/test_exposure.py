@@ -65,3 +65,26 @@ def test_json_and_words(m) -> None:  # type: ignore[no-untyped-def]
 def test_bad_input_is_a_usage_error(m, bad) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(UsageError):
         exposure(m, **bad)
+
+
+def test_concurrent_askers_share_one_all_pairs_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from hexwx.lineofsight import exposure as E
+    m = load_map(Path(__file__).resolve().parents[2] / "maps" / "hedgerow_fields.toml")
+    calls: list[int] = []
+    real = E.K.all_pairs_matrix
+
+    def counting(*a):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*a)
+    monkeypatch.setattr(E.K, "all_pairs_matrix", counting)
+    out: list[np.ndarray] = []
+    ts = [threading.Thread(target=lambda w=w: out.append(exposure(m, weather=w).count))
+          for w in WEATHERS[:4]]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert len(calls) <= 1 and len(out) == 4
+    assert all(any((o == exposure(m, weather=w).count).all() for o in out) for w in WEATHERS[:4])

@@ -98,3 +98,30 @@ def test_cli_weather_run_uses_the_scenario_map(tmp_path, capsys) -> None:
         end = json.loads(capsys.readouterr().out)["turns"][-1]["state"]
         for d in end["drifts"]:
             assert not m.interior_building_hexside(d["hex"], d["hexside"]), (seed, d)
+
+
+# -- item 9: roads on VASL boards are continuous where drawn -----------------------------------
+
+BD02_ROAD = ["A5", "B5", "C5", "D5", "E6", "F5", "F4", "E4", "E3", "E2", "F1", "G2", "H1", "I2"]
+
+
+def test_bd02_road_is_followed_centre_to_centre() -> None:
+    # The road enters at the A5/A6 board-edge vertex and bends near vertices at B5|C5... F5|F4
+    # (F5 -> F4 round the corner of G5, not through its centre dot).  Every step of it is a
+    # road hexside, so a truck pays 1/2 MP per hex (B3.4): 13 steps = 6 1/2 MP.
+    m = board("bd02")
+    for a, b in zip(BD02_ROAD, BD02_ROAD[1:]):
+        h, o = m.parse(a), m.parse(b)
+        assert m.road_sides[h, m.grid.side_towards(h, o)] == 1, (a, b)
+    p = path(m, "A5", "I2", unit="truck")
+    assert p.total == 6.5 and list(p.hexes) == BD02_ROAD
+
+
+def test_import_vasl_writes_the_followed_road(tmp_path) -> None:
+    import tomllib
+    out = tmp_path / "bd02.toml"
+    assert main(["import-vasl", str(archive("bd02")), "-o", str(out),
+                 "--vasl-metadata", str(metadata())]) == 0
+    pairs = {frozenset(p) for p in tomllib.loads(out.read_text())["roads"]["dirt"]}
+    for a, b in zip(BD02_ROAD, BD02_ROAD[1:]):
+        assert frozenset((a, b)) in pairs, (a, b)

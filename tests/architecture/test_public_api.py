@@ -1,0 +1,59 @@
+"""The public API: ``import hexwx`` gives every name of ``__all__``; the README's Python runs."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hexwx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_name_of_all_is_there() -> None:
+    for name in hexwx.__all__:
+        assert getattr(hexwx, name) is not None, name
+    assert set(hexwx.__all__) <= set(dir(hexwx))
+    for name in ("load_map", "load_scenario", "load_table_scenario", "los", "viewshed",
+                 "los_table", "path", "reach", "AslWeather", "roll_weather", "Dice",
+                 "LosResult", "Viewshed", "LosTable", "MovePath", "Reach", "HexwxError"):
+        assert name in hexwx.__all__, name
+
+
+def test_los_stays_the_function_whatever_is_imported() -> None:
+    code = ("import hexwx, hexwx.lineofsight, hexwx.lineofsight.engine, hexwx.movement.paths\n"
+            "import types\n"
+            "assert callable(hexwx.los) and not isinstance(hexwx.los, types.ModuleType)\n"
+            "assert hexwx.los is hexwx.lineofsight.engine.los\n"
+            "assert callable(hexwx.path) and hexwx.path is hexwx.movement.paths.path\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_import_hexwx_is_cheap() -> None:
+    out = subprocess.run([sys.executable, "-c", "import sys, hexwx; print('numpy' in sys.modules)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def _readme_blocks() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+def test_the_readme_has_python_examples_with_hexwx_names_only() -> None:
+    blocks = _readme_blocks()
+    assert blocks
+    for block in blocks:
+        imports = re.findall(r"^\s*(?:from|import)\s+(\S+)", block, flags=re.M)
+        assert set(imports) <= {"hexwx"}, imports
+
+
+@pytest.mark.parametrize("index", range(len(_readme_blocks())))
+def test_the_readme_python_runs(index: int, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    exec(compile(_readme_blocks()[index], f"README.md python block {index + 1}", "exec"), {})
+    assert capsys.readouterr().out.strip()  # the examples print their answers

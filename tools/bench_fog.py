@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Fogged against clear LOS, side by side: single queries and viewsheds (issue 16 target: <= 1.2x).
+
+    python tools/bench_fog.py [MAP] [--queries 1000]
+
+Queries alternate clear / fogged on the same random pairs (the shared machine's speed drifts),
+CPU time of this thread, medians.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hexwx.io.load import load_map  # noqa: E402
+from hexwx.lineofsight.engine import los, viewshed  # noqa: E402
+from hexwx.weather.asl.state import AslWeather  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("map", nargs="?", default=str(ROOT / "maps" / "hill_village.toml"))
+    ap.add_argument("--queries", type=int, default=1000)
+    args = ap.parse_args()
+    m = load_map(args.map)
+    fog = AslWeather(fog_level=0, fog_drm=1)
+    rng = np.random.default_rng(7)
+    pairs = rng.integers(0, len(m), size=(args.queries, 2))
+    clear_t, fog_t = [], []
+    los(m, 0, 1), los(m, 0, 1, weather=fog)
+    for a, b in pairs.tolist():
+        t = time.thread_time(); los(m, a, b); clear_t.append(time.thread_time() - t)
+        t = time.thread_time(); los(m, a, b, weather=fog); fog_t.append(time.thread_time() - t)
+    c, f = statistics.median(clear_t), statistics.median(fog_t)
+    print(f"single los(): clear {c * 1e6:.0f} us, fog {f * 1e6:.0f} us, ratio {f / c:.2f} (median of {args.queries})")
+    vc, vf = [], []
+    viewshed(m, "A1"), viewshed(m, "A1", weather=fog)
+    for h in rng.integers(0, len(m), size=20).tolist():
+        t = time.thread_time(); viewshed(m, h); vc.append(time.thread_time() - t)
+        t = time.thread_time(); viewshed(m, h, weather=fog); vf.append(time.thread_time() - t)
+    c, f = statistics.median(vc), statistics.median(vf)
+    print(f"viewshed(): clear {c * 1e3:.1f} ms, fog {f * 1e3:.1f} ms, ratio {f / c:.2f} (median of 20)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
