@@ -17,7 +17,7 @@ def vasl_dir() -> Path:
     if not env:
         pytest.skip("HEXWX_VASL_DIR is not set: point it at VASL's reference data (boards/, "
                     "SharedBoardMetadata.xml) to run the tests on VASL boards")
-    d = Path(env)
+    d = Path(env).resolve()  # absolute: tests write it into files in other folders
     if not (d / "boards").is_dir() or not (d / "SharedBoardMetadata.xml").is_file():
         pytest.skip(f"HEXWX_VASL_DIR={env} has no boards/ or SharedBoardMetadata.xml")
     return d

@@ -7,21 +7,13 @@ backslash; a trait chain nests one escaping level per trait).
 """
 from __future__ import annotations
 
-import os
 import zipfile
 from pathlib import Path
 
 import pytest
+from vasl_boards import vasl_dir  # the one place that finds the shared VASL folder
 
 ESC = "\x1b"
-
-
-def vasl_dir() -> Path:
-    """The shared VASL folder, or skip the test with a message when it is not set."""
-    d = os.environ.get("HEXWX_VASL_DIR")
-    if not d or not Path(d).is_dir():
-        pytest.skip("HEXWX_VASL_DIR is not set (real VASL boards and saves live there)")
-    return Path(d)
 
 
 def real_save(name: str) -> Path:
