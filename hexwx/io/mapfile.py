@@ -24,35 +24,17 @@ from hexwx.io.ssr import ssr_changes
 from hexwx.hexmap.pixelgeom import build_geometry
 from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
 from hexwx.hexmap.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
+from hexwx.io.edit_tables import ROAD_HALF_WIDTH, read_levels, read_roads, read_terrain, table_hex
 from hexwx.io.tomlfile import Table, load_toml
 
 #: How far (in hex widths from the centre) a depiction's points may reach: the hex itself
 #: reaches about 0.67; a little more lets terrain run to and over its hexsides.
 DEPICTION_REACH = 1.0
 MAP_KEYS = ("map", "levels", "terrain", "hexsides", "roads", "depiction", "movement")
-LEVEL_RANGE = (-2, 9)
-ROAD_HALF_WIDTH = 4.0
-ROAD_KINDS = {"dirt": ("road", 1), "paved": ("paved road", 2)}
 
 
 def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
-    if not isinstance(name, str):
-        raise table.error(key, f"expected a hex name like 'C4', got {name!r}")
-    try:
-        return grid.parse(name)
-    except UsageError:
-        raise table.error(key, f"hex {name!r} is not on this map") from None
-
-
-def _same_as(written: str, before: str) -> str:
-    """" (the same hex as '1GG5')" when a hex is written under another name (a half hex on a
-    board join answers to both boards' names), else ""."""
-    return "" if written.upper() == before.upper() else f" (the same hex as {before!r})"
-
-
-def _hex_list(grid: Grid, table: Table, key: str) -> list[tuple[int, str]]:
-    """The hexes listed under ``key``, each with the name as written."""
-    return [(_hex(grid, table, key, n), n) for n in table.list(key)]
+    return table_hex(grid, table, key, name)
 
 
 def load_mapfile(path: str | Path, *, vasl_dir: str | Path | None = None,
@@ -117,39 +99,10 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
     levels = np.zeros(n, np.int32)
     hex_code = np.full(n, catalogue_type(default).code, np.int32)
 
-    if "levels" in doc:
-        lv = doc.table("levels")
-        seen: dict[int, tuple[str, str]] = {}
-        for key, _ in lv.items():
-            try:
-                level = int(key)
-            except ValueError:
-                raise lv.error(key, "expected a whole-number level as the key, e.g. 1 = [\"C4\"]") from None
-            if not LEVEL_RANGE[0] <= level <= LEVEL_RANGE[1]:
-                raise lv.error(key, f"level {level} outside {LEVEL_RANGE[0]}..{LEVEL_RANGE[1]}")
-            for h, written in _hex_list(grid, lv, key):
-                if h in seen:
-                    before, as_written = seen[h]
-                    raise lv.error(key, f"hex {written!r}{_same_as(written, as_written)} already "
-                                        f"has level {before}")
-                seen[h] = (key, written)
-                levels[h] = level
-
-    if "terrain" in doc:
-        tt = doc.table("terrain")
-        owner: dict[int, tuple[str, str]] = {}
-        for key, _ in tt.items():
-            if key not in HEX_KEYS:
-                hint = " (hexside terrain goes in [hexsides])" if key in HEXSIDE_KEYS else ""
-                raise tt.error(key, f"unknown terrain {key!r}{hint}; expected one of {', '.join(HEX_KEYS)}")
-            code = catalogue_type(key).code
-            for h, written in _hex_list(grid, tt, key):
-                if h in owner:
-                    before, as_written = owner[h]
-                    raise tt.error(key, f"hex {written!r}{_same_as(written, as_written)} is "
-                                        f"already {before!r}")
-                owner[h] = (key, written)
-                hex_code[h] = code
+    for h, level in read_levels(doc, grid).items():
+        levels[h] = level
+    for key, hexes in read_terrain(doc, grid).items():
+        hex_code[hexes] = catalogue_type(key).code
 
     geo = build_geometry(grid)
     W, H = grid.width_px, grid.height_px
@@ -183,26 +136,11 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
 
     # roads: strips from centre to centre, and the road hexsides for movement
     roads = np.zeros((n, 6), np.int8)
-    if "roads" in doc:
-        rt = doc.table("roads")
-        for kind, _ in rt.items():
-            if kind not in ROAD_KINDS:
-                raise rt.error(kind, f"unknown road kind {kind!r}; expected dirt or paved")
-            key, level = ROAD_KINDS[kind]
-            code = catalogue_type(key).code
-            runs = rt.list(kind)
-            for j, run in enumerate(runs):
-                if not isinstance(run, list) or len(run) < 2:
-                    raise rt.error(f"{kind}[{j}]", "expected a list of at least two adjacent hexes")
-                hexes = [_hex(grid, rt, f"{kind}[{j}]", nm) for nm in run]
-                for a, b in zip(hexes, hexes[1:]):
-                    try:
-                        side = grid.side_towards(a, b)
-                    except UsageError as exc:
-                        raise rt.error(f"{kind}[{j}]", str(exc)) from None
-                    roads[a, side] = level
-                    roads[b, (side + 3) % 6] = level
-                    shapes.append((strip(grid.centre(a), grid.centre(b), ROAD_HALF_WIDTH), code))
+    for step in read_roads(doc, grid):
+        roads[step.a, step.side] = step.level
+        roads[step.b, (step.side + 3) % 6] = step.level
+        shapes.append((strip(grid.centre(step.a), grid.centre(step.b), ROAD_HALF_WIDTH),
+                       catalogue_type(step.terrain).code))
 
     # hexside terrain drawn along the hexside line
     if "hexsides" in doc:
