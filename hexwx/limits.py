@@ -20,12 +20,14 @@ from __future__ import annotations
 import io
 import os
 import stat
-import zipfile
 import zlib
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from hexwx.errors import DataError, UsageError
+
+if TYPE_CHECKING:  # zipfile is imported when an archive is opened
+    import zipfile
 
 __all__ = ["Limit", "limit", "check_input", "read_text_input", "read_bytes_input", "open_zip",
            "read_zip_entry", "gunzip", "open_image", "check_count", "toml_depth",
@@ -150,13 +152,14 @@ def read_text_input(path: str | os.PathLike[str], what: str = "an input file",
 
 # -- archives --------------------------------------------------------------------------------
 
-_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated",
-            zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA"}
+#: Compression methods read (zipfile.ZIP_STORED, ZIP_DEFLATED, ZIP_BZIP2, ZIP_LZMA).
+_METHODS = {0: "stored", 8: "deflated", 12: "bzip2", 14: "LZMA"}
 
 
 def open_zip(source: str | os.PathLike[str] | bytes | IO[bytes], what: str = "a zip archive") -> zipfile.ZipFile:
     """A :class:`zipfile.ZipFile` of a regular file (or bytes / a binary file object) whose
     entry count is within limits; DataError naming the file otherwise.  Close it after use."""
+    import zipfile
     fobj: IO[bytes] | None
     if isinstance(source, (bytes, bytearray)):
         name, fobj = "<bytes>", io.BytesIO(source)
@@ -186,6 +189,7 @@ def read_zip_entry(zf: zipfile.ZipFile, member: str, *, source: str | None = Non
     header cannot slip by); encrypted entries, unsupported compression and corrupt data are
     one-line DataErrors naming ``source`` and the entry.
     """
+    import zipfile
     src = source or str(zf.filename or "<zip>")
     try:
         info = zf.getinfo(member)

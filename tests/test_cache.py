@@ -27,7 +27,8 @@ def test_lru_evicts_least_recently_used_past_the_budget() -> None:
     assert len(c) == 1 and c.get("big") is not None
 
 
-def test_nbytes_counts_derived_arrays_once(tmp_path: Path) -> None:
+def test_nbytes_counts_derived_arrays_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEXWX_NO_CACHE", "1")  # (through the on-disk cache, all is derived at load)
     p = tmp_path / "fresh.toml"       # a map no other test has derived data of
     p.write_text((ROOT / "maps" / "hill_village.toml").read_text())
     m = load_map(p)

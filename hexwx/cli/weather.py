@@ -7,16 +7,14 @@ the parsed flags (or a scenario) into an :class:`~hexwx.weather.asl.state.AslWea
 from __future__ import annotations
 
 import argparse
-import json
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hexwx.dice import Dice
 from hexwx.errors import HexwxError, UsageError
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.effects import effects
-from hexwx.weather.asl.rolls import roll_weather, run_weather
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
+
+if TYPE_CHECKING:  # the dice and rolls are imported when a weather command runs
+    from hexwx.dice import Dice
 
 WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
 
@@ -126,14 +124,18 @@ def weather_from_args(args: argparse.Namespace, *, scenario: Any = None) -> AslW
 
 
 def _seed(args: argparse.Namespace) -> int:
+    import random
     return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
 
 
 def _print_json(data: Any) -> None:
+    import json
     print(json.dumps(data, indent=2))
 
 
 def _cmd_roll(args: argparse.Namespace) -> int:
+    from hexwx.dice import Dice
+    from hexwx.weather.asl.rolls import roll_weather
     seed = _seed(args)
     dice = Dice(seed=seed)
     state, rolls = roll_weather(args.month, dice, wind=args.wind or "none")
@@ -149,6 +151,7 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list]:
+    from hexwx.weather.asl.rolls import roll_weather
     scenario = None
     if getattr(args, "scenario", None):
         from hexwx.io.scenario import hex_names_of, load_scenario
@@ -172,6 +175,8 @@ def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from hexwx.dice import Dice
+    from hexwx.weather.asl.rolls import run_weather
     seed = _seed(args)
     dice = Dice(seed=seed)
     args.wx_wind = args.wind
@@ -201,6 +206,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_effects(args: argparse.Namespace) -> int:
+    from hexwx.weather.asl.effects import effects
     scenario = None
     if args.scenario:
         from hexwx.io.scenario import load_scenario

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
@@ -19,6 +19,21 @@ from hexwx.frozen import freeze, frozen_mapping
 from hexwx.hexmap.derive import HexTerrain, derive
 from hexwx.hexmap.pixelgeom import PixelGeometry, build_geometry
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+
+
+class DerivedStore(Protocol):
+    """Where a map keeps arrays derived from it between processes (:mod:`hexwx.io.mapcache`)."""
+
+    def load(self, name: str) -> np.ndarray | None:
+        """The array stored as ``name``, or None when there is none (or it is unreadable)."""
+
+    def save(self, name: str, value: np.ndarray) -> None:
+        """Keep ``value`` as ``name`` (silently nothing when it cannot be written)."""
+
+
+#: Derived data a loader may hand over ready-made (:func:`seed`): the cached properties that
+#: depend only on the map's fields.
+SEEDABLE = ("geometry", "hexes", "kernel_map")
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +66,24 @@ class HexMap:
                 f"{self.elevation.shape[0]} x {self.elevation.shape[1]} px)")
 
     # -- derived data (computed once) ------------------------------------------------------
+    def derived(self, name: str, build: Callable[[], np.ndarray]) -> np.ndarray:
+        """The array ``name`` derived from this map by ``build()``, computed once: kept on the
+        map, and kept on disk when the map came through the on-disk cache (its
+        :class:`DerivedStore`, set by :mod:`hexwx.io.mapcache`), so a later process reads it
+        instead of deriving it again.  Read-only."""
+        memo: dict[str, np.ndarray] = self.__dict__.setdefault("_derived", {})
+        value = memo.get(name)
+        if value is None:
+            store: DerivedStore | None = self.__dict__.get("_store")
+            value = store.load(name) if store is not None else None
+            if value is None:
+                value = np.asarray(build())
+                if store is not None:
+                    store.save(name, value)
+            value.setflags(write=False)
+            memo[name] = value
+        return value
+
     @cached_property
     def geometry(self) -> PixelGeometry:
         return build_geometry(self.grid)
@@ -186,6 +219,9 @@ class HexMap:
         their shared hexside (:func:`building_joins`); a building is every hex reached through
         such joins.  Two one-hex buildings side by side are two buildings.
         """
+        return self.derived("building_ids", self._building_ids)
+
+    def _building_ids(self) -> np.ndarray:
         n = len(self.grid)
         bld = np.array([self.terrain_of(h).is_building for h in range(n)])
         joins = building_joins(self, bld)
@@ -201,7 +237,6 @@ class HexMap:
                     if o >= 0 and ids[o] < 0 and joins[h, k]:
                         ids[o] = start
                         stack.append(int(o))
-        ids.setflags(write=False)
         return ids
 
     def interior_building_hexside(self, name: str, side: int) -> bool:
@@ -222,14 +257,15 @@ class HexMap:
         if self.roads is not None:
             return self.roads
         from hexwx.hexmap.roads import drawn_road_sides
-        out = drawn_road_sides(self)
-        out.setflags(write=False)
-        return out
+        return self.derived("road_sides", lambda: drawn_road_sides(self))
 
     @cached_property
     def lowest_ground(self) -> np.ndarray:
         """int32 [n]: the lowest ground level drawn anywhere in each hex (a level-1 hill hex with
         a level-0 portion has 0; E3 3.311 example: fog "exists in the level 0 portion" of G4)."""
+        return self.derived("lowest_ground", self._lowest_ground)
+
+    def _lowest_ground(self) -> np.ndarray:
         n = len(self.grid)
         # one count per (hex, level) pair: linear in pixels (np.minimum.at is slow on big maps)
         key = self.geometry.hex_at * 256      # int32: n * 256 stays far below 2**31
@@ -237,8 +273,8 @@ class HexMap:
         key += 128
         counts = np.bincount(key[key >= 0], minlength=n * 256).reshape(n, 256)
         seen = counts > 0
-        low = np.where(seen.any(axis=1), seen.argmax(axis=1) - 128, self.hexes.base).astype(np.int32)
-        low.setflags(write=False)
+        low: np.ndarray = np.where(seen.any(axis=1), seen.argmax(axis=1) - 128,
+                                   self.hexes.base).astype(np.int32)
         return low
 
     @cached_property
@@ -248,6 +284,33 @@ class HexMap:
     @cached_property
     def min_ground_level(self) -> int:
         return int(self.hexes.base.min())
+
+
+def seed(m: HexMap, **derived: Any) -> HexMap:
+    """``m`` with derived data (:data:`SEEDABLE`: ``geometry``, ``hexes``, ``kernel_map``) that a
+    loader already has -- built on the way, or read from the on-disk cache -- so that it is
+    never computed again.  The caller answers for it being what the property would compute."""
+    for name, value in derived.items():
+        if name not in SEEDABLE:
+            raise ValueError(f"cannot seed {name!r}; expected one of {', '.join(SEEDABLE)}")
+        m.__dict__[name] = value
+    return m
+
+
+def redrawn(m: HexMap, **changes: Any) -> HexMap:
+    """``dataclasses.replace(m, **changes)`` for a map drawn differently on the same grid: the
+    pixel geometry depends only on the grid, so the new map takes ``m``'s instead of building
+    it again (its per-hex terrain and kernel arrays are derived anew from the new raster)."""
+    new = replace(m, **changes)
+    if "grid" not in changes and "geometry" in m.__dict__:
+        seed(new, geometry=m.geometry)
+    if set(changes) <= _NOT_RASTER:
+        seed(new, **{k: m.__dict__[k] for k in ("hexes", "kernel_map") if k in m.__dict__})
+    return new
+
+
+#: Fields that neither the per-hex terrain nor the kernel arrays read.
+_NOT_RASTER = frozenset({"name", "source", "roads", "move_overrides", "image_bytes", "board_images"})
 
 
 @lru_cache(maxsize=16)
@@ -262,7 +325,7 @@ def _with_hexsides(m: HexMap, sides: tuple[tuple[Hex, int], ...], name: str) -> 
         shapes.append((strip(corners[side], corners[(side + 1) % 6], HEXSIDE_HALF_WIDTH), code))
     if not shapes:
         return m
-    return replace(m, terrain=draw(m.terrain, shapes), name=f"{m.name} (+{len(shapes)} {name.lower()})")
+    return redrawn(m, terrain=draw(m.terrain, shapes), name=f"{m.name} (+{len(shapes)} {name.lower()})")
 
 
 #: How a building is followed across a hexside: points along the middle 80 % of the hexside,

@@ -195,28 +195,25 @@ class Grid:
         set_ = object.__setattr__
         ncols = 32 * self.nbx + 1
         set_(self, "ncols", ncols)
-        cols: list[int] = []
-        rows: list[int] = []
+        per_col = 10 * self.nby + np.arange(ncols, dtype=np.int32) % 2  # rows_in_global_column
         first = np.zeros(ncols + 1, dtype=np.int32)
-        for c in range(ncols):
-            first[c] = len(cols)
-            n = self.rows_in_global_column(c)
-            cols.extend([c] * n)
-            rows.extend(range(n))
-        first[ncols] = len(cols)
-        col = np.array(cols, dtype=np.int32)
-        row = np.array(rows, dtype=np.int32)
+        np.cumsum(per_col, out=first[1:])
+        col = np.repeat(np.arange(ncols, dtype=np.int32), per_col)
+        row = (np.arange(len(col), dtype=np.int32) - first[col]).astype(np.int32)
         set_(self, "col", col)
         set_(self, "row", row)
         set_(self, "_first", first)
         set_(self, "dy2", 2 * row + (1 - col % 2))
         set_(self, "centre_x", col * HEX_WIDTH_PX)
         set_(self, "centre_y", HEX_HEIGHT_PX / 2 + row * HEX_HEIGHT_PX - (col % 2) * HEX_HEIGHT_PX / 2)
-        nb = np.full((len(col), 6), -1, dtype=np.int32)
-        for h in range(len(col)):
-            c, r = int(col[h]), int(row[h])
-            for side, (dc, dr) in enumerate(NEIGHBOUR_OFFSETS[c % 2]):
-                nb[h, side] = self.cell(c + dc, r + dr)
+        # neighbours of every hex at once: cell(c + dc, r + dr) or -1 off the map
+        offs = np.array(NEIGHBOUR_OFFSETS, dtype=np.int32)[col % 2]      # [n, 6, 2]
+        c2 = col[:, None] + offs[:, :, 0]
+        r2 = row[:, None] + offs[:, :, 1]
+        inside = (c2 >= 0) & (c2 < ncols)
+        c2c = np.where(inside, c2, 0)
+        inside &= (r2 >= 0) & (r2 < per_col[c2c])
+        nb = np.where(inside, first[c2c] + r2, -1).astype(np.int32)
         set_(self, "neighbours", nb)
         names: list[str] = [""] * len(col)
         lookup: dict[str, int] = {}

@@ -11,13 +11,13 @@ layer (LOS, movement, render) reads the transformed map, so one transformation s
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
-from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.board import HexMap, redrawn
 from hexwx.hexmap.terrain import TerrainTable
 
 #: The kinds of change, named as VASL's rule types.
@@ -121,4 +121,4 @@ def _transformed(m: HexMap, changes: tuple[TerrainChange, ...]) -> HexMap:
     if np.array_equal(elev, m.elevation) and np.array_equal(terr, m.terrain) and (
             fills is None or (m.fills is not None and np.array_equal(fills, m.fills))):
         return m
-    return replace(m, elevation=elev, terrain=terr, fills=fills)
+    return redrawn(m, elevation=elev, terrain=terr, fills=fills)

@@ -33,6 +33,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement,
                                  Grid, rows_in_column)
 from hexwx.hexmap.transform import TerrainChange, apply_changes
+from hexwx.io import mapcache
 from hexwx.io.ssr import ssr_changes
 from hexwx.io.vasl import METADATA_ENV, VaslRaster, check_codes, read_board_image, read_losdata, read_metadata
 
@@ -222,6 +223,18 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
 @lru_cache(maxsize=2)  # composed maps are cached, bounded by bytes, by hexwx.io.load
 def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
              meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+    """The composed map, from the on-disk cache (:mod:`hexwx.io.mapcache`) when it holds it."""
+    key = mapcache.map_key("layout", {
+        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)] for s in row] for row in specs],
+        "meta": meta, "ssr": list(ssr), "name": name}, [p for p, _ in stamps] + [meta])
+    hit = mapcache.load(key)
+    if hit is not None:
+        return hit
+    return mapcache.store(key, _build(specs, stamps, meta, ssr, name))
+
+
+def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
+           meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
     table = read_metadata(meta)
     global_changes = ssr_changes(ssr, meta)
     nby, nbx = len(specs), len(specs[0])

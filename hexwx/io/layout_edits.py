@@ -8,12 +8,10 @@ names resolve to VASL's own table by their VASL name (``woods`` -> "Woods").
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from hexwx.errors import UsageError
-from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.board import HexMap, redrawn
 from hexwx.hexmap.coords import parse_hexside
 from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
 from hexwx.hexmap.terrain import HEXSIDE_KEYS, catalogue_type
@@ -80,7 +78,7 @@ def edit_layout(m: HexMap, doc: Table) -> HexMap:
 
     if shapes:
         terrain = draw(terrain, shapes)
-    edited = replace(m, elevation=elevation, terrain=terrain, source=doc.source)
+    edited = redrawn(m, elevation=elevation, terrain=terrain, source=doc.source)
     if declared.any():
-        edited = replace(edited, roads=np.maximum(edited.road_sides, declared))
+        edited = redrawn(edited, roads=np.maximum(edited.road_sides, declared))
     return edited

@@ -8,24 +8,26 @@ serves map files and VASL boards.  The format is documented in ``docs/mapfile.md
 from __future__ import annotations
 
 import math
-
+import os
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from hexwx.hexmap.board import HexMap
+from typing import TYPE_CHECKING
+
+from hexwx.hexmap.board import HexMap, seed
 from hexwx.hexmap.coords import HEX_WIDTH_PX, Grid, parse_hexside
 from hexwx.errors import HexwxError, UsageError
 from hexwx.hexmap.transform import transformed
-from hexwx.io.layout import load_layout, metadata_path
-from hexwx.io.layout_edits import edit_layout
+from hexwx.io import mapcache
+from hexwx.io.layout import load_layout, metadata_path, vasl_dir_of
 from hexwx.io.ssr import ssr_changes
 from hexwx.hexmap.pixelgeom import build_geometry
-from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
 from hexwx.hexmap.terrain import CATALOGUE, HEX_KEYS, HEXSIDE_KEYS, catalogue_type
-from hexwx.io.edit_tables import ROAD_HALF_WIDTH, read_levels, read_roads, read_terrain, table_hex
-from hexwx.io.tomlfile import Table, load_toml
+
+if TYPE_CHECKING:  # the TOML reader and the drawing code (Pillow) load only on a cache miss
+    from hexwx.io.tomlfile import Table
 
 #: How far (in hex widths from the centre) a depiction's points may reach: the hex itself
 #: reaches about 0.67; a little more lets terrain run to and over its hexsides.
@@ -34,6 +36,7 @@ MAP_KEYS = ("map", "levels", "terrain", "hexsides", "roads", "depiction", "movem
 
 
 def _hex(grid: Grid, table: Table, key: str, name: object) -> int:
+    from hexwx.io.edit_tables import table_hex
     return table_hex(grid, table, key, name)
 
 
@@ -43,7 +46,36 @@ def load_mapfile(path: str | Path, *, vasl_dir: str | Path | None = None,
 
     ``[map] vasl_boards`` lays out VASL boards (edited by the file's tables, see
     :mod:`hexwx.io.layout_edits`); ``[map] ssr`` and then ``ssr`` name VASL terrain SSRs.
+    The map and its derived arrays come from the on-disk cache (:mod:`hexwx.io.mapcache`)
+    while the file, VASL's terrain table and the boards it lays out are unchanged.
     """
+    key = _cache_key(path, vasl_dir, vasl_metadata, ssr)
+    hit = mapcache.load(key)
+    if hit is not None:
+        return hit
+    m = _read_mapfile(path, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=ssr)
+    boards = sorted({p for p, *_ in m.board_images})
+    return mapcache.store(key, m, more_inputs=boards + sorted({os.path.dirname(p) or "." for p in boards}))
+
+
+def _cache_key(path: str | Path, vasl_dir: str | Path | None, vasl_metadata: str | Path | None,
+               ssr: Sequence[str]) -> mapcache.Key | None:
+    """The cache key of a map file: the file, the SSRs asked for, and VASL's terrain table and
+    board folder as they would be found (a map file may name VASL SSRs and boards)."""
+    try:
+        meta: str | None = str(metadata_path(vasl_metadata, vasl_dir))
+    except UsageError:
+        meta = None
+    folder = vasl_dir_of(vasl_dir)
+    request = {"path": str(path), "ssr": list(ssr), "meta": meta,
+               "vasl_dir": None if folder is None else str(folder)}
+    inputs = [path] + ([meta] if meta is not None and os.path.isfile(meta) else [])
+    return mapcache.map_key("mapfile", request, inputs)
+
+
+def _read_mapfile(path: str | Path, *, vasl_dir: str | Path | None, vasl_metadata: str | Path | None,
+                  ssr: Sequence[str]) -> HexMap:
+    from hexwx.io.tomlfile import load_toml
     doc = load_toml(path)
     doc.check_keys(MAP_KEYS)
     head = doc.table("map")
@@ -67,6 +99,7 @@ def load_mapfile(path: str | Path, *, vasl_dir: str | Path | None = None,
 def _load_vasl_layout(doc: Table, head: Table, name: str, rules: list[str],
                       vasl_dir: str | Path | None, vasl_metadata: str | Path | None) -> HexMap:
     """A map file laying out VASL boards, edited by its own tables."""
+    from hexwx.io.layout_edits import edit_layout
     if "boards" in head or "default" in head or "depiction" in doc or "movement" in doc:
         raise head.error("vasl_boards", "a map of VASL boards takes no boards/default keys and no "
                          "[[depiction]] or [movement] tables (edit the boards with [terrain], "
@@ -85,6 +118,8 @@ def _load_vasl_layout(doc: Table, head: Table, name: str, rules: list[str],
 
 def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
     """A map file drawn from its own tables."""
+    from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
+    from hexwx.io.edit_tables import ROAD_HALF_WIDTH, read_levels, read_roads, read_terrain
     boards = head.list("boards", [[""]])
     if not (boards and all(isinstance(r, list) and r and all(isinstance(b, (str, int)) for b in r)
                            for r in boards)):
@@ -179,8 +214,8 @@ def _load_drawn(doc: Table, head: Table, name: str, path: str | Path) -> HexMap:
         from hexwx.movement.costs import MOVE_CLASSES, Chart
         for unit in MOVE_CLASSES:  # every cost checked now, not when a path first needs it
             Chart(CATALOGUE, unit, overrides, str(path))
-    return HexMap(name=name, grid=grid, table=CATALOGUE, elevation=elevation, terrain=terrain,
-                  source=str(path), kind="hexwx", move_overrides=overrides, roads=roads,
-                  fills=fills)
+    m = HexMap(name=name, grid=grid, table=CATALOGUE, elevation=elevation, terrain=terrain,
+               source=str(path), kind="hexwx", move_overrides=overrides, roads=roads, fills=fills)
+    return seed(m, geometry=geo)  # built once, above: the map does not build it again
 
 

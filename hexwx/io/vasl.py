@@ -19,13 +19,16 @@ import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from xml.etree import ElementTree
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import check_input, gunzip, open_zip, read_bytes_input, read_zip_entry
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+
+if TYPE_CHECKING:  # the XML parser is imported when a terrain table is read
+    from xml.etree import ElementTree
 
 METADATA_ENV = "HEXWX_VASL_METADATA"
 
@@ -136,6 +139,7 @@ def _flag(attrs: dict[str, str], key: str, source: str, code: str) -> bool:
 def metadata_root(path: str, mtime: float) -> ElementTree.Element:
     """The parsed XML of VASL's terrain table (read once per file version); DataError naming
     the file when it is not XML.  Terrain types (here) and SSR rules (:mod:`hexwx.io.ssr`)."""
+    from xml.etree import ElementTree
     text = read_bytes_input(path, "VASL's terrain table (SharedBoardMetadata.xml)")
     try:
         return ElementTree.fromstring(text)

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import builtins
 import math
-from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from hexwx.errors import UsageError
 from hexwx.validate import is_whole
@@ -26,8 +25,11 @@ from hexwx.weather.asl.state import AslWeather
 
 LvHindrance = Hindrance  # the name the weather code uses for its own hindrances
 
-#: A height in levels: whole or half levels, exact as a Fraction where the ends are fractional.
-Height = int | float | Fraction
+if TYPE_CHECKING:  # fractions (and decimal) are imported only when fog needs them
+    from fractions import Fraction
+
+    #: A height in levels: whole or half levels, exact as a Fraction where the ends are fractional.
+    Height = int | float | Fraction
 
 
 def total(hindrances: Sequence[LvHindrance]) -> int:
@@ -201,6 +203,7 @@ def _scaled(*heights: Height) -> tuple[list[int], int]:
     comparisons without Fraction arithmetic per hex."""
     if all(type(h) is int for h in heights):
         return [int(h) for h in heights], 1
+    from fractions import Fraction
     fr = [Fraction(h) for h in heights]
     d = math.lcm(*(f.denominator for f in fr))
     return [int(f * d) for f in fr], d

@@ -223,14 +223,17 @@ class MoveTerrain:
 
     @classmethod
     def of(cls, m: HexMap | MoveTerrain) -> MoveTerrain:
-        """From a :class:`~hexwx.hexmap.board.HexMap` (its road hexsides: ``HexMap.road_sides``)."""
+        """From a :class:`~hexwx.hexmap.board.HexMap` (its road hexsides: ``HexMap.road_sides``).
+
+        Every per-hex array here is derived once per map (``HexMap.derived``): a map loaded
+        through the on-disk cache reads them back in later processes."""
         if isinstance(m, MoveTerrain):
             return m
         ht = m.hexes
         return cls(m.grid, m.table, np.asarray(ht.centre, np.int32), np.asarray(ht.base, np.int32),
                    np.asarray(ht.side_terrain, np.int32), np.asarray(m.road_sides, np.int8),
                    dict(m.move_overrides), m.source or m.name or "map",
-                   drawn_cover(m), m.building_ids)
+                   m.derived("mud_cover", lambda: drawn_cover(m)), m.building_ids)
 
 
 def drawn_cover(m: HexMap) -> np.ndarray:

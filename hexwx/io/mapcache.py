@@ -1,0 +1,444 @@
+"""The on-disk cache of loaded maps: each map's decoded raster and every array derived from it.
+
+Loading a VASL board decodes its archive and derives the pixel geometry, the per-hex terrain
+and the kernel's packed arrays: most of a cold ``hexwx los``.  The first load of a map (a
+board, a layout, a map file) writes all of it here; later processes read it back with numpy in
+a few milliseconds and get a map whose arrays are equal to a fresh one's, so it answers every
+query the same.  Arrays a map derives later, on demand (road hexsides, buildings, lowest
+ground, movement's cover: :meth:`~hexwx.hexmap.board.HexMap.derived`), are added beside it the
+first time they are derived.
+
+* Where: ``$HEXWX_CACHE_DIR``, else ``$XDG_CACHE_HOME/hexwx``, else ``~/.cache/hexwx``.
+  ``HEXWX_NO_CACHE=1`` turns the cache off.  ``$HEXWX_CACHE_MAX_MB`` (default 1024) bounds
+  its size: after each write the least recently used files are removed.
+* Key: what was asked for (board specs, layout, SSRs, map name...), every input file's absolute
+  path, size and ``st_mtime_ns`` (board archives, VASL's terrain table, the map file; a map
+  file's boards are checked again on every read), the cache format and a fingerprint of the
+  hexwx code that derives the data (:data:`CODE`: the contents of those source files and of
+  the compiled kernel).  Touching an input or changing that code gives another key: never
+  stale data.
+* Files: ``<hash>.npy`` (and ``<hash>.<part>.npy`` for arrays derived later): a run of
+  ``.npy`` records, each read with ``numpy.load(..., allow_pickle=False)`` -- a JSON header
+  (the whole key, names, grid, terrain table, and each array's dtype, shape and CRC-32), then
+  the arrays.  A file is written under a temporary name and renamed (``os.replace``), so a
+  reader sees a whole file or none.
+* Failure is a miss: a missing, truncated, corrupt or foreign file (another key or format)
+  is ignored and rewritten; a cache folder that cannot be created, read or written means no
+  cache, without a message.
+"""
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import re
+import time
+import zlib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+from numpy.lib import format as npformat
+
+from hexwx.hexmap.board import HexMap, seed
+from hexwx.hexmap.coords import BoardPlacement, Grid
+from hexwx.hexmap.derive import HexTerrain
+from hexwx.hexmap.pixelgeom import PixelGeometry
+from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
+
+try:  # BLAKE2 without hashlib's OpenSSL start-up (a few ms of every cold start)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other Pythons
+    from hashlib import blake2b
+
+#: Bump when the file layout or what a file holds changes.
+FORMAT = 1
+DIR_ENV = "HEXWX_CACHE_DIR"
+OFF_ENV = "HEXWX_NO_CACHE"
+MAX_ENV = "HEXWX_CACHE_MAX_MB"
+DEFAULT_MAX_MB = 1024
+
+#: The hexwx code whose results the cache holds, relative to the package: every module the
+#: map loaders and derivations import (tests/io/test_mapcache.py checks the list is complete).
+#: Their contents, with the compiled kernel's, make the code fingerprint of every key.
+CODE = ("__init__.py", "_cache.py", "_native.py", "errors.py", "frozen.py", "limits.py",
+        "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
+        "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
+        "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
+        "io/mapcache.py", "io/mapfile.py", "io/ssr.py", "io/tomlfile.py", "io/vasl.py",
+        "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
+        "weather/asl/state.py", "weather/asl/terrain_changes.py")
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+_PART = re.compile(r"[a-z][a-z0-9_]{0,40}")
+_fingerprint: str | None = None
+_unwritable: set[str] = set()
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0)."""
+    if os.environ.get(OFF_ENV, "") not in ("", "0"):
+        return None
+    d = os.environ.get(DIR_ENV)
+    if d:
+        return Path(d)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "hexwx"
+
+
+def max_bytes() -> int:
+    """The size bound: ``$HEXWX_CACHE_MAX_MB`` MiB (a bad value means the default)."""
+    try:
+        mb = float(os.environ.get(MAX_ENV, "") or DEFAULT_MAX_MB)
+    except ValueError:
+        mb = DEFAULT_MAX_MB
+    return int(max(mb, 0) * 2**20)
+
+
+def fingerprint() -> str:
+    """A hash of the contents of :data:`CODE` and of the compiled kernel (once per process)."""
+    global _fingerprint
+    if _fingerprint is None:
+        h = blake2b(digest_size=16)
+        for rel in CODE:
+            h.update(rel.encode() + b"\0")
+            try:
+                h.update((_PACKAGE / rel).read_bytes())
+            except OSError:
+                h.update(b"missing")
+        try:
+            from hexwx import _loskernel
+            h.update(Path(_loskernel.__file__ or "").read_bytes())
+        except (ImportError, OSError):
+            h.update(b"no kernel")
+        _fingerprint = h.hexdigest()
+    return _fingerprint
+
+
+def stamp(path: str | os.PathLike[str]) -> list[Any]:
+    """``[path as given, absolute real path, size, st_mtime_ns]`` of an input (OSError if gone)."""
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    return [os.fspath(path), real, st.st_size, st.st_mtime_ns]
+
+
+@dataclass(frozen=True)
+class Key:
+    """The key of one cached map: its canonical text (stored in the file) and the file stem."""
+
+    text: str
+    name: str
+
+
+def map_key(kind: str, request: Mapping[str, Any], inputs: Iterable[str | os.PathLike[str]]) -> Key | None:
+    """The key of the map ``kind`` built for ``request`` (JSON values) from ``inputs``; None when
+    the cache is off or an input cannot be read (then the loader just builds the map)."""
+    if cache_dir() is None:
+        return None
+    # the input limits a map was read under (hexwx.limits: $HEXWX_MAX_*): lowering one must
+    # refuse an input again, not serve what was read under the old bound
+    limits = {k: v for k, v in os.environ.items() if k.startswith("HEXWX_MAX_")}
+    try:
+        stamps = [stamp(p) for p in inputs]
+        text = json.dumps({"format": FORMAT, "code": fingerprint(), "kind": kind,
+                           "request": request, "inputs": stamps, "limits": limits},
+                          sort_keys=True)
+    except (OSError, TypeError, ValueError):
+        return None
+    return Key(text, blake2b(text.encode(), digest_size=16).hexdigest())
+
+
+# -- reading and writing one file -----------------------------------------------------------
+
+def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
+    """Write the header and ``arrays`` to ``path`` through a temporary file; False on failure."""
+    folder = path.parent
+    if str(folder) in _unwritable:
+        return False
+    entries = []
+    for name, a in arrays.items():
+        a = np.ascontiguousarray(a)
+        if a.dtype.hasobject:
+            return False
+        entries.append([name, a.dtype.str, list(a.shape), zlib.crc32(a.data)])
+    head = json.dumps({**header, "arrays": entries}).encode()
+    import tempfile
+    tmp = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npy", dir=folder)
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, np.frombuffer(head, np.uint8), allow_pickle=False)
+            for a in arrays.values():
+                np.save(fh, np.ascontiguousarray(a), allow_pickle=False)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        _unwritable.add(str(folder))
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def _next_array(fh: Any, mm: mmap.mmap) -> np.ndarray:
+    """The ``.npy`` record at ``fh``'s position, mapped in place from ``mm`` (read-only; object
+    arrays, which would need pickle, are refused); ``fh`` moves past it.  ValueError if the
+    record is not whole."""
+    version = npformat.read_magic(fh)
+    if version == (1, 0):
+        shape, fortran, dtype = npformat.read_array_header_1_0(fh)
+    elif version == (2, 0):
+        shape, fortran, dtype = npformat.read_array_header_2_0(fh)
+    else:
+        raise ValueError(f"npy format {version}")
+    if fortran or dtype.hasobject:
+        raise ValueError("not a C-ordered plain array")
+    count = 1
+    for n in shape:
+        count *= n
+    start = fh.tell()
+    end = start + count * dtype.itemsize
+    if end > len(mm):
+        raise ValueError("truncated")
+    fh.seek(end)
+    return np.frombuffer(mm, dtype, count, start).reshape(shape)
+
+
+def _read(path: Path, key: Key, part: str) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+    """The header and arrays of ``path`` if it is a whole, intact file of ``key``; else None.
+    The arrays are mapped from the file (read-only), each checked against its CRC-32."""
+    try:
+        with open(path, "rb") as fh:
+            mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            head = _next_array(fh, mm)
+            if head.dtype != np.uint8 or head.ndim != 1:
+                return None
+            header = json.loads(head.tobytes())
+            if header.get("format") != FORMAT or header.get("key") != key.text or \
+                    header.get("part") != part:
+                return None
+            arrays: dict[str, np.ndarray] = {}
+            for name, dt, shape, crc in header["arrays"]:
+                a = _next_array(fh, mm)
+                if a.dtype.str != dt or list(a.shape) != shape or zlib.crc32(a.data) != crc:
+                    return None
+                arrays[name] = a
+            if fh.tell() != len(mm):
+                return None  # something after the last array: not a file we wrote
+    except Exception:  # any unreadable, truncated or corrupt file is a miss, never an error
+        return None
+    return header, arrays
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)  # least recently used goes first when pruning
+    except OSError:
+        pass
+
+
+def prune(folder: Path | None = None, limit: int | None = None) -> None:
+    """Remove the least recently used cache files until the folder holds at most ``limit``
+    bytes (default :func:`max_bytes`), and temporary files left by killed writers."""
+    folder = folder or cache_dir()
+    if folder is None:
+        return
+    limit = max_bytes() if limit is None else limit
+    try:
+        files = []
+        with os.scandir(folder) as it:
+            for e in it:
+                if not e.name.endswith(".npy") or not e.is_file(follow_symlinks=False):
+                    continue
+                st = e.stat(follow_symlinks=False)
+                if e.name.startswith(".tmp-"):
+                    if st.st_mtime < time.time() - 3600:
+                        os.unlink(e.path)
+                    continue
+                files.append((st.st_mtime_ns, st.st_size, e.path))
+    except OSError:
+        return
+    total = sum(size for _t, size, _p in files)
+    for _t, size, p in sorted(files):
+        if total <= limit:
+            break
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+        total -= size
+
+
+# -- maps <-> files ---------------------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """A map's mapping (read-only views, tuples) as plain JSON values."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"cannot cache a value of type {type(value).__name__}")
+
+
+def _table_record(table: TerrainTable) -> Any:
+    if table is CATALOGUE:
+        return "catalogue"
+    names = [f.name for f in fields(TerrainType)]
+    return {"source": table.source, "fields": names,
+            "types": [[getattr(t, f) for f in names] for t in table.types]}
+
+
+def _table(record: Any) -> TerrainTable:
+    if record == "catalogue":
+        return CATALOGUE
+    names = record["fields"]
+    types = []
+    for row in record["types"]:
+        kw = dict(zip(names, row))
+        kw["category"] = Category(kw["category"])
+        types.append(TerrainType(**kw))
+    return TerrainTable(tuple(types), source=record["source"])
+
+
+def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The map as (JSON header, arrays); an array that is another's object is stored once."""
+    g, ht, km = m.geometry, m.hexes, m.kernel_map
+    arrays: dict[str, np.ndarray] = {}
+    alias: dict[str, str] = {}
+    seen: dict[int, str] = {}
+
+    def put(name: str, a: np.ndarray) -> None:
+        if id(a) in seen:
+            alias[name] = seen[id(a)]
+        else:
+            seen[id(a)] = name
+            arrays[name] = a
+
+    put("elevation", m.elevation)
+    put("terrain", m.terrain)
+    for name in ("stairways", "roads", "fills"):
+        if getattr(m, name) is not None:
+            put(name, getattr(m, name))
+    if m.image_bytes is not None:
+        put("image_bytes", np.frombuffer(m.image_bytes, np.uint8))
+    sizes: dict[str, Any] = {}
+    for f in fields(PixelGeometry):
+        v = getattr(g, f.name)
+        if isinstance(v, np.ndarray):
+            put(f"geometry.{f.name}", v)
+        else:
+            sizes[f.name] = int(v)
+    for f in fields(HexTerrain):
+        put(f"hexes.{f.name}", getattr(ht, f.name))
+    for i, a in enumerate(km):
+        put(f"kernel.{i}", a)
+    header = {"name": m.name, "source": m.source, "kind": m.kind,
+              "board_images": [list(b) for b in m.board_images],
+              "move_overrides": _plain(m.move_overrides),
+              "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
+                       "nbx": m.grid.nbx, "nby": m.grid.nby},
+              "table": _table_record(m.table), "geometry": sizes, "kernel": len(km),
+              "alias": alias}
+    return header, arrays
+
+
+def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
+    """The map a header and its arrays describe (KeyError/ValueError if they do not fit)."""
+    for name, target in header["alias"].items():
+        arrays[name] = arrays[target]
+    gr = header["grid"]
+    grid = Grid(tuple(BoardPlacement(str(lb), int(bx), int(by), bool(rot))
+                      for lb, bx, by, rot in gr["boards"]), int(gr["nbx"]), int(gr["nby"]))
+    image = arrays.get("image_bytes")
+    m = HexMap(name=header["name"], grid=grid, table=_table(header["table"]),
+               elevation=arrays["elevation"], terrain=arrays["terrain"],
+               source=header["source"], kind=header["kind"], stairways=arrays.get("stairways"),
+               image_bytes=None if image is None else image.tobytes(),
+               move_overrides=header["move_overrides"], roads=arrays.get("roads"),
+               fills=arrays.get("fills"),
+               board_images=tuple((str(p), int(x), int(y), bool(r))
+                                  for p, x, y, r in header["board_images"]))
+    geo_args: dict[str, Any] = {f.name: arrays[f"geometry.{f.name}"] for f in fields(PixelGeometry)
+                                if f.name not in header["geometry"]}
+    geo = PixelGeometry(**header["geometry"], **geo_args)
+    hexes = HexTerrain(**{f.name: arrays[f"hexes.{f.name}"] for f in fields(HexTerrain)})
+    n = len(grid)
+    if m.elevation.shape != (grid.width_px, grid.height_px) or geo.hex_at.shape != m.elevation.shape \
+            or len(hexes.centre) != n or geo.border.shape != (n, 6, 2):
+        raise ValueError("cached arrays do not fit the grid")
+    kernel = tuple(arrays[f"kernel.{i}"] for i in range(int(header["kernel"])))
+    return seed(m, geometry=geo, hexes=hexes, kernel_map=kernel)
+
+
+class _Parts:
+    """The :class:`~hexwx.hexmap.board.DerivedStore` of a cached map: ``<hash>.<part>.npy``."""
+
+    def __init__(self, folder: Path, key: Key) -> None:
+        self.folder, self.key = folder, key
+
+    def _path(self, name: str) -> Path | None:
+        return self.folder / f"{self.key.name}.{name}.npy" if _PART.fullmatch(name) else None
+
+    def load(self, name: str) -> np.ndarray | None:
+        path = self._path(name)
+        got = _read(path, self.key, name) if path is not None else None
+        if got is None or name not in got[1]:
+            return None
+        _touch(path)  # type: ignore[arg-type]
+        return got[1][name]
+
+    def save(self, name: str, value: np.ndarray) -> None:
+        path = self._path(name)
+        if path is not None and _write(path, {"format": FORMAT, "key": self.key.text, "part": name},
+                                       {name: value}):
+            prune(self.folder)
+
+
+def load(key: Key | None) -> HexMap | None:
+    """The cached map of ``key``, or None (no cache, no file, or a file that is not right)."""
+    folder = cache_dir()
+    if key is None or folder is None:
+        return None
+    path = folder / f"{key.name}.npy"
+    got = _read(path, key, "map")
+    if got is None:
+        return None
+    header, arrays = got
+    try:
+        for given, real, size, mtime in header["more_inputs"]:
+            if stamp(real)[2:] != [size, mtime]:
+                return None  # one of a map file's boards changed since
+        m = _map(header["map"], arrays)
+    except Exception:  # a header that does not describe a map is a miss
+        return None
+    _touch(path)
+    m.__dict__["_store"] = _Parts(folder, key)
+    return m
+
+
+def store(key: Key | None, m: HexMap, more_inputs: Iterable[str | os.PathLike[str]] = ()) -> HexMap:
+    """Write ``m`` (with its geometry, per-hex terrain and kernel arrays, derived now) under
+    ``key``, and give it the cache as the store of what it derives later.  ``more_inputs``:
+    files found while building (a map file's boards), checked again on every read.  Returns
+    ``m``; nothing happens when the cache is off, or ``m`` is already a cached map."""
+    folder = cache_dir()
+    if key is None or folder is None or "_store" in m.__dict__ or str(folder) in _unwritable:
+        return m
+    try:
+        header, arrays = _record(m)
+        more = [stamp(p) for p in more_inputs]
+    except (OSError, TypeError, ValueError):
+        return m
+    ok = _write(folder / f"{key.name}.npy", {"format": FORMAT, "key": key.text, "part": "map",
+                                             "map": header, "more_inputs": more}, arrays)
+    if ok:
+        m.__dict__["_store"] = _Parts(folder, key)
+        prune(folder)
+    return m
