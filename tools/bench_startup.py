@@ -1,66 +1,92 @@
 #!/usr/bin/env python3
 """Cold start-up of the command line, measured side by side with ``python -c "import numpy"``.
 
-    python tools/bench_startup.py                 # 9 rounds of: import numpy, hexwx los bd02 I4 P6
+    python tools/bench_startup.py                 # 9 rounds: hexwx los bd02 I4 P6, los-table bd02
     python tools/bench_startup.py --rounds 15 --command "hexwx los maps/hill_village.toml A7 N7"
 
-Each round starts fresh interpreters (the OS file cache and hexwx's .pyc files are warm, as for a
-user typing commands; ``PYTHONDONTWRITEBYTECODE`` is dropped for the runs):
-``python -c "import numpy"``, ``python -m hexwx --help`` and the LOS command, interleaved so that
-load on a shared machine hits all three alike.  Prints each median, the ratios to numpy's median
-and the median of the per-round ratios.  Target (issue #11): the LOS command within 1.5x numpy.
-Needs ``$HEXWX_VASL_DIR`` for ``bd02``.
+Each round starts fresh interpreters, interleaved so that load on a shared machine hits them all
+alike: ``python -c "import numpy"``, ``python -m hexwx --help``, then each hexwx command three
+ways, with its own on-disk map cache (hexwx.io.mapcache) in a temporary folder:
+
+* ``first-ever``: the cache folder emptied before the run -- the first run on a machine, which
+  decodes the board, derives every array and writes them to the cache;
+* ``cached``: the cache written by an earlier run -- every later run (the usual case);
+* ``no cache``: ``HEXWX_NO_CACHE=1`` -- decode and derive, write nothing.
+
+The OS file cache and hexwx's .pyc files are warm, as for a user typing commands
+(``PYTHONDONTWRITEBYTECODE`` is dropped for the runs).  Prints each median, its ratio to numpy's
+median and the median of the per-round ratios.  Targets: ``hexwx los`` within 1.5x numpy (issue
+#11), a one-board ``los-table`` within 2x (issue #16).  Needs ``$HEXWX_VASL_DIR`` for ``bd02``.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-
 
 #: As a user runs hexwx: Python writes and reuses .pyc files (numpy's come with its install).
 #: PYTHONDONTWRITEBYTECODE (set on some CI machines) would recompile hexwx on every start.
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+BASE_ENV = {k: v for k, v in os.environ.items()
+            if k not in ("PYTHONDONTWRITEBYTECODE", "HEXWX_NO_CACHE", "HEXWX_CACHE_DIR")}
+DEFAULT_COMMANDS = ("hexwx los bd02 I4 P6", "hexwx los-table bd02 -o {tmp}/table.csv -q")
+MODES = ("first-ever", "cached", "no cache")
 
 
-def wall(cmd: list[str]) -> float:
+def wall(cmd: list[str], env: dict[str, str]) -> float:
     t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - t
+
+
+def empty(folder: str) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--command", default="hexwx los bd02 I4 P6",
-                    help="the hexwx command to time (default: %(default)s)")
+    ap.add_argument("--command", action="append", default=None,
+                    help="a hexwx command to time (repeatable; {tmp} is a temporary folder; "
+                         f"default: {' and '.join(DEFAULT_COMMANDS)})")
     args = ap.parse_args()
     py = sys.executable
-    hexwx_args = shlex.split(args.command)[1:]
-    runs = {
-        "import numpy": [py, "-c", "import numpy"],
-        "hexwx --help": [py, "-m", "hexwx", "--help"],
-        args.command: [py, "-m", "hexwx", *hexwx_args],
-    }
-    for cmd in runs.values():  # warm the file cache and the .pyc files once
-        wall(cmd)
-    times: dict[str, list[float]] = {k: [] for k in runs}
-    for _ in range(args.rounds):
-        for name, cmd in runs.items():
-            times[name].append(wall(cmd))
+    with tempfile.TemporaryDirectory(prefix="hexwx-bench-") as tmp:
+        cache = os.path.join(tmp, "cache")
+        env = {**BASE_ENV, "HEXWX_CACHE_DIR": cache}
+        runs: dict[str, tuple[list[str], dict[str, str], bool]] = {
+            "import numpy": ([py, "-c", "import numpy"], env, False),
+            "hexwx --help": ([py, "-m", "hexwx", "--help"], env, False),
+        }
+        for c in args.command or DEFAULT_COMMANDS:  # (labelled with "{tmp}", run with the folder)
+            argv = [py, "-m", "hexwx", *shlex.split(c.format(tmp=tmp))[1:]]
+            runs[f"{c} [first-ever]"] = (argv, env, True)
+            runs[f"{c} [cached]"] = (argv, env, False)
+            runs[f"{c} [no cache]"] = (argv, {**env, "HEXWX_NO_CACHE": "1"}, False)
+        empty(cache)
+        for cmd, e, _ in runs.values():  # warm the OS file cache, the .pyc files and the map cache
+            wall(cmd, e)
+        times: dict[str, list[float]] = {k: [] for k in runs}
+        for _ in range(args.rounds):
+            for name, (cmd, e, first) in runs.items():
+                if first:
+                    empty(cache)  # (and the run writes it again for the cached runs)
+                times[name].append(wall(cmd, e))
     base = statistics.median(times["import numpy"])
-    print(f"{args.rounds} rounds, medians (python {sys.version.split()[0]}):")
+    width = max(len(k) for k in times)
+    print(f"{args.rounds} rounds, medians (python {sys.version.split()[0]}; "
+          f"load average {os.getloadavg()[0]:.1f} at the end):")
     for name, ts in times.items():
         med = statistics.median(ts)
-        print(f"  {name:<34} {med * 1000:7.1f} ms   {med / base:4.2f}x numpy   "
-              f"(min {min(ts) * 1000:.1f}, max {max(ts) * 1000:.1f})")
-    per_round = [c / n for c, n in zip(times[args.command], times["import numpy"])]
-    print(f"  median of per-round ratios ({args.command} / import numpy): "
-          f"{statistics.median(per_round):.2f}x")
+        per_round = statistics.median(c / n for c, n in zip(ts, times["import numpy"]))
+        print(f"  {name:<{width}} {med * 1000:7.1f} ms   {med / base:4.2f}x numpy   "
+              f"(per-round median {per_round:4.2f}x; min {min(ts) * 1000:.1f}, max {max(ts) * 1000:.1f})")
     return 0
 
 

@@ -14,7 +14,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
@@ -65,11 +65,60 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every argument it adds; given the width, the formatter
+        # does not import shutil (and with it bz2 and lzma) into every start-up
+        return self.formatter_class(prog=self.prog, width=help_width())
 
-def build_parser(load: Sequence[str] | None = None) -> argparse.ArgumentParser:
+
+def help_width() -> int:
+    """The width argparse gives its help: ``shutil.get_terminal_size().columns - 2``, found the
+    same way ($COLUMNS, else the terminal of stdout, else 80) without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns - 2
+
+
+class _Ignored:
+    """Stands for a parser that is not built: every call is accepted and ignored."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> "_Ignored":
+        return self
+
+
+class _OneCommand:
+    """The subparsers action as a command module's ``register`` sees it when only ``command``
+    runs: the module's other commands are not built (a start-up does not need them)."""
+
+    def __init__(self, action: Any, command: str) -> None:
+        self._action, self._command = action, command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if name == self._command:
+            return self._action.add_parser(name, **kwargs)
+        return _Ignored()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._action, name)
+
+
+def build_parser(load: Sequence[str] | None = None, command: str | None = None) -> argparse.ArgumentParser:
     """The ``hexwx`` parser.  The modules in ``load`` (default: every command module) add their
     real subcommands; every other command is a bare entry with its name and help line, so the
-    top-level help and errors are the same whichever modules were imported."""
+    top-level help and errors are the same whichever modules were imported.  With ``command``
+    (a valid command name: main() runs it), only that command is built: the others are left
+    out, since the top-level help and choices cannot show once the command is known."""
     wanted = COMMAND_MODULES if load is None else tuple(load)
     parser = _Parser(
         prog="hexwx",
@@ -80,18 +129,21 @@ def build_parser(load: Sequence[str] | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     done: set[str] = set()
     for cmd in COMMANDS:
+        if command is not None and cmd.module not in wanted:
+            continue
         if cmd.module not in wanted:
             subparsers.add_parser(cmd.name, help=cmd.help)
         elif cmd.module not in done:
             done.add(cmd.module)
-            importlib.import_module(cmd.module).register(subparsers)
+            importlib.import_module(cmd.module).register(
+                subparsers if command is None else _OneCommand(subparsers, command))
     return parser
 
 
-def _module_of(argv: Sequence[str]) -> str | None:
-    """The module of the command ``argv`` names (its first word that is not an option)."""
+def _command_of(argv: Sequence[str]) -> Command | None:
+    """The command ``argv`` names (its first word that is not an option)."""
     first = next((a for a in argv if not a.startswith("-")), None)
-    return next((c.module for c in COMMANDS if c.name == first), None)
+    return next((c for c in COMMANDS if c.name == first), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,8 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     _tolerant_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
-    module = _module_of(argv)
-    parser = build_parser(() if module is None else (module,))
+    cmd = _command_of(argv)
+    parser = build_parser(() if cmd is None else (cmd.module,), None if cmd is None else cmd.name)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors

@@ -12,8 +12,8 @@ the number of threads.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,11 +85,12 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
     total = n * (n - 1)
     blocks = row_blocks(n, chunk_pairs)
     done = pixels = 0
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexwx-kernel") as pool:
-        def run(block: tuple[int, int]) -> Any:
-            return pool.submit(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads)
 
-        pending = run(blocks[0]) if blocks else None
+    def run(block: tuple[int, int]) -> _Background:
+        return _Background(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads)
+
+    pending = run(blocks[0]) if blocks else None
+    try:
         for i, (a0, a1) in enumerate(blocks):
             assert pending is not None
             fr, ft, rr, rt, seen = pending.result()
@@ -114,6 +115,37 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
             done += len(src)
             pixels += seen
             yield LosTable(src, tgt, rng, blocked, hindrance, lv), TableProgress(done, total, pixels)
+    finally:
+        if pending is not None:   # the consumer stopped early: let the running block finish
+            pending.wait()
+
+
+class _Background:
+    """One call run on its own thread while the caller works on (the kernel releases the GIL);
+    :meth:`result` waits for it and returns its value or raises its exception.  (A plain thread:
+    ``concurrent.futures`` would import ``logging`` into every ``los-table`` start-up.)"""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args), name="hexwx-kernel",
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        try:
+            self._value = fn(*args)
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _level_chunks(m: HexMap, weather: Any, from_level: int | None, to_level: int | None,

@@ -34,6 +34,18 @@ def test_each_command_parses_with_only_its_own_module_loaded() -> None:
         assert sub.choices[cmd.name].get_default("func") is not None, cmd.name
 
 
+def test_each_command_parses_with_only_itself_built() -> None:
+    """What main() builds for a command: that command alone, as with its whole module built."""
+    for cmd in app.COMMANDS:
+        parser = app.build_parser((cmd.module,), cmd.name)
+        assert _commands(parser) == [(cmd.name, cmd.help)]
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        assert sub.choices[cmd.name].get_default("func") is not None, cmd.name
+        full = next(a for a in app.build_parser((cmd.module,))._actions
+                    if isinstance(a, argparse._SubParsersAction)).choices[cmd.name]
+        assert sub.choices[cmd.name].format_help() == full.format_help()
+
+
 def _imported_by(args: list[str]) -> set[str]:
     code = ("import sys\nfrom hexwx.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
             "print('\\n'.join(sorted(sys.modules)))" % (args,))
@@ -61,3 +73,25 @@ def test_each_module_registers_exactly_its_rows_of_the_table() -> None:
         module.register(parser.add_subparsers())
         assert _commands(parser) == [(c.name, c.help) for c in app.COMMANDS
                                      if c.module == module.__name__]
+
+
+@pytest.mark.parametrize("columns", [None, "100", "7", "junk"])
+def test_help_is_as_wide_as_argparse_makes_it(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parsers give argparse its width (so that it need not import shutil): the same width."""
+    import shutil
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert app.help_width() == shutil.get_terminal_size().columns - 2
+    parser = app.build_parser(("hexwx.cli.hex",), "los")
+    los = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["los"]
+    plain = argparse.ArgumentParser(prog=los.prog, description=los.description, epilog=los.epilog,
+                                    formatter_class=los.formatter_class)
+    plain._actions, plain._action_groups = los._actions, los._action_groups
+    plain._mutually_exclusive_groups = los._mutually_exclusive_groups
+    assert los.format_help() == plain.format_help()
+
+
+def test_help_imports_no_shutil() -> None:
+    assert "shutil" not in _imported_by(["los", "--help"])

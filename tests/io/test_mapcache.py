@@ -249,7 +249,25 @@ def test_the_fingerprint_covers_the_code_that_builds_maps() -> None:
     assert covered <= set(MODULES)     # (no stale names in the list)
 
 
-@pytest.mark.parametrize("damage", ["truncate", "empty", "flip a pixel", "garbage", "header"])
+def offset_of(f: Path, name: str) -> int:
+    """Where the data of array ``name`` starts in cache file ``f``."""
+    import json
+    from numpy.lib import format as npformat
+    with open(f, "rb") as fh:
+        npformat.read_magic(fh)
+        shape, _, dtype = npformat.read_array_header_1_0(fh)
+        header = json.loads(fh.read(shape[0]))
+        for entry, dt, shp, _crc in header["arrays"]:
+            npformat.read_magic(fh)
+            npformat.read_array_header_1_0(fh)
+            if entry == name:
+                return fh.tell()
+            fh.seek(int(np.prod(shp)) * np.dtype(dt).itemsize, 1)
+    raise KeyError(name)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "empty", "garbage", "header", "a per-hex array",
+                                    "longer", "a pixel, verified"])
 def test_a_broken_file_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
     board, meta = archive("bd02"), metadata()
     good = load_map(board, vasl_metadata=meta)
@@ -259,12 +277,17 @@ def test_a_broken_file_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch, 
         data = data[:len(data) // 2]
     elif damage == "empty":
         data = bytearray()
-    elif damage == "flip a pixel":
-        data[-1000] ^= 0x40          # inside the last array (the kernel's packed pixels)
     elif damage == "garbage":
         data = bytearray(os.urandom(5000))
-    else:
+    elif damage == "header":
         data[200:210] = b"XXXXXXXXXX"
+    elif damage == "a per-hex array":   # (small arrays are checked against their CRC-32 always)
+        data[offset_of(f, "hexes.base") + 40] ^= 0x01
+    elif damage == "longer":
+        data += b"\0" * 64
+    else:                             # the big rasters: with $HEXWX_CACHE_VERIFY
+        monkeypatch.setenv("HEXWX_CACHE_VERIFY", "1")
+        data[offset_of(f, "kernel.8") + 123457] ^= 0x40
     f.write_bytes(bytes(data))
     forget()
     builds = counting(monkeypatch, layout, "_build")
