@@ -68,7 +68,7 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse makes a formatter for every argument it adds; given the width, the formatter
         # does not import shutil (and with it bz2 and lzma) into every start-up
-        return self.formatter_class(prog=self.prog, width=help_width())
+        return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
 
 
 def help_width() -> int:
