@@ -13,8 +13,10 @@ ways, with its own on-disk map cache (hexwx.io.mapcache) in a temporary folder:
 * ``cached``: the cache written by an earlier run -- every later run (the usual case);
 * ``no cache``: ``HEXWX_NO_CACHE=1`` -- decode and derive, write nothing.
 
-The OS file cache and hexwx's .pyc files are warm, as for a user typing commands
-(``PYTHONDONTWRITEBYTECODE`` is dropped for the runs).  Prints each median, its ratio to numpy's
+A hexwx command runs as the ``hexwx`` console script does (``from hexwx.cli import main;
+sys.exit(main())``, here with ``python -c`` so that it is this checkout's hexwx); ``python -m
+hexwx`` costs a few milliseconds more (runpy).  The OS file cache and hexwx's .pyc files are
+warm, as for a user typing commands (``PYTHONDONTWRITEBYTECODE`` is dropped for the runs).  Prints each median, its ratio to numpy's
 median and the median of the per-round ratios.  Targets: ``hexwx los`` within 1.5x numpy (issue
 #11), a one-board ``los-table`` within 2x (issue #16).  Needs ``$HEXWX_VASL_DIR`` for ``bd02``.
 """
@@ -34,6 +36,8 @@ import time
 #: PYTHONDONTWRITEBYTECODE (set on some CI machines) would recompile hexwx on every start.
 BASE_ENV = {k: v for k, v in os.environ.items()
             if k not in ("PYTHONDONTWRITEBYTECODE", "HEXWX_NO_CACHE", "HEXWX_CACHE_DIR")}
+#: What the ``hexwx`` console script runs (pip writes it so).
+SCRIPT = "import sys; from hexwx.cli import main; sys.exit(main())"
 DEFAULT_COMMANDS = ("hexwx los bd02 I4 P6", "hexwx los-table bd02 -o {tmp}/table.csv -q")
 MODES = ("first-ever", "cached", "no cache")
 
@@ -52,20 +56,24 @@ def empty(folder: str) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--module", action="store_true",
+                    help="run hexwx as `python -m hexwx` (as this tool did before) instead of as "
+                         "the console script does")
     ap.add_argument("--command", action="append", default=None,
                     help="a hexwx command to time (repeatable; {tmp} is a temporary folder; "
                          f"default: {' and '.join(DEFAULT_COMMANDS)})")
     args = ap.parse_args()
     py = sys.executable
+    run_as = ["-m", "hexwx"] if args.module else ["-c", SCRIPT]
     with tempfile.TemporaryDirectory(prefix="hexwx-bench-") as tmp:
         cache = os.path.join(tmp, "cache")
         env = {**BASE_ENV, "HEXWX_CACHE_DIR": cache}
         runs: dict[str, tuple[list[str], dict[str, str], bool]] = {
             "import numpy": ([py, "-c", "import numpy"], env, False),
-            "hexwx --help": ([py, "-m", "hexwx", "--help"], env, False),
+            "hexwx --help": ([py, *run_as, "--help"], env, False),
         }
         for c in args.command or DEFAULT_COMMANDS:  # (labelled with "{tmp}", run with the folder)
-            argv = [py, "-m", "hexwx", *shlex.split(c.format(tmp=tmp))[1:]]
+            argv = [py, *run_as, *shlex.split(c.format(tmp=tmp))[1:]]
             runs[f"{c} [first-ever]"] = (argv, env, True)
             runs[f"{c} [cached]"] = (argv, env, False)
             runs[f"{c} [no cache]"] = (argv, {**env, "HEXWX_NO_CACHE": "1"}, False)
@@ -80,7 +88,8 @@ def main() -> int:
                 times[name].append(wall(cmd, e))
     base = statistics.median(times["import numpy"])
     width = max(len(k) for k in times)
-    print(f"{args.rounds} rounds, medians (python {sys.version.split()[0]}; "
+    print(f"{args.rounds} rounds, medians (python {sys.version.split()[0]}; hexwx run as "
+          f"{'python -m hexwx' if args.module else 'the console script'}; "
           f"load average {os.getloadavg()[0]:.1f} at the end):")
     for name, ts in times.items():
         med = statistics.median(ts)

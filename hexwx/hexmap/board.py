@@ -105,18 +105,20 @@ class HexMap:
                        ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
         bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
                          g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32)
-        # packed per pixel (hex + 1, elevation + 128, terrain), row-major; the transposition is
-        # done in blocks (cache-friendly: a plain one is slow on maps of stacked boards)
-        xm = g.hex_at + 1
-        xm <<= 16
-        el = self.elevation.astype(np.int32)
-        el += 128
-        el <<= 8
-        xm |= el
-        xm |= self.terrain
-        pix = np.empty((xm.shape[1], xm.shape[0]), np.int32)
-        for x0 in range(0, xm.shape[0], 256):
-            pix[:, x0:x0 + 256] = xm[x0:x0 + 256].T
+        # packed per pixel (hex + 1, elevation + 128, terrain), row-major; packed and transposed
+        # a block of columns at a time (cache-friendly, small temporaries: a plain transposition
+        # is slow on maps of stacked boards)
+        W, H = g.hex_at.shape
+        pix = np.empty((H, W), np.int32)
+        for x0 in range(0, W, _BLOCK):
+            xm = g.hex_at[x0:x0 + _BLOCK] + 1
+            xm <<= 16
+            el = self.elevation[x0:x0 + _BLOCK].astype(np.int32)
+            el += 128
+            el <<= 8
+            xm |= el
+            xm |= self.terrain[x0:x0 + _BLOCK]
+            pix[:, x0:x0 + _BLOCK] = xm.T
         return (self.elevation, self.terrain, g.hex_at, hx, h6,
                 np.ascontiguousarray(g.ext, np.int32), np.ascontiguousarray(g.loc, np.int32), bbox,
                 pix)
@@ -267,12 +269,16 @@ class HexMap:
 
     def _lowest_ground(self) -> np.ndarray:
         n = len(self.grid)
-        # one count per (hex, level) pair: linear in pixels (np.minimum.at is slow on big maps)
-        key = self.geometry.hex_at * 256      # int32: n * 256 stays far below 2**31
-        key += self.elevation
-        key += 128
-        counts = np.bincount(key[key >= 0], minlength=n * 256).reshape(n, 256)
-        seen = counts > 0
+        # which (hex, level) pairs occur: linear in pixels (np.minimum.at is slow on big maps),
+        # a block of columns at a time (small temporaries)
+        hex_at = self.geometry.hex_at
+        pairs = np.zeros(n * 256, bool)
+        for x0 in range(0, hex_at.shape[0], _BLOCK):
+            key = hex_at[x0:x0 + _BLOCK] * 256      # int32: n * 256 stays far below 2**31
+            key += self.elevation[x0:x0 + _BLOCK]
+            key += 128
+            pairs[key[key >= 0]] = True
+        seen = pairs.reshape(n, 256)
         low: np.ndarray = np.where(seen.any(axis=1), seen.argmax(axis=1) - 128,
                                    self.hexes.base).astype(np.int32)
         return low
@@ -308,6 +314,9 @@ def redrawn(m: HexMap, **changes: Any) -> HexMap:
         seed(new, **{k: m.__dict__[k] for k in ("hexes", "kernel_map") if k in m.__dict__})
     return new
 
+
+#: Pixel columns per block when a whole raster is worked through (packing, lowest ground).
+_BLOCK = 128
 
 #: Fields that neither the per-hex terrain nor the kernel arrays read.
 _NOT_RASTER = frozenset({"name", "source", "roads", "move_overrides", "image_bytes", "board_images"})

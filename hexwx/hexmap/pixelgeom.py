@@ -17,23 +17,20 @@ from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX, Grid
 
 _HALF_H = HEX_HEIGHT_PX / 2                 # 32.25
 _HO = math.cos(math.radians(30)) * _HALF_H  # 27.93: centre to hexside location points
-#: Vertex offsets v0..v5 from the exact centre (LOS-SPEC 1.4).
-_VERTS = ((-HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX, 0.0),
-          (HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX, 0.0))
+#: Vertex offsets v0..v5 from the exact centre (LOS-SPEC 1.4), [6, (x, y)].
+_VERTS = np.array(((-HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX, 0.0),
+                   (HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX, 0.0)))
 #: Offsets applied to the truncated vertices of the extended border (LOS-SPEC 1.5).
-_EXT_DELTA = ((-1, -1), (-1, 1), (1, 0), (1, 1), (-1, 1), (-1, 0))
+_EXT_DELTA = np.array(((-1, -1), (-1, 1), (1, 0), (1, 1), (-1, 1), (-1, 0)), np.int32)
 #: Hexside location point offsets from the centre, before truncation (LOS-SPEC 1.8).
-_LOC_OFFS = ((0.0, -_HALF_H + 1), (_HO - 1, -_HALF_H / 2 + 1), (_HO - 1, _HALF_H / 2 - 1),
-             (0.0, _HALF_H - 1), (-_HO + 1, _HALF_H / 2 - 1), (-_HO + 1, -_HALF_H / 2 + 1))
+_LOC_OFFS = np.array(((0.0, -_HALF_H + 1), (_HO - 1, -_HALF_H / 2 + 1), (_HO - 1, _HALF_H / 2 - 1),
+                      (0.0, _HALF_H - 1), (-_HO + 1, _HALF_H / 2 - 1), (-_HO + 1, -_HALF_H / 2 + 1)))
 
 
-def _edge_fix(v: float, size: int) -> float:
+def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
     """VASL's edge fix: exactly -1 -> 0; integer part size or size+1 -> size-1 (LOS-SPEC 1.3)."""
-    if v == -1:
-        return 0.0
-    if int(v) in (size, size + 1):
-        return float(size - 1)
-    return v
+    whole = np.trunc(v)
+    return np.where(v == -1, 0.0, np.where((whole == size) | (whole == size + 1), float(size - 1), v))
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,39 +52,28 @@ class PixelGeometry:
 
 
 def build_geometry(grid: Grid) -> PixelGeometry:
-    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6)."""
+    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6), every hex at once."""
     W, H = grid.width_px, grid.height_px
-    n = len(grid)
-    los_x = np.zeros(n, np.int32)
-    los_y = np.zeros(n, np.int32)
-    border = np.zeros((n, 6, 2), np.int32)
-    ext = np.zeros((n, 6, 2), np.int32)
-    loc = np.zeros((n, 6, 2), np.int32)
-    on_map = np.ones((n, 6), bool)
-    last_col = grid.ncols - 1
-    for h in range(n):
-        X, Y = float(grid.centre_x[h]), float(grid.centre_y[h])
-        los_x[h] = math.floor(_edge_fix(X, W))
-        los_y[h] = math.floor(_edge_fix(Y, H))
-        for k, (ox, oy) in enumerate(_VERTS):
-            vx, vy = _edge_fix(X + ox, W), _edge_fix(Y + oy, H)
-            border[h, k] = (math.floor(vx + 0.5), math.floor(vy + 0.5))
-            ext[h, k] = (int(vx) + _EXT_DELTA[k][0], int(vy) + _EXT_DELTA[k][1])
-        for k, (ox, oy) in enumerate(_LOC_OFFS):
-            loc[h, k] = (_edge_fix(float(int(X + ox)), W), _edge_fix(float(int(Y + oy)), H))
-        c, r = int(grid.col[h]), int(grid.row[h])
-        if c == 0:
-            on_map[h, 4] = on_map[h, 5] = False
-        if c == last_col:
-            on_map[h, 1] = on_map[h, 2] = False
-        if c % 2 == 1 and r == 0:
-            on_map[h, 0] = on_map[h, 1] = on_map[h, 5] = False
-        if c % 2 == 1 and r == grid.rows_in_global_column(c) - 1:
-            on_map[h, 3] = on_map[h, 2] = on_map[h, 4] = False
+    X = np.asarray(grid.centre_x, np.float64)[:, None]   # [n, 1]: the exact centres
+    Y = np.asarray(grid.centre_y, np.float64)[:, None]
+    los_x = np.floor(_edge_fix(X[:, 0], W)).astype(np.int32)
+    los_y = np.floor(_edge_fix(Y[:, 0], H)).astype(np.int32)
+    vx = _edge_fix(X + _VERTS[:, 0], W)                   # [n, 6]: the vertices, edge-fixed
+    vy = _edge_fix(Y + _VERTS[:, 1], H)
+    border = np.stack([np.floor(vx + 0.5), np.floor(vy + 0.5)], axis=2).astype(np.int32)
+    ext = np.stack([np.trunc(vx), np.trunc(vy)], axis=2).astype(np.int32) + _EXT_DELTA
+    loc = np.stack([_edge_fix(np.trunc(X + _LOC_OFFS[:, 0]), W),
+                    _edge_fix(np.trunc(Y + _LOC_OFFS[:, 1]), H)], axis=2).astype(np.int32)
+    c, r = grid.col, grid.row
+    on_map = np.ones((len(grid), 6), bool)
+    for hexes, sides in ((c == 0, (4, 5)), (c == grid.ncols - 1, (1, 2)),
+                         ((c % 2 == 1) & (r == 0), (0, 1, 5)),
+                         ((c % 2 == 1) & (r == 10 * grid.nby), (2, 3, 4))):  # odd columns' last row
+        on_map[np.ix_(hexes, sides)] = False
     first = np.array([grid.cell(c, 0) for c in range(grid.ncols)], np.int32)
     nrows = np.array([grid.rows_in_global_column(c) for c in range(grid.ncols)], np.int32)
     hex_at = _grid_lookup_all(W, H, border, first, nrows)
-    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, hex_at)
+    return PixelGeometry(W, H, los_x, los_y, border, ext.astype(np.int32), loc, on_map, hex_at)
 
 
 def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
