@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -35,13 +35,17 @@ from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX,
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
 from hexwx.io.ssr import ssr_changes
-from hexwx.io.vasl import METADATA_ENV, VaslRaster, check_codes, read_board_image, read_losdata, read_metadata
+
+if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
+    from hexwx.io.vasl import VaslRaster
 
 #: The most boards a layout may have: hexwx.limits.LAYOUT_BOARDS (one limit for layouts in
 #: map files, on the command line and in saves; $HEXWX_MAX_BOARDS raises it).  Bigger layouts
 #: are refused before anything is read: memory and derive time grow with it.
 MAX_LAYOUT_BOARDS = LAYOUT_BOARDS.default
 VASL_DIR_ENV = "HEXWX_VASL_DIR"
+#: = hexwx.io.vasl.METADATA_ENV (not imported from there: see above)
+METADATA_ENV = "HEXWX_VASL_METADATA"
 
 _BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
 
@@ -175,6 +179,7 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
 
 @lru_cache(maxsize=32)
 def _raster(path: str, mtime: float) -> VaslRaster:
+    from hexwx.io.vasl import read_losdata
     r = read_losdata(path)
     if (r.hexes_wide, r.hexes_high) != (BOARD_COLUMNS, 10) or r.elevation.shape != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
         raise DataError(f"{path}: only geomorphic boards (33x10 hexes, 1800x645 pixels) are supported; "
@@ -235,6 +240,7 @@ def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, 
 
 def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
            meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+    from hexwx.io.vasl import check_codes, read_board_image, read_metadata
     table = read_metadata(meta)
     global_changes = ssr_changes(ssr, meta)
     nby, nbx = len(specs), len(specs[0])

@@ -40,7 +40,7 @@ import os
 import re
 import time
 import zlib
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -131,12 +131,13 @@ def stamp(path: str | os.PathLike[str]) -> list[Any]:
     return [os.fspath(path), real, st.st_size, st.st_mtime_ns]
 
 
-@dataclass(frozen=True)
 class Key:
     """The key of one cached map: its canonical text (stored in the file) and the file stem."""
 
-    text: str
-    name: str
+    __slots__ = ("text", "name")
+
+    def __init__(self, text: str, name: str) -> None:
+        self.text, self.name = text, name
 
 
 def map_key(kind: str, request: Mapping[str, Any], inputs: Iterable[str | os.PathLike[str]]) -> Key | None:

@@ -179,6 +179,29 @@ def test_cached_map_files_equal_fresh_ones(cache: Path, monkeypatch: pytest.Monk
     assert_same_map(fresh, cached)
 
 
+@pytest.mark.parametrize("args", [["los", "bd02", "I4", "P6"], ["los", str(VILLAGE), "A7", "N7"]])
+def test_a_cached_los_reads_no_file_but_the_cache(cache: Path, args: list[str]) -> None:
+    """From the cache, ``hexwx los`` imports neither the archive, XML and TOML readers nor the
+    drawing code (the start-up the cache is for; docs/performance.md)."""
+    import subprocess
+    import sys
+    vasl_dir()
+    code = (f"import sys\nfrom hexwx.cli import main\nmain({args!r})\n"
+            "print(' '.join(sorted(sys.modules)))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                           check=True).stdout.split("\n")[-2].split() for _ in range(2)]
+    readers = {"hexwx.io.vasl", "hexwx.io.vsav", "zipfile", "xml.etree.ElementTree", "PIL",
+               "hexwx.io.tomlfile", "tomllib", "hashlib", "tempfile", "shutil", "fractions"}
+    assert "tempfile" in runs[0] and readers & set(runs[0])   # built and written
+    assert not readers & set(runs[1])
+
+
+def test_layout_names_the_metadata_variable_as_vasl_does() -> None:
+    from hexwx.io import vasl
+    assert layout.METADATA_ENV == vasl.METADATA_ENV
+
+
 def test_cli_answers_the_same_from_the_cache(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["los", str(archive("bd02")), "I4", "P6", "--vasl-metadata", str(metadata()), "--json"]
     assert main(args) == 0
