@@ -67,7 +67,8 @@ class HexMap:
         n = len(grid)
         hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
                        ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
-                       self._inherent_near, np.zeros(n), self._fills], axis=1).astype(np.int32)
+                       self._inherent_near, np.zeros(n), self._fills, self.lowest_ground],
+                      axis=1).astype(np.int32)
         h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
                        ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
         bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
