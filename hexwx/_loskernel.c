@@ -720,6 +720,25 @@ static i64 fog_deficit(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i6
     return deficit;
 }
 
+/* The fog LV (fog = (top, d, drm)) of a thread of one hex per range step with fog in every
+ * hex (lv.lv_total_straight), by end elevations and range: out[a][b][r] for the source at
+ * elevation lo + a, the target at lo + b, range r < ranges.  fog_deficit() counts what a real
+ * thread loses against it. */
+void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges, int32_t *out)
+{
+    const i64 top = fog[0], d = fog[1], drm = fog[2];
+    for (i64 a = 0; a < levels; a++)
+        for (i64 b = 0; b < levels; b++) {
+            const i64 se = (lo + a) * d, te = (lo + b) * d;
+            for (i64 r = 0; r < ranges; r++) {
+                i64 count = 0;
+                for (i64 k = 0; k <= r; k++)
+                    count += fog_rule(top, se, te, k, r - k, 0, 0, d) != FOG_NONE;
+                out[(a * levels + b) * ranges + r] = (int32_t)(drm * count + (se < top ? 1 : 0));
+            }
+        }
+}
+
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
  * (LOS-SPEC 4.6). */
 /* R1 t1 (A6.3, LOS-SPEC 4.6): is the pixel outside the depression while the range to the far

@@ -154,6 +154,8 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_all_pairs_rows.argtypes = [kp, _i64, _ptr, _i64, _i64, _i64, _i64, _ptr, _ptr,
                                              _ptr, _ptr, _ptr, _ptr, _ptr, _ptr]
         lib.hexwx_all_pairs_rows.restype = ctypes.c_int
+        lib.hexwx_fog_straight.argtypes = [_ptr, _i64, _i64, _i64, _ptr]
+        lib.hexwx_fog_straight.restype = None
         lib.hexwx_grid_lookup_all.argtypes = [_i64, _i64, _ptr, _ptr, _ptr, _i64, _ptr]
         lib.hexwx_grid_lookup_all.restype = None
         lib.hexwx_inherent_pass.argtypes = [_i64, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
@@ -414,6 +416,18 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
         out += (lv,)
     if deficit is not None:
         out += (deficit,)
+    return out
+
+
+def fog_straight(fog: np.ndarray, lo: int, levels: int, ranges: int) -> np.ndarray:
+    """Fog LV (:func:`fog_spec`) of a thread of one hex per range step with fog in every hex
+    (``lv.lv_total_straight``): int32 [levels, levels, ranges], the source at elevation
+    ``lo + a``, the target at ``lo + b``, range ``r``.  The all-pairs fog deficits count what
+    each real thread loses against it."""
+    if levels < 0 or ranges < 0:
+        raise ValueError(f"bad extent: {levels} levels, {ranges} ranges")
+    out = np.zeros((levels, levels, ranges), np.int32)
+    clib().hexwx_fog_straight(_fog_arg(fog), int(lo), int(levels), int(ranges), out.ctypes.data)
     return out
 
 

@@ -261,38 +261,27 @@ def _mist_totals(weather: AslWeather, rng: np.ndarray) -> np.ndarray:
     return out
 
 
-def _lv_totals(weather: AslWeather, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
-    """Weather LV DRM of many pairs of ground-level hexes on a thread of one hex per range step
-    with fog in every hex between the ends (no units: no winter camouflage).
-
-    Fog (by the fog-geometry reading) on such a thread and mist depend only on the end
-    elevations and the range, so a small cube of LV by (source elevation, target elevation,
-    range) is worked out once (:func:`_lv_total`, memoised per weather) and looked up.  The
-    real thread may cross hexes above the fog (3.311): :mod:`hexwx.lineofsight.exposure`
-    subtracts the kernel's fog deficit of each pair from it.
-    """
+def _fog_straight(fog: np.ndarray, s_elev: np.ndarray, t_elev: np.ndarray,
+                  rng: np.ndarray) -> np.ndarray:
+    """Fog LV (``fog``: :func:`_fog_spec`) of many pairs on a thread of one hex per range step
+    with fog in every hex between the ends (``lv.lv_total_straight``), looked up in the
+    kernel's small cube by (source elevation, target elevation, range), made once per fog and
+    extent.  A real thread may cross hexes above the fog (3.311):
+    :mod:`hexwx.lineofsight.exposure` subtracts the kernel's fog deficit of each pair."""
     lo = int(min(s_elev.min(), t_elev.min()))
     levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
-    cube = _lv_cube(weather, lo, levels, int(rng.max()) + 1)
+    cube = _fog_cube(tuple(fog.tolist()), lo, levels, int(rng.max()) + 1)
     out: np.ndarray = cube[s_elev - lo, t_elev - lo, rng]
     return out
 
 
 @lru_cache(maxsize=64)
-def _lv_cube(weather: AslWeather, lo: int, levels: int, ranges: int) -> np.ndarray:
-    """The LV cube [source elevation - lo, target elevation - lo, range], built once per
-    weather and extent (not on every viewshed or table chunk); read-only."""
-    cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(ranges)]
-                      for b in range(levels)] for a in range(levels)], dtype=np.int32)
+def _fog_cube(fog: tuple[int, int, int], lo: int, levels: int, ranges: int) -> np.ndarray:
+    """The straight-thread fog LV cube [source elevation - lo, target elevation - lo, range]
+    (:func:`hexwx._native.fog_straight`); read-only."""
+    cube = K.fog_straight(K.fog_spec(fog[0], fog[2], fog[1]), lo, levels, ranges)
     cube.setflags(write=False)
     return cube
-
-
-@lru_cache(maxsize=65536)
-def _lv_total(weather: AslWeather, se: int, te: int, r: int) -> int:
-    """LV DRM between ground-level ends at elevations se, te and range r (memoised per weather)."""
-    from hexwx.lineofsight.lv import lv_total_straight
-    return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
 
 
 def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,

@@ -22,8 +22,8 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import _fog_spec, _lv_totals, _mist_totals, weathered
-from hexwx.lineofsight.lv import FOG_TOPS, fog_params
+from hexwx.lineofsight.engine import _fog_spec, _fog_straight, _mist_totals, weathered
+from hexwx.lineofsight.lv import FOG_TOPS
 
 
 @dataclass(frozen=True)
@@ -197,12 +197,13 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     blocked = reasons != 0
     if weather is not None and len(src):
         rng = _distances(m, src, tgt)
-        if fog_lv is not None:
-            lv = _mist_totals(weather, rng) + fog_lv
-        else:
-            lv = _lv_totals(weather, base[src], base[tgt] + level, rng).astype(np.int64)
+        lv = _mist_totals(weather, rng)
+        if fog_lv is not None:                    # traced here with the fog
+            lv += fog_lv
+        elif fog is not None:                     # the cached pairs: straight thread - deficit
+            lv += _fog_straight(fog, base[src], base[tgt], rng)
             if deficit is not None:
-                lv -= _fog_drm(weather) * deficit.astype(np.int64)
+                lv -= int(fog[2]) * deficit.astype(np.int64)
                 capped = np.flatnonzero(deficit == 255)   # count not kept: trace those again
                 if len(capped):
                     f = K.trace_many(m.kernel_map, m.kernel_terrain, src[capped], tgt[capped],
@@ -222,11 +223,6 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     wx = weather.describe() if weather is not None and hasattr(weather, "describe") else "Clear"
     return Exposure(level=level, observers=None if observers is None else tuple(m.grid.names(obs)),
                     count=count, n_observers=len(obs), weather=wx, seen=seen, map=shown)
-
-
-def _fog_drm(weather: Any) -> int:
-    p = fog_params(weather)
-    return 0 if p is None else p[2]
 
 
 def _distances(m: HexMap, src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
