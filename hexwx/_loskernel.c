@@ -24,6 +24,8 @@
  *   ta     [256][TA_NCOL]  int32   terrain attributes by code, columns TA_* (TA_COLUMNS)
  *   split  [256]           double  split terrain (non-zero: split)
  *   fast   [256]           int32   fast-path class bits FAST_*
+ * and, for boards turned round among upright boards, frames: KMaps of the map turned round
+ * about each such board (see struct KMap).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

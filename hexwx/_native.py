@@ -12,7 +12,7 @@ same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4
 
 The map is passed as two tuples of a few packed arrays, built once per map by
 :mod:`hexwx.hexmap.board` (few arguments keep calls between the kernel's functions cheap):
-``M = (elevation, terrain, hex_at, HX [n, 13] per-hex ints, H6 [n, 6, 6] per-hexside ints,
+``M = (elevation, terrain, hex_at, HX [n, 16] per-hex ints, H6 [n, 6, 6] per-hexside ints,
 ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width][, frames])`` and
 ``T = (TA [256, 15] terrain attributes by code, split [256], fast-path class [256])``; the
 column orders are :data:`HX_COLUMNS`, :data:`H6_COLUMNS` and :data:`TA_COLUMNS`.  ``pix``

@@ -234,7 +234,7 @@ def kernel_arrays(m: HexMap, g: PixelGeometry, ht: HexTerrain) -> tuple[Any, ...
     n = len(grid)
     frame = np.full(n, -1, np.int32)
     for f, i in enumerate(g.turned):
-        frame[(grid.owners == i) & ~grid.join_hexes] = f
+        frame[grid.owners == i] = f
     hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
                    ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
                    m._inherent_near(ht), np.zeros(n), m._fills, np.arange(n), frame],
@@ -271,6 +271,7 @@ def _frame(grid: Grid, i: int, hx: np.ndarray, h6: np.ndarray, ext: np.ndarray, 
            pix: np.ndarray) -> tuple[np.ndarray, ...]:
     """The frame of turned board ``i``: the kernel arrays of the map turned round about the
     board, so that the board lies upright in it (layout in hexwx._native)."""
+    from hexwx._native import HX_COLUMNS
     ox, oy = turn_origin(grid, i)
     b = grid.boards[i]
     x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
@@ -279,17 +280,14 @@ def _frame(grid: Grid, i: int, hx: np.ndarray, h6: np.ndarray, ext: np.ndarray, 
     fx = hx.copy()
     fx[:, 0] = o[0] - hx[:, 0]
     fx[:, 1] = o[1] - hx[:, 1]
-    fx[:, HX_ORDER] = len(hx) - 1 - hx[:, HX_ORDER]
-    fx[:, HX_FRAME] = -1
+    order, frame = HX_COLUMNS.index("order"), HX_COLUMNS.index("frame")
+    fx[:, order] = len(hx) - 1 - hx[:, order]        # the upright board's order of its hexes
+    fx[:, frame] = -1
     f_ext = np.ascontiguousarray(o - ext[:, turn], np.int32)
     f_loc = np.ascontiguousarray(o - loc[:, turn], np.int32)
     f_pix = np.ascontiguousarray(pix[y0:y0 + BOARD_HEIGHT_PX, x0:x0 + BOARD_WIDTH_PX][::-1, ::-1])
     origin = np.array([ox, oy], np.int64)
     return (origin, fx, np.ascontiguousarray(h6[:, turn]), f_ext, f_loc, _bbox(f_ext), f_pix)
-
-
-#: Columns of the per-hex kernel array (hexwx._native.HX_COLUMNS) read here.
-HX_ORDER, HX_FRAME = 14, 15
 
 
 @lru_cache(maxsize=16)

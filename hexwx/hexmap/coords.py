@@ -403,7 +403,7 @@ class Grid:
         """int32 [n]: which board (index in :attr:`boards`) holds each hex's centre -- for a
         join hex the later board of the two, right of or below the join, as VASL composes."""
         out = np.full(len(self.col), -1, np.int32)
-        for i in range(len(self.boards)):
+        for i in sorted(range(len(self.boards)), key=lambda i: (self.boards[i].by, self.boards[i].bx)):
             out[self.board_cells(i)] = i
         out.setflags(write=False)
         return out
