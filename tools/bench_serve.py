@@ -10,7 +10,9 @@ background, and the page's first paint.
 The warm-up figures come from fresh processes (``--warm-case``), since the all-pairs trace is
 kept per loaded map for the life of the process: "at once" asks for the page's map and then at
 once for the exposure heat map (it waits for the background trace); "after" clicks LOS
-questions while the trace runs, waits for it, then asks for the heat map and later toggles.
+questions while the trace runs, waits for it, then asks for the heat map and later toggles;
+the same clicks with the trace on every CPU (2 threads) for comparison; and one LOS click half
+a second after the page's map (when a user could first click).
 
 Needs ``$HEXWX_VASL_DIR`` (VASL boards and SharedBoardMetadata.xml).  Times are wall-clock
 over real HTTP on 127.0.0.1 (keep-alive connection), medians of several runs; viewshed and
@@ -79,6 +81,25 @@ def bench_source(source: str, label: str, hexes: tuple[str, ...]) -> None:
         srv.server_close()
 
 
+def bench_table(scenario: Path) -> None:
+    """Tabletop movement: /api/table-move with the reach outline for every unit and turn."""
+    from hexwx.serve.server import make_server
+    srv = make_server(str(scenario), port=0)
+    srv.start()
+    host, port = srv.server_address[:2]
+    conn = http.client.HTTPConnection(str(host), port, timeout=60)
+    try:
+        sc = srv.session.table
+        ts = [timed_get(conn, f"/api/table-move?unit={u.id}&turn={t}&outline=1")
+              for u in sc.table.units for t in range(1, sc.turns + 1)]
+        print(f"tabletop {scenario.name}: movement and reach outline (/api/table-move, "
+              f"{len(ts)} unit-turns): median {statistics.median(ts):.1f} ms, max {max(ts):.1f} ms")
+    finally:
+        conn.close()
+        srv.shutdown()
+        srv.server_close()
+
+
 def warm_case(source: str, case: str, threads: int | None, hexes: tuple[str, ...]) -> None:
     """One warm-up measurement in this (fresh) process; prints one line."""
     import hexwx.serve.server as server_mod
@@ -100,6 +121,12 @@ def warm_case(source: str, case: str, threads: int | None, hexes: tuple[str, ...
                   f"({(time.perf_counter() - t0) * 1000:.0f} ms after the map was asked; "
                   f"background trace {1000 * (srv.warm_seconds or 0):.0f} ms)")
             return
+        if case == "first-click":
+            time.sleep(0.5)        # the page is drawn (first paint) before anyone clicks
+            dt = timed_get(conn, f"/api/los?from={a}&to={b}")
+            print(f"    first LOS click, 0.5 s after the page's map: {dt:.1f} ms (the warm-up "
+                  f"answered one LOS question first: parsers and modules loaded)")
+            return
         first_click = timed_get(conn, f"/api/los?from={a}&to={b}")
         during: list[float] = []
         i = 0
@@ -112,8 +139,9 @@ def warm_case(source: str, case: str, threads: int | None, hexes: tuple[str, ...
                  for k in range(30) for x, y in pairs]
         if not during:
             during = [float("nan")]
-        print(f"    background trace ({label}): {1000 * (srv.warm_seconds or 0):.0f} ms; first LOS "
-              f"click {first_click:.0f} ms (parsers, the kernel's copy of the map); later clicks "
+        print(f"    background trace ({label}): {1000 * (srv.warm_seconds or 0):.0f} ms; LOS clicks "
+              f"at once: the first {first_click:.0f} ms (loads what the warm-up is loading), "
+              f"later ones "
               f"meanwhile: median {statistics.median(during):.2f} ms, p90 "
               f"{sorted(during)[int(0.9 * len(during))]:.2f} ms, max {max(during):.1f} ms over "
               f"{len(during)} (after it: median {statistics.median(after):.2f} ms, p90 "
@@ -135,7 +163,8 @@ def warm_case(source: str, case: str, threads: int | None, hexes: tuple[str, ...
 def bench_warm(source: str, label: str, hexes: tuple[str, ...], runs: int) -> None:
     """The warm-up cases, each in a fresh process."""
     print(f"{label}: warm-up (hexwx serve traces all pairs once the page has asked for its map)")
-    for case, threads in [("at-once", None)] * runs + [("after", None)] * runs + [("clicks", 2)]:
+    cases = [("at-once", None)] * runs + [("after", None)] * runs + [("clicks", 2), ("first-click", None)]
+    for case, threads in cases:
         argv = [sys.executable, __file__, "--warm-case", source, "--case", case,
                 "--hexes", ",".join(hexes)]
         if threads is not None:
@@ -194,7 +223,8 @@ def main() -> None:
     ap.add_argument("--warm-runs", type=int, default=2)
     ap.add_argument("--only-warm", action="store_true", help="only the warm-up figures")
     ap.add_argument("--warm-case", metavar="SOURCE", help=argparse.SUPPRESS)
-    ap.add_argument("--case", choices=("at-once", "after", "clicks"), help=argparse.SUPPRESS)
+    ap.add_argument("--case", choices=("at-once", "after", "clicks", "first-click"),
+                    help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--hexes", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -208,6 +238,8 @@ def main() -> None:
     layout_hexes = (f"{first}A7", f"{last}N7", f"{first}I4", f"{last}Y5")
     board_hexes = ("A7", "N7", "I4", "Y5")
     if not a.only_warm:
+        for name in ("table_agv_village_and_wood.toml", "table_huzzah_fog_lifts.toml"):
+            bench_table(ROOT / "scenarios" / name)
         bench_source(a.board, f"board {a.board}", board_hexes)
         bench_source(a.layout, f"layout {a.layout}", layout_hexes)
     bench_warm(a.board, f"board {a.board}", board_hexes, a.warm_runs)

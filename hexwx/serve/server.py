@@ -152,11 +152,10 @@ class ViewerServer(ThreadingHTTPServer):
         self.session = session
         self.static = static_files()
         self.verbose = verbose
-        n = len(session.map) if session.map is not None else 0
         #: set when the warm-up has finished (or will never run)
         self.warm_done = threading.Event()
         self.warm_seconds: float | None = None
-        self._warm_armed = warm and 0 < n <= WARM_MAX_HEXES
+        self._warm_armed = warm and session.map is not None and len(session.map) > 1
         self._warm_lock = threading.Lock()
         if not self._warm_armed:
             self.warm_done.set()
@@ -172,10 +171,12 @@ class ViewerServer(ThreadingHTTPServer):
         return f"http://{name}:{port}/"
 
     def start_warm(self) -> None:
-        """Trace every pair of hexes once, in a background thread on all CPUs but one (the
-        other answers clicks meanwhile), so the first exposure heat map only applies the
-        weather.  Called after each API answer; only the first call of an armed server acts.
-        An exposure asked before it ends waits for it (one trace per map)."""
+        """In a background thread: answer one LOS question (the parsers and modules the first
+        click would load), then, on maps of up to :data:`WARM_MAX_HEXES` hexes, trace every
+        pair of hexes once on all CPUs but one (the other answers clicks meanwhile), so the
+        first exposure heat map only applies the weather.  Called after each API answer; only
+        the first call of an armed server acts.  An exposure asked before the trace ends waits
+        for it (one trace per map)."""
         with self._warm_lock:
             if not self._warm_armed:
                 return
@@ -188,8 +189,11 @@ class ViewerServer(ThreadingHTTPServer):
         from hexwx._native import available_cpus
         from hexwx.lineofsight.exposure import ground_pairs
         t = time.perf_counter()
+        m = self.session.map
         try:
-            ground_pairs(self.session.map, threads=warm_threads(available_cpus()))
+            self.session.answer("los", {"from": [m.name_of(0)], "to": [m.name_of(len(m) - 1)]})
+            if len(m) <= WARM_MAX_HEXES:
+                ground_pairs(m, threads=warm_threads(available_cpus()))
             self.warm_seconds = time.perf_counter() - t
         except Exception as exc:  # the first exposure request will say what is wrong
             sys.stderr.write(f"hexwx serve: background trace failed: {type(exc).__name__}: {exc}\n")
