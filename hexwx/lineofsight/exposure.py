@@ -118,7 +118,7 @@ def ground_pairs(m: HexMap, threads: int | None = None) -> tuple[np.ndarray, np.
             if got is None:
                 maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
                 got = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen, threads=threads)
+                                         m.hexes.base.astype(np.int64), maxlen, threads)
                 for a in got:
                     a.setflags(write=False)
                 with _PAIRS_LOCK:
