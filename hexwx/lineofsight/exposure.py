@@ -123,10 +123,12 @@ def _deficit_tops(m: HexMap) -> tuple[int, ...]:
     return tuple(t for t in FOG_TOPS if lo < t <= hi)
 
 
-def ground_pairs(m: HexMap) -> GroundPairs:
+def ground_pairs(m: HexMap, threads: int | None = None) -> GroundPairs:
     """Every ordered pair at ground level (:class:`GroundPairs`), from the parallel all-pairs
     kernel in one walk; computed once per map and kept while it lives (weather LV is applied
-    afterwards, so every weather without drifts reuses it, fog of any level and density too)."""
+    afterwards, so every weather without drifts reuses it, fog of any level and density too).
+    ``threads``: kernel threads of the trace (default every CPU; ``hexwx serve`` warms with
+    fewer, leaving a CPU for clicks)."""
     with _PAIRS_LOCK:
         got = _PAIRS.get(m)
     if got is None:
@@ -137,7 +139,8 @@ def ground_pairs(m: HexMap) -> GroundPairs:
                 maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
                 tops = _deficit_tops(m)
                 res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen, None, None, tops)
+                                         m.hexes.base.astype(np.int64), maxlen, threads, None,
+                                         tops)
                 deficit = {}
                 for k, top in enumerate(tops):
                     if res[2][k].any():       # keep only the tops where a thread clears the fog
