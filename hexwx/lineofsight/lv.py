@@ -259,7 +259,9 @@ def lv_total_straight(state: AslWeather, *, source_elevation: int, target_elevat
                       range: int) -> int:  # noqa: A002
     """The LV DRM :func:`lv_hindrances` gives a straight thread of one hex per range step
     between two ground-level hexes with no units (no winter camouflage) -- without building
-    the thread; the batch forms of LOS use it for every pair."""
+    the thread, fog assumed in every hex between the ends.  The reference of the kernel's
+    straight-thread fog cube (``hexwx._native.fog_straight``), which exposure's cached pairs
+    correct by each thread's fog deficit."""
     r = range
     _check_range(r)
     total_drm = mist_drm(r, heavy=state.heavy) if state.mist else 0   # = what mist_lv sums
