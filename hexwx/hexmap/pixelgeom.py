@@ -4,16 +4,27 @@ Everything here is computed once per map: hex LOS points, border and extended-bo
 polygons, hexside location points, which hexsides lie off the map, and the pixel -> hex lookup
 for every pixel.  The per-pixel loops (grid lookup with the AWT polygon insideness test, nearest
 location, range) are C, in ``hexwx/_loskernel.c``, shared with the LOS kernel.
+
+A board turned round (rotated 180 degrees) among upright boards follows the physical board:
+its raster is the upright raster turned in its rectangle (pixel (x, y) of the upright board
+lies at (X0 + W-1 - x, Y0 + H-1 - y)), and so are its hexes -- LOS points, polygons, hexside
+location points and the pixel -> hex map are the upright board's, turned the same way, with
+hexside k of the upright board becoming hexside (k + 3) mod 6.  VASL instead computes a rotated
+board's hex centres on the composed grid (whole pixels, floor(56.25 c)), one pixel off the turned
+ones wherever the upright centre falls on a whole pixel.  A join hex follows the board that
+gives it its centre (:attr:`Grid.owners`).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from hexwx.frozen import freeze
-from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX, Grid
+from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_SIDE_PX,
+                                 HEX_WIDTH_PX, Grid)
 
 _HALF_H = HEX_HEIGHT_PX / 2                 # 32.25
 _HO = math.cos(math.radians(30)) * _HALF_H  # 27.93: centre to hexside location points
@@ -46,14 +57,38 @@ class PixelGeometry:
     loc: np.ndarray         # int32 [n, 6, 2] hexside location points
     side_on_map: np.ndarray  # bool [n, 6]
     hex_at: np.ndarray      # int32 [width, height]: grid lookup (LOS-SPEC 1.6), -1 = none
+    #: boards (indices in ``grid.boards``) whose hexes are the upright board's turned round
+    turned: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self)
 
 
-def build_geometry(grid: Grid) -> PixelGeometry:
-    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6), every hex at once."""
+#: Hexside (and vertex) k of an upright board is hexside SIDE_TURNED[k] of the board turned round.
+SIDE_TURNED = (3, 4, 5, 0, 1, 2)
+
+
+def turn_origin(grid: Grid, i: int) -> tuple[int, int]:
+    """(ox, oy) of board ``grid.boards[i]`` turned round: pixel (x, y) of the board upright
+    lies at (ox - x, oy - y) of the map, and map pixel (x, y) at (ox - x, oy - y) upright."""
+    b = grid.boards[i]
+    return (BOARD_WIDTH_PX * b.bx + BOARD_WIDTH_PX - 1, BOARD_HEIGHT_PX * b.by + BOARD_HEIGHT_PX - 1)
+
+
+@lru_cache(maxsize=1)
+def upright_board_geometry() -> PixelGeometry:
+    """The geometry of one geomorphic board alone, upright (board pixel coordinates)."""
+    return build_geometry(Grid.single())
+
+
+def build_geometry(grid: Grid, physical: bool = True) -> PixelGeometry:
+    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6).
+
+    Rotated boards among upright ones are the upright board's geometry turned round (module
+    docstring); with ``physical=False`` they are computed on the composed grid as VASL does
+    (for comparing with VASL)."""
     W, H = grid.width_px, grid.height_px
+    # every hex at once
     X = np.asarray(grid.centre_x, np.float64)[:, None]   # [n, 1]: the exact centres
     Y = np.asarray(grid.centre_y, np.float64)[:, None]
     los_x = np.floor(_edge_fix(X[:, 0], W)).astype(np.int32)
@@ -61,7 +96,7 @@ def build_geometry(grid: Grid) -> PixelGeometry:
     vx = _edge_fix(X + _VERTS[:, 0], W)                   # [n, 6]: the vertices, edge-fixed
     vy = _edge_fix(Y + _VERTS[:, 1], H)
     border = np.stack([np.floor(vx + 0.5), np.floor(vy + 0.5)], axis=2).astype(np.int32)
-    ext = np.stack([np.trunc(vx), np.trunc(vy)], axis=2).astype(np.int32) + _EXT_DELTA
+    ext = (np.stack([np.trunc(vx), np.trunc(vy)], axis=2).astype(np.int32) + _EXT_DELTA).astype(np.int32)
     loc = np.stack([_edge_fix(np.trunc(X + _LOC_OFFS[:, 0]), W),
                     _edge_fix(np.trunc(Y + _LOC_OFFS[:, 1]), H)], axis=2).astype(np.int32)
     c, r = grid.col, grid.row
@@ -73,7 +108,34 @@ def build_geometry(grid: Grid) -> PixelGeometry:
     first = np.array([grid.cell(c, 0) for c in range(grid.ncols)], np.int32)
     nrows = np.array([grid.rows_in_global_column(c) for c in range(grid.ncols)], np.int32)
     hex_at = _grid_lookup_all(W, H, border, first, nrows)
-    return PixelGeometry(W, H, los_x, los_y, border, ext.astype(np.int32), loc, on_map, hex_at)
+    turned: list[int] = []
+    if physical:
+        for i, b in enumerate(grid.boards):
+            if b.rotated:
+                _turn_board(grid, i, los_x, los_y, border, ext, loc, hex_at)
+                turned.append(i)
+    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, hex_at, tuple(turned))
+
+
+def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border: np.ndarray,
+                ext: np.ndarray, loc: np.ndarray, hex_at: np.ndarray) -> None:
+    """Give board ``i``'s hexes (those whose centre it holds) and its pixels the upright board's
+    geometry turned round, in place (module docstring)."""
+    up = upright_board_geometry()
+    ox, oy = turn_origin(grid, i)
+    cells = grid.board_cells(i)                  # layout hex of each upright hex
+    own = grid.owners[cells] == i
+    h, u = cells[own], np.flatnonzero(own)
+    o = np.array([ox, oy], np.int32)
+    los_x[h] = ox - up.los_x[u]
+    los_y[h] = oy - up.los_y[u]
+    turn = list(SIDE_TURNED)
+    for mine, theirs in ((border, up.border), (ext, up.ext), (loc, up.loc)):
+        mine[h[:, None], np.array(turn)[None, :]] = o - theirs[u]
+    b = grid.boards[i]
+    x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
+    rect = up.hex_at[::-1, ::-1]
+    hex_at[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX] = np.where(rect >= 0, cells[np.maximum(rect, 0)], -1)
 
 
 def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,

@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover - other Pythons
     from hashlib import blake2b
 
 #: Bump when the file layout or what a file holds changes.
-FORMAT = 1
+FORMAT = 2
 DIR_ENV = "HEXWX_CACHE_DIR"
 OFF_ENV = "HEXWX_NO_CACHE"
 MAX_ENV = "HEXWX_CACHE_MAX_MB"
@@ -347,24 +347,34 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
             put(name, getattr(m, name))
     if m.image_bytes is not None:
         put("image_bytes", np.frombuffer(m.image_bytes, np.uint8))
-    sizes: dict[str, Any] = {}
+    plain: dict[str, Any] = {}           # the geometry's other fields: sizes, turned boards
     for f in fields(PixelGeometry):
         v = getattr(g, f.name)
         if isinstance(v, np.ndarray):
             put(f"geometry.{f.name}", v)
         else:
-            sizes[f.name] = int(v)
+            plain[f.name] = _plain(v)
     for f in fields(HexTerrain):
         put(f"hexes.{f.name}", getattr(ht, f.name))
-    for i, a in enumerate(km):
-        put(f"kernel.{i}", a)
+
+    def nested(prefix: str, v: Any) -> Any:
+        """The kernel tuple's shape (arrays, and tuples of them: turned boards' frames)."""
+        if isinstance(v, np.ndarray):
+            put(prefix, v)
+            return prefix
+        if isinstance(v, tuple):
+            return [nested(f"{prefix}.{i}", x) for i, x in enumerate(v)]
+        raise TypeError(f"cannot cache a kernel entry of type {type(v).__name__}")
+    derived = dict(m.__dict__.get("_derived", {}))  # what HexMap.derived made on the way
+    for name, v in derived.items():
+        put(f"derived.{name}", v)
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
-              "table": _table_record(m.table), "geometry": sizes, "kernel": len(km),
-              "alias": alias}
+              "table": _table_record(m.table), "geometry": plain, "kernel": nested("kernel", km),
+              "derived": sorted(derived), "alias": alias}
     return header, arrays
 
 
@@ -384,15 +394,24 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                fills=arrays.get("fills"),
                board_images=tuple((str(p), int(x), int(y), bool(r))
                                   for p, x, y, r in header["board_images"]))
-    geo_args: dict[str, Any] = {f.name: arrays[f"geometry.{f.name}"] for f in fields(PixelGeometry)
-                                if f.name not in header["geometry"]}
-    geo = PixelGeometry(**header["geometry"], **geo_args)
+    geo_args: dict[str, Any] = {}
+    for f in fields(PixelGeometry):
+        v = header["geometry"].get(f.name)
+        geo_args[f.name] = arrays[f"geometry.{f.name}"] if v is None else \
+            tuple(v) if isinstance(v, list) else v
+    geo = PixelGeometry(**geo_args)
     hexes = HexTerrain(**{f.name: arrays[f"hexes.{f.name}"] for f in fields(HexTerrain)})
     n = len(grid)
     if m.elevation.shape != (grid.width_px, grid.height_px) or geo.hex_at.shape != m.elevation.shape \
             or len(hexes.centre) != n or geo.border.shape != (n, 6, 2):
         raise ValueError("cached arrays do not fit the grid")
-    kernel = tuple(arrays[f"kernel.{i}"] for i in range(int(header["kernel"])))
+    def nested(spec: Any) -> Any:
+        return arrays[spec] if isinstance(spec, str) else tuple(nested(x) for x in spec)
+
+    kernel = nested(header["kernel"])
+    if not isinstance(kernel, tuple):
+        raise ValueError("cached kernel arrays are not a tuple")
+    m.__dict__["_derived"] = {name: arrays[f"derived.{name}"] for name in header["derived"]}
     return seed(m, geometry=geo, hexes=hexes, kernel_map=kernel)
 
 

@@ -93,11 +93,22 @@ def assert_same_map(a: HexMap, b: HexMap) -> None:
     for f in ("elevation", "terrain", "stairways", "roads", "fills"):
         same_array(getattr(a, f), getattr(b, f), f)
     for f in fields(PixelGeometry):
-        same_array(getattr(a.geometry, f.name), getattr(b.geometry, f.name), f"geometry.{f.name}")
+        x, y = getattr(a.geometry, f.name), getattr(b.geometry, f.name)
+        if isinstance(x, np.ndarray):
+            same_array(x, y, f"geometry.{f.name}")
+        else:
+            assert x == y and type(x) is type(y), f"geometry.{f.name}"
     for f in fields(HexTerrain):
         same_array(getattr(a.hexes, f.name), getattr(b.hexes, f.name), f"hexes.{f.name}")
-    for i, (x, y) in enumerate(zip(a.kernel_map, b.kernel_map, strict=True)):
-        same_array(x, y, f"kernel_map[{i}]")
+    def same_nested(x: Any, y: Any, what: str) -> None:
+        if isinstance(x, tuple):
+            assert isinstance(y, tuple) and len(x) == len(y), what
+            for i, (u, v) in enumerate(zip(x, y)):
+                same_nested(u, v, f"{what}[{i}]")
+        else:
+            same_array(x, y, what)
+
+    same_nested(a.kernel_map, b.kernel_map, "kernel_map")
     for i, (x, y) in enumerate(zip(a.kernel_terrain, b.kernel_terrain, strict=True)):
         same_array(x, y, f"kernel_terrain[{i}]")
     for f in ("road_sides", "building_ids", "lowest_ground"):
@@ -153,12 +164,16 @@ def test_cached_board_equals_a_fresh_one(cache: Path, monkeypatch: pytest.Monkey
     assert a.to_json() == b.to_json()
 
 
-def test_cached_layout_equals_a_fresh_one(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("text", ["r05/r02/r04", "02,r04"])   # all turned round; one of two
+def test_cached_layout_equals_a_fresh_one(cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                          text: str) -> None:
     for b in ("bd02", "bd04", "bd05"):
         archive(b)
     d = vasl_dir()
-    fresh, cached = fresh_and_cached(cache, monkeypatch, lambda: load_map("r05/r02/r04", vasl_dir=d))
-    assert len(cached.grid.boards) == 3 and cached.image_bytes is None
+    fresh, cached = fresh_and_cached(cache, monkeypatch, lambda: load_map(text, vasl_dir=d))
+    assert len(cached.grid.boards) == len(text.replace("/", ",").split(","))
+    assert cached.image_bytes is None
+    assert cached.geometry.turned == fresh.geometry.turned == (() if text[0] == "r" else (1,))
     assert_same_map(fresh, cached)
     assert_same_answers(fresh, cached, pairs=60)
 
@@ -464,7 +479,7 @@ def test_first_path_reads_derived_data_from_the_cache(cache: Path, monkeypatch: 
     los(m, "I4", "P6")
     first = path(m, "A5", "P6", unit="infantry", weather=AslWeather(base="Mud"))
     assert {p.name.split(".")[1] for p in cache.glob("*.*.npy")} >= {
-        "road_sides", "mud_cover", "building_ids", "lowest_ground"}
+        "road_sides", "mud_cover", "building_ids"}   # (lowest ground: in the map's own file)
     forget()
     spies = [counting(monkeypatch, roads, "drawn_road_sides"),
              counting(monkeypatch, costs, "drawn_cover"),
