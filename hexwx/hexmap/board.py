@@ -33,10 +33,10 @@ class DerivedStore(Protocol):
 
 #: Derived data a loader may hand over ready-made (:func:`seed`): the cached properties that
 #: depend only on the map's fields.
-SEEDABLE = ("geometry", "hexes", "kernel_map")
+SEEDABLE = ("geometry", "hexes", "kernel_map", "kernel_terrain")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # (its own __repr__ below)
 class HexMap:
     """A loaded hex map.  ``elevation``/``terrain`` are x-major rasters [width, height]."""
 
@@ -334,7 +334,7 @@ def _frame(grid: Grid, i: int, hx: np.ndarray, h6: np.ndarray, ext: np.ndarray, 
 
 
 def seed(m: HexMap, **derived: Any) -> HexMap:
-    """``m`` with derived data (:data:`SEEDABLE`: ``geometry``, ``hexes``, ``kernel_map``) that a
+    """``m`` with derived data (:data:`SEEDABLE`: ``geometry``, ``hexes``, the kernel's arrays) that a
     loader already has -- built on the way, or read from the on-disk cache -- so that it is
     never computed again.  The caller answers for it being what the property would compute."""
     for name, value in derived.items():
@@ -351,6 +351,8 @@ def redrawn(m: HexMap, **changes: Any) -> HexMap:
     new = replace(m, **changes)
     if "grid" not in changes and "geometry" in m.__dict__:
         seed(new, geometry=m.geometry)
+    if "table" not in changes and "kernel_terrain" in m.__dict__:
+        seed(new, kernel_terrain=m.kernel_terrain)
     if set(changes) <= _NOT_RASTER:
         seed(new, **{k: m.__dict__[k] for k in ("hexes", "kernel_map") if k in m.__dict__})
     return new

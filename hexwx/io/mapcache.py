@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover - other Pythons
     from hashlib import blake2b
 
 #: Bump when the file layout or what a file holds changes.
-FORMAT = 2
+FORMAT = 3
 DIR_ENV = "HEXWX_CACHE_DIR"
 OFF_ENV = "HEXWX_NO_CACHE"
 MAX_ENV = "HEXWX_CACHE_MAX_MB"
@@ -160,27 +160,47 @@ def map_key(kind: str, request: Mapping[str, Any], inputs: Iterable[str | os.Pat
 
 # -- reading and writing one file -----------------------------------------------------------
 
+#: Arrays up to this size (the per-hex data) go together into one record and are checked
+#: against their CRC-32 on every read; bigger ones (the per-pixel rasters, ~12 MiB a board) have
+#: a record each, checked only with ``$HEXWX_CACHE_VERIFY`` set: reading every byte of them
+#: would cost more than the rest of loading (and a LOS query touches few of their pages).
+_ALWAYS_CHECKED = 1 << 20
+_ALIGN = 64   # offsets of the small arrays in their record (records start 64-byte aligned)
+
+
 def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
-    """Write the header and ``arrays`` to ``path`` through a temporary file; False on failure."""
+    """Write ``header`` and ``arrays`` to ``path`` through a temporary file: a JSON header record,
+    one record of every small array (each at an aligned offset), then a record per big array.
+    False on failure."""
     folder = path.parent
     if str(folder) in _unwritable:
         return False
-    entries = []
+    small, big, chunks = [], [], []
+    offset = 0
     for name, a in arrays.items():
         a = np.ascontiguousarray(a)
         if a.dtype.hasobject:
             return False
-        entries.append([name, a.dtype.str, list(a.shape), zlib.crc32(a.data)])
-    head = json.dumps({**header, "arrays": entries}).encode()
+        if a.nbytes <= _ALWAYS_CHECKED:
+            pad = -offset % _ALIGN
+            chunks += [bytes(pad), a.tobytes()]
+            offset += pad
+            small.append([name, a.dtype.str, list(a.shape), offset])
+            offset += a.nbytes
+        else:
+            big.append((name, a))
+    blob = np.frombuffer(b"".join(chunks), np.uint8)
+    head = json.dumps({**header, "small": small, "small_crc": zlib.crc32(blob.data),
+                       "arrays": [[name, a.dtype.str, list(a.shape), zlib.crc32(a.data)]
+                                  for name, a in big]}).encode()
     import tempfile
     tmp = None
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npy", dir=folder)
         with os.fdopen(fd, "wb") as fh:
-            np.save(fh, np.frombuffer(head, np.uint8), allow_pickle=False)
-            for a in arrays.values():
-                np.save(fh, np.ascontiguousarray(a), allow_pickle=False)
+            for a in (np.frombuffer(head, np.uint8), blob, *(a for _, a in big)):
+                np.save(fh, a, allow_pickle=False)
             fh.flush()
             os.fsync(fh.fileno())  # the data on disk before the name: a crash leaves no torn file
         os.replace(tmp, path)
@@ -219,15 +239,9 @@ def _next_array(fh: Any, mm: mmap.mmap) -> np.ndarray:
     return np.frombuffer(mm, dtype, count, start).reshape(shape)
 
 
-#: Arrays up to this size are checked against their CRC-32 on every read; bigger ones (the
-#: per-pixel rasters, ~12 MiB a board) only with ``$HEXWX_CACHE_VERIFY`` set: reading every byte
-#: of them would cost more than the rest of loading (and a LOS query touches few of them).
-_ALWAYS_CHECKED = 1 << 20
-
-
 def _read(path: Path, key: Key, part: str) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
     """The header and arrays of ``path`` if it is a whole, intact file of ``key``; else None.
-    The arrays are mapped from the file (read-only), each checked against its CRC-32."""
+    The arrays are mapped from the file (read-only); see :data:`_ALWAYS_CHECKED`."""
     verify = os.environ.get(VERIFY_ENV, "") not in ("", "0")
     try:
         with open(path, "rb") as fh:
@@ -239,12 +253,23 @@ def _read(path: Path, key: Key, part: str) -> tuple[dict[str, Any], dict[str, np
             if header.get("format") != FORMAT or header.get("key") != key.text or \
                     header.get("part") != part:
                 return None
+            blob = _next_array(fh, mm)
+            if blob.dtype != np.uint8 or blob.ndim != 1 or zlib.crc32(blob.data) != header["small_crc"]:
+                return None
             arrays: dict[str, np.ndarray] = {}
+            for name, dt, shape, offset in header["small"]:
+                dtype = np.dtype(dt)
+                count = 1
+                for n in shape:
+                    count *= n
+                if dtype.hasobject or offset % _ALIGN or offset + count * dtype.itemsize > len(blob):
+                    return None
+                arrays[name] = np.frombuffer(blob, dtype, count, offset).reshape(shape)
             for name, dt, shape, crc in header["arrays"]:
                 a = _next_array(fh, mm)
                 if a.dtype.str != dt or list(a.shape) != shape:
                     return None
-                if (verify or a.nbytes <= _ALWAYS_CHECKED) and zlib.crc32(a.data) != crc:
+                if verify and zlib.crc32(a.data) != crc:
                     return None
                 arrays[name] = a
             if fh.tell() != len(mm):
@@ -328,7 +353,7 @@ def _table(record: Any) -> TerrainTable:
 
 def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The map as (JSON header, arrays); an array that is another's object is stored once."""
-    g, ht, km = m.geometry, m.hexes, m.kernel_map
+    g, ht, km, kt = m.geometry, m.hexes, m.kernel_map, m.kernel_terrain
     arrays: dict[str, np.ndarray] = {}
     alias: dict[str, str] = {}
     seen: dict[int, str] = {}
@@ -365,6 +390,8 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if isinstance(v, tuple):
             return [nested(f"{prefix}.{i}", x) for i, x in enumerate(v)]
         raise TypeError(f"cannot cache a kernel entry of type {type(v).__name__}")
+    for i, a in enumerate(kt):
+        put(f"kernel_terrain.{i}", a)
     derived = dict(m.__dict__.get("_derived", {}))  # what HexMap.derived made on the way
     for name, v in derived.items():
         put(f"derived.{name}", v)
@@ -374,6 +401,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
               "table": _table_record(m.table), "geometry": plain, "kernel": nested("kernel", km),
+              "kernel_terrain": len(kt),
               "derived": sorted(derived), "alias": alias}
     return header, arrays
 
@@ -412,7 +440,8 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     if not isinstance(kernel, tuple):
         raise ValueError("cached kernel arrays are not a tuple")
     m.__dict__["_derived"] = {name: arrays[f"derived.{name}"] for name in header["derived"]}
-    return seed(m, geometry=geo, hexes=hexes, kernel_map=kernel)
+    kt = tuple(arrays[f"kernel_terrain.{i}"] for i in range(int(header["kernel_terrain"])))
+    return seed(m, geometry=geo, hexes=hexes, kernel_map=kernel, kernel_terrain=kt)
 
 
 class _Parts:

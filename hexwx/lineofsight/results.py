@@ -50,7 +50,7 @@ class ThreadHex:
             object.__setattr__(self, "key", hash(self.name))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # (its own __repr__; not generating one saves start-up)
 class LosResult:
     """The answer to one LOS query, with everything needed to explain it."""
 
@@ -130,7 +130,7 @@ class LosResult:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Viewshed:
     """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
 
@@ -167,7 +167,7 @@ class Viewshed:
                           for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())}}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class LosTable:
     """Ordered pairs of locations: hex ids, range, blocked, hindrance (and LV with weather).
 

@@ -148,7 +148,7 @@ def fresh_and_cached(cache: Path, monkeypatch: pytest.MonkeyPatch,
     lookups = counting(monkeypatch, pixelgeom, "_grid_lookup_all")
     cached = load_it()                # read back: nothing decoded or derived
     assert not builds and not lookups and cached is not first
-    assert {"geometry", "hexes", "kernel_map"} <= set(cached.__dict__)
+    assert {"geometry", "hexes", "kernel_map", "kernel_terrain"} <= set(cached.__dict__)
     return fresh, cached
 
 
@@ -288,13 +288,21 @@ def test_the_fingerprint_covers_the_code_that_builds_maps() -> None:
 
 
 def offset_of(f: Path, name: str) -> int:
-    """Where the data of array ``name`` starts in cache file ``f``."""
+    """Where the data of array ``name`` starts in cache file ``f``: in the record of the small
+    arrays, or in its own record."""
     import json
     from numpy.lib import format as npformat
     with open(f, "rb") as fh:
         npformat.read_magic(fh)
         shape, _, dtype = npformat.read_array_header_1_0(fh)
         header = json.loads(fh.read(shape[0]))
+        npformat.read_magic(fh)
+        (size,), _, _ = npformat.read_array_header_1_0(fh)
+        small = fh.tell()
+        for entry, _dt, _shp, offset in header["small"]:
+            if entry == name:
+                return small + offset
+        fh.seek(size, 1)
         for entry, dt, shp, _crc in header["arrays"]:
             npformat.read_magic(fh)
             npformat.read_array_header_1_0(fh)
