@@ -59,7 +59,7 @@ except ImportError:  # pragma: no cover - other Pythons
     from hashlib import blake2b
 
 #: Bump when the file layout or what a file holds changes.
-FORMAT = 3
+FORMAT = 4
 DIR_ENV = "HEXWX_CACHE_DIR"
 OFF_ENV = "HEXWX_NO_CACHE"
 MAX_ENV = "HEXWX_CACHE_MAX_MB"
@@ -84,15 +84,20 @@ _unwritable: set[str] = set()
 
 
 def cache_dir() -> Path | None:
-    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0)."""
+    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0) or there is
+    no folder to use."""
     if os.environ.get(OFF_ENV, "") not in ("", "0"):
         return None
     d = os.environ.get(DIR_ENV)
     if d:
         return Path(d)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "hexwx"
+    if xdg and os.path.isabs(xdg):   # (the XDG spec: a relative value is ignored)
+        return Path(xdg) / "hexwx"
+    try:
+        return Path.home() / ".cache" / "hexwx"
+    except (RuntimeError, KeyError):  # no home folder: no cache
+        return None
 
 
 def max_bytes() -> int:
@@ -160,47 +165,57 @@ def map_key(kind: str, request: Mapping[str, Any], inputs: Iterable[str | os.Pat
 
 # -- reading and writing one file -----------------------------------------------------------
 
-#: Arrays up to this size (the per-hex data) go together into one record and are checked
-#: against their CRC-32 on every read; bigger ones (the per-pixel rasters, ~12 MiB a board) have
-#: a record each, checked only with ``$HEXWX_CACHE_VERIFY`` set: reading every byte of them
-#: would cost more than the rest of loading (and a LOS query touches few of their pages).
+#: Arrays up to this size (the per-hex data) are checked against their CRC-32 on every read;
+#: bigger ones (the per-pixel rasters, ~12 MiB a board) only with ``$HEXWX_CACHE_VERIFY`` set:
+#: reading every byte of them would cost more than the rest of loading (and a LOS query
+#: touches few of their pages).
 _ALWAYS_CHECKED = 1 << 20
-_ALIGN = 64   # offsets of the small arrays in their record (records start 64-byte aligned)
+#: Every array starts at a multiple of this in the file (and so in memory: the file is mapped).
+_ALIGN = 64
 
 
 def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
-    """Write ``header`` and ``arrays`` to ``path`` through a temporary file: a JSON header record,
-    one record of every small array (each at an aligned offset), then a record per big array.
-    False on failure."""
+    """Write ``header`` and ``arrays`` to ``path`` through a temporary file, as two ``.npy``
+    records: the JSON header (padded to a multiple of :data:`_ALIGN` bytes), then one uint8
+    record holding every array at an aligned offset, the small ones first.  False on failure."""
     folder = path.parent
     if str(folder) in _unwritable:
         return False
-    small, big, chunks = [], [], []
-    offset = 0
-    for name, a in arrays.items():
-        a = np.ascontiguousarray(a)
-        if a.dtype.hasobject:
-            return False
+    items = [(name, np.ascontiguousarray(a)) for name, a in arrays.items()]
+    if any(a.dtype.hasobject for _, a in items):
+        return False
+    items.sort(key=lambda item: item[1].nbytes > _ALWAYS_CHECKED)   # small ones first (stable)
+    layout: list[tuple[str, str, list[int], int]] = []
+    big_crc: dict[str, int] = {}
+    offset = small_end = 0
+    small_crc = 0
+    for name, a in items:
+        offset += -offset % _ALIGN
+        layout.append((name, a.dtype.str, list(a.shape), offset))
         if a.nbytes <= _ALWAYS_CHECKED:
-            pad = -offset % _ALIGN
-            chunks += [bytes(pad), a.tobytes()]
-            offset += pad
-            small.append([name, a.dtype.str, list(a.shape), offset])
-            offset += a.nbytes
+            small_crc = zlib.crc32(bytes(offset - small_end), small_crc)   # the padding
+            small_crc = zlib.crc32(a.data, small_crc)
+            small_end = offset + a.nbytes
         else:
-            big.append((name, a))
-    blob = np.frombuffer(b"".join(chunks), np.uint8)
-    head = json.dumps({**header, "small": small, "small_crc": zlib.crc32(blob.data),
-                       "arrays": [[name, a.dtype.str, list(a.shape), zlib.crc32(a.data)]
-                                  for name, a in big]}).encode()
+            big_crc[name] = zlib.crc32(a.data)
+        offset += a.nbytes
+    text = json.dumps({**header, "arrays": layout, "size": offset, "small_end": small_end,
+                       "small_crc": small_crc, "big_crc": big_crc})
+    head = np.frombuffer((text + " " * (-len(text) % _ALIGN)).encode(), np.uint8)
     import tempfile
     tmp = None
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npy", dir=folder)
         with os.fdopen(fd, "wb") as fh:
-            for a in (np.frombuffer(head, np.uint8), blob, *(a for _, a in big)):
-                np.save(fh, a, allow_pickle=False)
+            np.save(fh, head, allow_pickle=False)
+            npformat.write_array_header_1_0(fh, {"descr": "|u1", "fortran_order": False,
+                                                 "shape": (offset,)})
+            done = 0
+            for (name, a), (_, _, _, at) in zip(items, layout):
+                fh.write(bytes(at - done))
+                fh.write(a.data)
+                done = at + a.nbytes
             fh.flush()
             os.fsync(fh.fileno())  # the data on disk before the name: a crash leaves no torn file
         os.replace(tmp, path)
@@ -254,26 +269,24 @@ def _read(path: Path, key: Key, part: str) -> tuple[dict[str, Any], dict[str, np
                     header.get("part") != part:
                 return None
             blob = _next_array(fh, mm)
-            if blob.dtype != np.uint8 or blob.ndim != 1 or zlib.crc32(blob.data) != header["small_crc"]:
+            if blob.dtype != np.uint8 or blob.shape != (header["size"],) or fh.tell() != len(mm):
+                return None   # (something after the data: not a file we wrote)
+            if blob.ctypes.data % _ALIGN or \
+                    zlib.crc32(blob[:header["small_end"]].data) != header["small_crc"]:
                 return None
             arrays: dict[str, np.ndarray] = {}
-            for name, dt, shape, offset in header["small"]:
+            for name, dt, shape, offset in header["arrays"]:
                 dtype = np.dtype(dt)
                 count = 1
                 for n in shape:
                     count *= n
                 if dtype.hasobject or offset % _ALIGN or offset + count * dtype.itemsize > len(blob):
                     return None
-                arrays[name] = np.frombuffer(blob, dtype, count, offset).reshape(shape)
-            for name, dt, shape, crc in header["arrays"]:
-                a = _next_array(fh, mm)
-                if a.dtype.str != dt or list(a.shape) != shape:
-                    return None
-                if verify and zlib.crc32(a.data) != crc:
+                a = np.frombuffer(blob, dtype, count, offset).reshape(shape)
+                if offset >= header["small_end"] and verify and \
+                        zlib.crc32(a.data) != header["big_crc"][name]:
                     return None
                 arrays[name] = a
-            if fh.tell() != len(mm):
-                return None  # something after the last array: not a file we wrote
     except Exception:  # any unreadable, truncated or corrupt file is a miss, never an error
         return None
     return header, arrays

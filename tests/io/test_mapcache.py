@@ -160,6 +160,9 @@ def test_cached_board_equals_a_fresh_one(cache: Path, monkeypatch: pytest.Monkey
     assert_same_map(fresh, cached)
     assert_same_answers(fresh, cached)
     assert not cached.elevation.flags.writeable and not cached.kernel_map[-1].flags.writeable
+    # mapped from the file, every array 64-byte aligned (the C kernel reads them in place)
+    assert all(a.ctypes.data % 64 == 0 for a in (*cached.kernel_map, *cached.kernel_terrain,
+                                                  cached.hexes.base, cached.geometry.ext))
     a, b = (path(m, "A5", "P6", unit="infantry", weather=AslWeather(base="Mud")) for m in (fresh, cached))
     assert a.to_json() == b.to_json()
 
@@ -288,8 +291,8 @@ def test_the_fingerprint_covers_the_code_that_builds_maps() -> None:
 
 
 def offset_of(f: Path, name: str) -> int:
-    """Where the data of array ``name`` starts in cache file ``f``: in the record of the small
-    arrays, or in its own record."""
+    """Where the data of array ``name`` starts in cache file ``f`` (the record after the
+    header holds every array)."""
     import json
     from numpy.lib import format as npformat
     with open(f, "rb") as fh:
@@ -297,19 +300,9 @@ def offset_of(f: Path, name: str) -> int:
         shape, _, dtype = npformat.read_array_header_1_0(fh)
         header = json.loads(fh.read(shape[0]))
         npformat.read_magic(fh)
-        (size,), _, _ = npformat.read_array_header_1_0(fh)
-        small = fh.tell()
-        for entry, _dt, _shp, offset in header["small"]:
-            if entry == name:
-                return small + offset
-        fh.seek(size, 1)
-        for entry, dt, shp, _crc in header["arrays"]:
-            npformat.read_magic(fh)
-            npformat.read_array_header_1_0(fh)
-            if entry == name:
-                return fh.tell()
-            fh.seek(int(np.prod(shp)) * np.dtype(dt).itemsize, 1)
-    raise KeyError(name)
+        npformat.read_array_header_1_0(fh)
+        data = fh.tell()
+    return data + next(offset for entry, _dt, _shp, offset in header["arrays"] if entry == name)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "empty", "garbage", "header", "a per-hex array",
