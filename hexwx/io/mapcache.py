@@ -17,17 +17,18 @@ time they are derived.
   cache format and a fingerprint of the hexwx code that derives the data (:data:`CODE`: the
   contents of those source files and of the compiled kernel).  Touching an input or changing
   that code gives another key: never stale data.
-* Files: ``<hash>.npy`` (and ``<hash>.<part>.npy`` for arrays derived later): a run of plain
+* Files: ``<hash>.npy`` (and ``<hash>.<part>.npy`` for arrays derived later): two plain
   ``.npy`` records -- a JSON header (the whole key, names, grid, terrain table, and each
-  array's dtype, shape and CRC-32), then the arrays, mapped read-only from the file (no pickle:
-  object arrays are refused).  A file is written under a temporary name, flushed to disk
-  (``fsync``) and renamed (``os.replace``), so a reader (or a machine after a crash) sees a
-  whole file or none.
-* Checks: every read checks the whole file's structure (each record against the header, the
-  exact length, the key, the format) and the CRC-32 of the header and of every array up to
-  1 MiB (per-hex data); the per-pixel rasters (~12 MiB a board) are checked against their CRC
-  only with ``HEXWX_CACHE_VERIFY=1``, since reading all of them costs more than the rest of a
-  cached load and a LOS query touches only the pixels on its line.
+  array's dtype, shape and offset, with CRC-32s), then one uint8 record holding every array at
+  a 64-byte aligned offset -- mapped read-only from the file (``mmap``: a LOS query touches
+  only the pages on its line).  No pickle: object arrays are refused.  A file is written under
+  a temporary name, flushed to disk (``fsync``) and renamed (``os.replace``), so a reader (or a
+  machine after a crash) sees a whole file or none.
+* Checks: every read checks the file's structure against its header (record types, exact
+  length, every array's place inside the data), the key and the format, and the CRC-32 of the
+  header's arrays up to 1 MiB (all per-hex data); the per-pixel rasters (~12 MiB a board) are
+  checked against their CRC only with ``HEXWX_CACHE_VERIFY=1``, since reading all of them costs
+  more than the rest of a cached load and a LOS query touches only the pixels on its line.
 * Failure is a miss: a missing, truncated, corrupt or foreign file (another key or format)
   is ignored and rewritten; a cache folder that cannot be created, read or written means no
   cache, without a message.
