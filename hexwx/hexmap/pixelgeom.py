@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def _edge_fix(v: float, size: int) -> float:
 
 @dataclass(frozen=True, eq=False)
 class PixelGeometry:
-    """Per-hex pixel geometry arrays and the per-pixel hex lookup of one map."""
+    """Per-hex pixel geometry arrays and the per-pixel hex lookup (:attr:`hex_at`) of one map."""
 
     width: int
     height: int
@@ -48,10 +49,20 @@ class PixelGeometry:
     ext: np.ndarray         # int32 [n, 6, 2]
     loc: np.ndarray         # int32 [n, 6, 2] hexside location points
     side_on_map: np.ndarray  # bool [n, 6]
-    hex_at: np.ndarray      # int32 [width, height]: grid lookup (LOS-SPEC 1.6), -1 = none
+    col_first: np.ndarray   # int32 [columns]: hex id of each column's first hex
+    col_rows: np.ndarray    # int32 [columns]: hexes in each column
 
     def __post_init__(self) -> None:
         freeze(self)
+
+    @cached_property
+    def hex_at(self) -> np.ndarray:
+        """int32 [width, height]: the hex of every pixel by the grid lookup (LOS-SPEC 1.6),
+        -1 = none.  Made on first use (LOS, movement, veils), not by per-hex terrain, which
+        reads only the points above: a plain map picture never pays for it."""
+        out = _grid_lookup_all(self.width, self.height, self.border, self.col_first, self.col_rows)
+        out.setflags(write=False)
+        return out
 
 
 def build_geometry(grid: Grid) -> PixelGeometry:
@@ -86,8 +97,7 @@ def build_geometry(grid: Grid) -> PixelGeometry:
             on_map[h, 3] = on_map[h, 2] = on_map[h, 4] = False
     first = np.array([grid.cell(c, 0) for c in range(grid.ncols)], np.int32)
     nrows = np.array([grid.rows_in_global_column(c) for c in range(grid.ncols)], np.int32)
-    hex_at = _grid_lookup_all(W, H, border, first, nrows)
-    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, hex_at)
+    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, first, nrows)
 
 
 def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
