@@ -20,17 +20,42 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
+ROOT = Path(__file__).resolve().parent.parent
 #: As a user runs hexwx: Python writes and reuses .pyc files (numpy's come with its install).
 #: PYTHONDONTWRITEBYTECODE (set on some CI machines) would recompile hexwx on every start.
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+#: PYTHONPATH: the hexwx of this checkout.
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+       "PYTHONPATH": str(ROOT)}
 
 
 def wall(cmd: list[str]) -> float:
     t = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     return time.perf_counter() - t
+
+
+def interleaved(runs: dict[str, list[str]], rounds: int) -> dict[str, list[float]]:
+    """Wall seconds of each command in a fresh process, ``rounds`` times, interleaved round by
+    round so that load on a shared machine hits them alike (after one warm-up run each)."""
+    for cmd in runs.values():  # warm the file cache and the .pyc files once
+        wall(cmd)
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(rounds):
+        for name, cmd in runs.items():
+            times[name].append(wall(cmd))
+    return times
+
+
+def print_medians(times: dict[str, list[float]], base: str, width: int = 34) -> None:
+    """One line per command: its median, the ratio to the median of ``base``, min and max."""
+    ref = statistics.median(times[base])
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        print(f"  {name:<{width}} {med * 1000:7.1f} ms   {med / ref:4.2f}x {base:<12} "
+              f"(min {min(ts) * 1000:.1f}, max {max(ts) * 1000:.1f})")
 
 
 def main() -> int:
@@ -46,18 +71,9 @@ def main() -> int:
         "hexwx --help": [py, "-m", "hexwx", "--help"],
         args.command: [py, "-m", "hexwx", *hexwx_args],
     }
-    for cmd in runs.values():  # warm the file cache and the .pyc files once
-        wall(cmd)
-    times: dict[str, list[float]] = {k: [] for k in runs}
-    for _ in range(args.rounds):
-        for name, cmd in runs.items():
-            times[name].append(wall(cmd))
-    base = statistics.median(times["import numpy"])
+    times = interleaved(runs, args.rounds)
     print(f"{args.rounds} rounds, medians (python {sys.version.split()[0]}):")
-    for name, ts in times.items():
-        med = statistics.median(ts)
-        print(f"  {name:<34} {med * 1000:7.1f} ms   {med / base:4.2f}x numpy   "
-              f"(min {min(ts) * 1000:.1f}, max {max(ts) * 1000:.1f})")
+    print_medians(times, "import numpy")
     per_round = [c / n for c, n in zip(times[args.command], times["import numpy"])]
     print(f"  median of per-round ratios ({args.command} / import numpy): "
           f"{statistics.median(per_round):.2f}x")

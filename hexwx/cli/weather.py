@@ -7,16 +7,14 @@ the parsed flags (or a scenario) into an :class:`~hexwx.weather.asl.state.AslWea
 from __future__ import annotations
 
 import argparse
-import json
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hexwx.dice import Dice
 from hexwx.errors import HexwxError, UsageError
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.effects import effects
-from hexwx.weather.asl.rolls import roll_weather, run_weather
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
+
+if TYPE_CHECKING:  # the dice, rolls and effects load when a weather command runs
+    from hexwx.dice import Dice
 
 WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
 
@@ -126,16 +124,24 @@ def weather_from_args(args: argparse.Namespace, *, scenario: Any = None) -> AslW
 
 
 def _seed(args: argparse.Namespace) -> int:
+    import random
     return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
 
 
+def _dice(seed: int) -> Dice:
+    from hexwx.dice import Dice
+    return Dice(seed=seed)
+
+
 def _print_json(data: Any) -> None:
+    import json
     print(json.dumps(data, indent=2))
 
 
 def _cmd_roll(args: argparse.Namespace) -> int:
+    from hexwx.weather.asl.rolls import roll_weather
     seed = _seed(args)
-    dice = Dice(seed=seed)
+    dice = _dice(seed)
     state, rolls = roll_weather(args.month, dice, wind=args.wind or "none")
     if args.json:
         _print_json({"month": args.month, "seed": seed, "state": state.to_json(),
@@ -167,13 +173,15 @@ def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list
     if not month:
         raise UsageError("no starting weather: give --month MON to roll it, weather flags, "
                          "or --scenario FILE")
+    from hexwx.weather.asl.rolls import roll_weather
     state, rolls = roll_weather(month, dice, wind=args.wind or "none")
     return state, rolls
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from hexwx.weather.asl.rolls import run_weather
     seed = _seed(args)
-    dice = Dice(seed=seed)
+    dice = _dice(seed)
     args.wx_wind = args.wind
     state, rolls = _start_state(args, dice)
     if args.wind:
@@ -206,6 +214,7 @@ def _cmd_effects(args: argparse.Namespace) -> int:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)
     state = weather_from_args(args, scenario=scenario)
+    from hexwx.weather.asl.effects import effects
     found = effects(state)
     if args.json:
         _print_json({"state": state.to_json(), "effects": [e.to_json() for e in found]})

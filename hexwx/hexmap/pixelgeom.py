@@ -8,6 +8,7 @@ location, range) are C, in ``hexwx/_loskernel.c``, shared with the LOS kernel.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -65,8 +66,21 @@ class PixelGeometry:
         return out
 
 
+#: Geometry by grid object: maps that share a grid share its geometry (:func:`build_geometry`).
+_BUILT: weakref.WeakKeyDictionary[Grid, PixelGeometry] = weakref.WeakKeyDictionary()
+
+
 def build_geometry(grid: Grid) -> PixelGeometry:
-    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6)."""
+    """The pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6), computed once per grid object: a
+    map file's loader (which paints its raster through the lookup) and the map it makes, or a
+    map and its weather-changed copies, share one geometry and one pixel lookup."""
+    geo = _BUILT.get(grid)
+    if geo is None:
+        geo = _BUILT[grid] = _build(grid)
+    return geo
+
+
+def _build(grid: Grid) -> PixelGeometry:
     W, H = grid.width_px, grid.height_px
     n = len(grid)
     los_x = np.zeros(n, np.int32)

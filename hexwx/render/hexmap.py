@@ -12,7 +12,6 @@ final pixels per map pixel (default 1.0, so a board is 1800 px wide) and is draw
 """
 from __future__ import annotations
 
-import io
 import math
 import re
 from dataclasses import dataclass
@@ -27,18 +26,18 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.transform import transformed
 from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
-from hexwx.errors import DataError, UsageError
+from hexwx.errors import UsageError
 from hexwx.render.style import (
     BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, PATTERNS, RGB, TERRAIN_STYLES, Frame,
     Marker, Rendering, downsample, font, halo_label, halo_text, legend_strip, level_colour,
     line_swatch, marker_swatch, pattern_mask, stack, swatch,
 )
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
-from hexwx.lineofsight.results import Hindrance
 from hexwx.weather.asl.state import AslWeather, Drift
 
 if TYPE_CHECKING:  # result types only: importing them would load the LOS kernel and networkx
     from hexwx.lineofsight.engine import LosResult, Viewshed
+    from hexwx.lineofsight.results import Hindrance
     from hexwx.lineofsight.exposure import Exposure
     from hexwx.movement.paths import MovePath, Reach
 
