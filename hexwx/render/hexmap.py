@@ -460,14 +460,14 @@ def draw_board_joins(d: ImageDraw.ImageDraw, m: HexMap, view: View) -> None:
             halo_text(d, (cx, cy), f"board {b.label}", round(15 * view.k), anchor="la")
 
 
-def draw_hex_ids(canvas: Image.Image, m: HexMap, view: View, hexes: Iterable[int]) -> None:
+def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[int]) -> None:
     """Each hex's name near its top edge, dark on a light halo (legible on any terrain).  The
     names are stamped from their column and row parts (:func:`~hexwx.render.style.halo_label`),
     each part rendered once: a board's 346 names come from 44 renderings."""
     size = round(10.5 * view.k)
     for h in hexes:
         x, y = m.grid.centre(int(h))
-        halo_label(canvas, view.c(x, y - HEX_HEIGHT_PX * 0.36), _name_parts(m.grid.name(int(h))), size)
+        halo_label(d, view.c(x, y - HEX_HEIGHT_PX * 0.36), _name_parts(m.grid.name(int(h))), size)
 
 
 _ROW_RE = re.compile(r"^(.*\D)(\d+)$")
@@ -920,7 +920,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     sides = draw_hexsides(d, m, view, hexes)
     draw_board_joins(d, m, view)
     if hex_ids:
-        draw_hex_ids(canvas, m, view, hexes)
+        draw_hex_ids(d, m, view, hexes)
     if weather is not None:
         markers += draw_drifts(d, m, view, weather)
     if path is not None:

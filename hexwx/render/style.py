@@ -189,26 +189,24 @@ def halo_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, siz
               stroke_width=max(2, size // 6), stroke_fill=halo)
 
 
-def halo_label(image: Image.Image, xy: tuple[float, float], pieces: Sequence[str], size: int, *,
-               fill: RGB = TEXT, halo: RGB = HALO) -> None:
-    """Draw ``"".join(pieces)`` on ``image`` as :func:`halo_text` does (centred on ``xy``,
-    rounded to a whole pixel) from masks of the pieces, each rendered once per process: labels
-    that share pieces (hex ids share their column letters and row numbers) cost four pastes
+def halo_label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], pieces: Sequence[str],
+               size: int, *, fill: RGB = TEXT, halo: RGB = HALO) -> None:
+    """Draw ``"".join(pieces)`` as :func:`halo_text` does (centred on ``xy``, rounded to a
+    whole pixel) from masks of the pieces, each rendered once per process: labels that share
+    pieces (hex ids share their column letters and row numbers) cost four bitmap stamps
     instead of a FreeType rendering each.  For pieces the font does not kern against each
     other (letters and digits of the built-in font: tests compare with ``halo_text``)."""
-    f = font(size)
-    lengths = [f.getlength(p) for p in pieces]
-    x = round(xy[0]) - math.ceil(sum(lengths) / 2)   # the "mm" anchor, as Pillow places it
-    y = round(xy[1]) + _middle_to_baseline(size)
+    masks = [_label_masks(piece, size) for piece in pieces]
+    x = round(xy[0]) - math.ceil(sum(m[3] for m in masks) / 2)   # the "mm" anchor as Pillow
+    y = round(xy[1]) + _middle_to_baseline(size)                   # places it
     stamps = []
-    for piece, length in zip(pieces, lengths):
-        halo_mask, ink_mask, (dx, dy) = _label_masks(piece, size)
+    for halo_mask, ink_mask, (dx, dy), advance in masks:
         stamps.append((halo_mask, ink_mask, (x + dx, y + dy)))
-        x += round(length)
+        x += round(advance)
     for halo_mask, _ink, at in stamps:       # every halo first: a halo never covers ink
-        image.paste(halo, at, halo_mask)
+        draw.bitmap(at, halo_mask, fill=halo)
     for _halo, ink_mask, at in stamps:
-        image.paste(fill, at, ink_mask)
+        draw.bitmap(at, ink_mask, fill=fill)
 
 
 @lru_cache(maxsize=32)
@@ -218,9 +216,9 @@ def _middle_to_baseline(size: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _label_masks(text: str, size: int) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+def _label_masks(text: str, size: int) -> tuple[Image.Image, Image.Image, tuple[int, int], float]:
     """(halo mask, ink mask, offset of their top-left corner from the left end of the
-    baseline) of ``text`` drawn by :func:`halo_text` at ``size``."""
+    baseline, advance width) of ``text`` drawn by :func:`halo_text` at ``size``."""
     f = font(size)
     stroke = max(2, size // 6)
     x0, y0, x1, y1 = (int(v) for v in f.getbbox(text, stroke_width=stroke, anchor="ls"))
@@ -229,7 +227,7 @@ def _label_masks(text: str, size: int) -> tuple[Image.Image, Image.Image, tuple[
                               stroke_width=stroke, stroke_fill=255)
     ink = Image.new("L", halo.size, 0)
     ImageDraw.Draw(ink).text((-x0, -y0), text, font=f, fill=255, anchor="ls")
-    return halo, ink, (x0, y0)
+    return halo, ink, (x0, y0), f.getlength(text)
 
 
 def text_width(text: str, size: int) -> float:

@@ -110,7 +110,7 @@ def test_stamped_labels_look_like_pillow_text(size: int) -> None:
     for i, name in enumerate(names):
         xy = (150.0, 25.0 + 50 * i)
         halo_text(ImageDraw.Draw(a), xy, name, size)
-        halo_label(b, xy, H._name_parts(name), size)
+        halo_label(ImageDraw.Draw(b), xy, H._name_parts(name), size)
     diff = np.abs(np.asarray(a, np.int16) - np.asarray(b, np.int16))
     assert diff.max() <= 2, (size, int(diff.max()), int((diff > 2).sum()))
 
@@ -121,7 +121,7 @@ def test_hex_ids_render_each_column_and_row_once() -> None:
     hexes = H.visible_hexes(m, view)
     parts = {p for h in hexes for p in H._name_parts(m.grid.name(int(h)))}
     _label_masks.cache_clear()
-    H.draw_hex_ids(Image.new("RGB", view.canvas_size), m, view, hexes)
+    H.draw_hex_ids(ImageDraw.Draw(Image.new("RGB", view.canvas_size)), m, view, hexes)
     info = _label_masks.cache_info()
     assert info.misses == len(parts) and info.hits == 2 * len(hexes) - len(parts)
     assert len(parts) < len(hexes) / 5
