@@ -16,7 +16,10 @@ hits them alike, with .pyc files written and reused as for a user:
   archive) saved once as an RGB PNG of 1800 x 645 (the mode and size of a render);
 * ``pillow P``: the same with the art kept as a palette PNG (cheaper: one byte a pixel);
 * ``render``: ``hexwx render BOARD -o OUT.png``;
-* ``import numpy`` (the start-up floor every render pays);
+* ``import numpy`` (the start-up every render pays);
+* ``floor``: ``import numpy`` (with one OpenBLAS thread, as the command line asks) and
+  Pillow's drawing modules, then encode the render's own image (its pixels read raw from a
+  file): the least a render can cost, before reading a board or drawing anything;
 * with ``--more``: ``hexwx render maps/hill_village.toml`` and a 2 x 2 layout of boards.
 
 Prints each median and the median of the per-round ratios render / pillow.  Needs
@@ -28,6 +31,7 @@ import argparse
 import io
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_startup import interleaved, print_medians  # noqa: E402  (fresh runs, as a user's)
+from bench_startup import ENV, interleaved, print_medians  # noqa: E402  (fresh runs, as a user's)
 
 
 def timed(fn, repeat: int) -> tuple[float, float]:
@@ -93,6 +97,18 @@ def board_art(board: str, out_rgb: Path, out_p: Path) -> None:
     art.convert("RGB").save(out_rgb)
 
 
+def own_pixels(py: str, board: str, d: Path) -> tuple[int, int]:
+    """Render ``board`` once and keep its pixels raw in ``d/r.raw``: the "floor" run imports
+    what every render imports (numpy, Pillow's drawing modules) and encodes that very image,
+    which is what a render costs at the least."""
+    from PIL import Image
+    subprocess.run([py, "-m", "hexwx", "render", board, "-o", str(d / "r.png")], check=True,
+                   stdout=subprocess.DEVNULL, env=ENV)
+    im = Image.open(d / "r.png").convert("RGB")
+    (d / "r.raw").write_bytes(im.tobytes())
+    return im.size
+
+
 def fresh(args: argparse.Namespace) -> int:
     if not os.environ.get("HEXWX_VASL_DIR"):
         print("set HEXWX_VASL_DIR", file=sys.stderr)
@@ -101,11 +117,16 @@ def fresh(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as d:
         rgb, pal = Path(d) / "art.png", Path(d) / "art_p.png"
         board_art(args.board, rgb, pal)
+        size = own_pixels(py, args.board, Path(d))
         runs = {
             "pillow": [py, "-c", f"from PIL import Image; Image.open({str(rgb)!r}).save({d + '/o.png'!r})"],
             "pillow P": [py, "-c", f"from PIL import Image; Image.open({str(pal)!r}).save({d + '/o.png'!r})"],
             "render": [py, "-m", "hexwx", "render", args.board, "-o", f"{d}/r.png"],
             "import numpy": [py, "-c", "import numpy"],
+            "floor": [py, "-c", "import os; os.environ.setdefault('OPENBLAS_NUM_THREADS', '1'); "
+                      "import numpy; from PIL import Image, ImageDraw, ImageFont; "
+                      f"Image.frombytes('RGB', {size}, open({d + '/r.raw'!r}, 'rb').read())"
+                      f".save({d + '/f.png'!r})"],
         }
         if args.more:
             runs["render hill_village"] = [py, "-m", "hexwx", "render",

@@ -61,3 +61,15 @@ def test_each_module_registers_exactly_its_rows_of_the_table() -> None:
         module.register(parser.add_subparsers())
         assert _commands(parser) == [(c.name, c.help) for c in app.COMMANDS
                                      if c.module == module.__name__]
+
+
+def test_commands_ask_for_one_blas_thread_unless_the_user_chose_a_number(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for var in app.BLAS_THREAD_VARS:
+        monkeypatch.setenv(var, "")               # unset (restored after the test)
+    assert app.main(["--version"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "")
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert app.main(["--version"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == ""  # the user's OMP_NUM_THREADS rules
