@@ -24,6 +24,8 @@
  *   ta     [256][TA_NCOL]  int32   terrain attributes by code, columns TA_* (TA_COLUMNS)
  *   split  [256]           double  split terrain (non-zero: split)
  *   fast   [256]           int32   fast-path class bits FAST_*
+ * and, for boards turned round among upright boards, frames: KMaps of the map turned round
+ * about each such board (see struct KMap).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,7 +40,8 @@ typedef int64_t i64;
 /* ---- layout ------------------------------------------------------------------------------ */
 
 enum { HX_LOS_X, HX_LOS_Y, HX_COL, HX_DY2, HX_CENTRE, HX_BASE, HX_DEPRESSION, HX_LEVELS,
-       HX_ROOFTOP, HX_STAIRWAY, HX_HAS_CLIFF, HX_INHERENT_NEAR, HX_ZERO, HX_FILL, HX_NCOL };
+       HX_ROOFTOP, HX_STAIRWAY, HX_HAS_CLIFF, HX_INHERENT_NEAR, HX_ZERO, HX_FILL, HX_ORDER,
+       HX_FRAME, HX_NCOL };
 enum { H6_ON_MAP, H6_NEIGHBOUR, H6_SIDE_T, H6_LOC_T, H6_LOC_D, H6_CLIFF, H6_NCOL };
 enum { TA_OBSTACLE, TA_HINDRANCE, TA_HALF, TA_INHERENT, TA_SPLIT, TA_LOW_OBS, TA_LOW_HIND,
        TA_HEIGHT, TA_CATEGORY, TA_FLAGS, TA_BUILDING, TA_BUILDING_TERRAIN, TA_HEXSIDE,
@@ -68,12 +71,23 @@ enum { CLEAR = 0, HIGHER_THAN_BOTH = 1, GROUND_HIGHER = 2, HEIGHT_ADVANTAGE = 3,
 #define C_DEPRESSION 4
 #define C_BRIDGE 10
 
-/* One map, as the Python wrapper passes it (field order matches loskernel._KMap). */
-typedef struct {
+/* One map, as the Python wrapper passes it (field order matches loskernel._KMap).
+ *
+ * Frames: a board turned round among upright boards has a frame, the whole map turned round
+ * about that board's rectangle (pixel (x, y) of the map is (ox - x, oy - y) of the frame,
+ * hexside k is hexside (k + 3) mod 6, pix holds only the board's rectangle), in which the board
+ * lies upright.  A pair of two hexes of that board (HX_FRAME) is traced in its frame, so it is
+ * traced exactly as on the upright board: the walk's rounding, the polygon tests and the
+ * hexside orders are not symmetric under the turn.  HX_ORDER orders the hexes for the canonical
+ * end of a walk: the hex id on the map, the upright board's order in a frame. */
+typedef struct KMap {
     i64 n, width, height;
     const int32_t *hex_at, *hx, *h6, *ext, *loc, *bbox, *pix, *ta;
     const double *split;
     const int32_t *fast;
+    i64 nframes;
+    const struct KMap *frames;
+    i64 ox, oy;
 } KMap;
 
 #define HX(h, c) ((i64)m->hx[(i64)(h) * HX_NCOL + (c)])
@@ -1165,6 +1179,29 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited)
 {
+    if (m->nframes > 0 && src != tgt && HX(src, HX_FRAME) >= 0 && HX(src, HX_FRAME) == HX(tgt, HX_FRAME)) {
+        /* two hexes of a board turned round: traced in its frame (see KMap), where the canonical
+         * end is the other end, so the range keys are turned back to count from the lower id */
+        const KMap *f = m->frames + HX(src, HX_FRAME);
+        trace_counted(f, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread,
+                      tkeys, thread_len, detail, out, visited);
+        if (out[0] != 0) {
+            out[1] = f->ox - out[1];
+            out[2] = f->oy - out[2];
+        }
+        i64 R = hex_range(m, src, tgt);
+        for (i64 i = 0, j = R; i < j; i++, j--) {
+            i64 v = hv[i], hx_ = hh[i];
+            hv[i] = hv[j];
+            hh[i] = hh[j];
+            hv[j] = v;
+            hh[j] = hx_;
+        }
+        if (detail == 1)
+            for (i64 i = 0; i < out[5]; i++)
+                tkeys[i] = R - tkeys[i];
+        return;
+    }
     /* R1b is made walking out of a depression end, where the thread enters each hex: seen
      * from the other end it would leave the hexes there instead.  So that both directions give
      * one answer (A6.1), a thread into a depression end that R1b concerns is also traced from
@@ -1291,8 +1328,9 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     i64 sEd = sE - s_roof, tEd = tE - t_roof;
     w->exit_act = HX(src, HX_DEPRESSION) && sE == HX(src, HX_BASE) && (tEd - sEd) <= R;
     w->entry_act = HX(tgt, HX_DEPRESSION) && tE == HX(tgt, HX_BASE) && (sEd - tEd) <= R;
-    /* canonical walk: from the lower hex id; visited backwards when the source is the other end */
-    int canon = src > tgt;
+    /* canonical walk: from the lower hex (HX_ORDER); visited backwards when the source is the
+     * other end */
+    int canon = HX(src, HX_ORDER) > HX(tgt, HX_ORDER);
     w->canon = canon;
     w->cur = src;
     w->rs = 0;

@@ -12,12 +12,20 @@ same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4
 
 The map is passed as two tuples of a few packed arrays, built once per map by
 :mod:`hexwx.hexmap.board` (few arguments keep calls between the kernel's functions cheap):
-``M = (elevation, terrain, hex_at, HX [n, 13] per-hex ints, H6 [n, 6, 6] per-hexside ints,
-ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width])`` and
+``M = (elevation, terrain, hex_at, HX [n, 16] per-hex ints, H6 [n, 6, 6] per-hexside ints,
+ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width][, frames])`` and
 ``T = (TA [256, 15] terrain attributes by code, split [256], fast-path class [256])``; the
 column orders are :data:`HX_COLUMNS`, :data:`H6_COLUMNS` and :data:`TA_COLUMNS`.  ``pix``
 packs each pixel's terrain code, elevation + 128 and hex id + 1 into one int32, row-major, so
 the walk reads one word per pixel from memory that mostly lies side by side.
+
+``frames`` (optional) holds one tuple ``(origin [2], HX, H6, ext, loc, bbox, pix)`` per board
+turned round among upright boards: the map turned round about that board (its pixel (x, y) is
+the map's (ox - x, oy - y), hexside k the map's (k + 3) mod 6, ``pix`` only the board's
+rectangle).  A pair of two hexes of that board (HX column ``frame``) is traced in its frame,
+where the board lies upright, so it answers exactly as the upright board
+(:mod:`hexwx.hexmap.pixelgeom`); the column ``order`` gives the canonical end (the hex id on
+the map, the upright board's order in a frame).
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
@@ -38,7 +46,8 @@ from hexwx.errors import HexwxError
 
 #: Column order of the packed per-hex array HX (M[3]).
 HX_COLUMNS = ("los_x", "los_y", "col", "dy2", "centre", "base", "depression", "levels",
-              "rooftop", "stairway", "has_cliff", "inherent_near", "zero", "fill")
+              "rooftop", "stairway", "has_cliff", "inherent_near", "zero", "fill", "order",
+              "frame")
 #: Column order of the packed per-hexside array H6 (M[4]).
 H6_COLUMNS = ("side_on_map", "neighbour", "side_terrain", "loc_terrain", "loc_depression", "cliff")
 #: Column order of the packed terrain attribute array TA (T[0]); column 4 (split) is T[1].
@@ -89,7 +98,8 @@ class _KMap(ctypes.Structure):
 
     _fields_ = [("n", _i64), ("width", _i64), ("height", _i64),
                 ("hex_at", _ptr), ("hx", _ptr), ("h6", _ptr), ("ext", _ptr), ("loc", _ptr),
-                ("bbox", _ptr), ("pix", _ptr), ("ta", _ptr), ("split", _ptr), ("fast", _ptr)]
+                ("bbox", _ptr), ("pix", _ptr), ("ta", _ptr), ("split", _ptr), ("fast", _ptr),
+                ("nframes", _i64), ("frames", _ptr), ("ox", _i64), ("oy", _i64)]
 
 
 _LIB: ctypes.CDLL | None = None
@@ -158,12 +168,43 @@ class _Prepared:
                        _contiguous(T[1], np.float64, "split", 1),
                        _contiguous(T[2], np.int32, "fast class", 1))
         self.n = n
+        frames = M[9] if len(M) > 9 else ()
+        self.frame_arrays = [self._frame(f, n, shapes) for f in frames]
+        self.frames = (_KMap * max(1, len(frames)))()
+        for i, (origin, fa) in enumerate(self.frame_arrays):
+            fh, fw = fa[-1].shape
+            self.frames[i] = _KMap(n, fw, fh, None, *(a.ctypes.data for a in fa[:-1]),
+                                   fa[-1].ctypes.data, *(a.ctypes.data for a in self.arrays[7:]),
+                                   0, None, origin[0], origin[1])
         self.kmap = _KMap(n, width, height,
-                          *(a.ctypes.data for a in self.arrays))
+                          *(a.ctypes.data for a in self.arrays), len(frames),
+                          ctypes.addressof(self.frames), 0, 0)
         self.ref = ctypes.byref(self.kmap)
         # the largest range on the map bounds the hindrance keys a trace writes
         col, dy2 = hx[:, 2].astype(np.int64), hx[:, 3].astype(np.int64)
         self.max_range = int(col.max() - col.min() + (dy2.max() - dy2.min()) // 2) if n else 0
+
+
+    @staticmethod
+    def _frame(f: tuple[np.ndarray, ...], n: int,
+               shapes: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
+               ) -> tuple[tuple[int, int], tuple[np.ndarray, ...]]:
+        """One frame's origin and C-contiguous arrays (HX, H6, ext, loc, bbox, pix)."""
+        if len(f) != 7:
+            raise ValueError(f"a kernel frame is (origin, HX, H6, ext, loc, bbox, pix), got {len(f)} arrays")
+        names = ("HX", "H6", "ext", "loc", "bbox")
+        arrays = []
+        for name, a in zip(names, f[1:6]):
+            if tuple(np.shape(a)) != shapes[name][1]:
+                raise ValueError(f"kernel frame array {name} has shape {np.shape(a)}, "
+                                 f"expected {shapes[name][1]}")
+            arrays.append(_contiguous(a, np.int32, name, len(shapes[name][1])))
+        arrays.append(_contiguous(f[6], np.int32, "frame pix", 2))
+        ox, oy = (int(v) for v in np.asarray(f[0]).ravel()[:2])
+        return (ox, oy), tuple(arrays)
+
+    def nbytes(self) -> int:
+        return nbytes_of(self.arrays) + sum(nbytes_of(fa) for _, fa in self.frame_arrays)
 
 
 def _contiguous(a: np.ndarray, dtype: type, name: str, ndim: int) -> np.ndarray:
@@ -175,7 +216,7 @@ def _contiguous(a: np.ndarray, dtype: type, name: str, ndim: int) -> np.ndarray:
 
 #: Prepared maps, bounded by the bytes of their arrays (hexwx._cache.ByteLRU): an entry keeps
 #: its map's kernel arrays alive, so a count bound would let a long batch hold dozens of maps.
-_PREPARED: ByteLRU[_Prepared] = ByteLRU(size=lambda p: nbytes_of(p.arrays))
+_PREPARED: ByteLRU[_Prepared] = ByteLRU(size=lambda p: p.nbytes())
 
 
 def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:

@@ -7,7 +7,9 @@ example pair each.  Also checks that hexwx answers every pair of every board in 
 itself crashes on some).  Multi-board layouts: every golden in golden-multi/ (``side`` is
 boards 1 and 3 side by side, layout ``01,03``) is compared the same way, hex names
 ``<board><hex>`` with join hexes under either name; ``--rotation`` measures how often a rotated
-board differs from the upright one (0 by construction when every board is rotated).
+board differs from the upright one -- alone, right of an upright board and above one -- and, on
+layouts of upright and rotated boards, how hexwx differs from VASL's composition of the layout
+(rotated boards' hex centres on the composed grid, one pixel off the turned board).
 
 With --upper, the same above the ground floor: VASL's answers for every upper building location
 (golden-upper/bdNN.csv.gz: levels 1..N and rooftops, to and from every hex and each other).
@@ -182,32 +184,104 @@ def check_all_boards(vasl_dir: Path) -> list[tuple[str, int, float]]:
     return out
 
 
-def rotation_difference(vasl_dir: Path, board: str, layout: str) -> tuple[int, int]:
-    """(pairs that differ, pairs compared): LOS between two hexes of ``board`` on ``layout``
-    (where it is rotated) vs on the upright board, blocked flag and hindrance, over every
-    ordered pair of hexes not on a join."""
+def _matrices(M: tuple, T: tuple, base: np.ndarray, grid) -> tuple[np.ndarray, np.ndarray]:
+    """(blocked, hindrance) [n, n] of every ordered pair at ground level."""
+    reasons, totals = K.all_pairs_matrix(M, T, base.astype(np.int64),
+                                         2 * (grid.width_px + grid.height_px) + 64)
+    return reasons != 0, totals
+
+
+def _differ(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Pairs answered differently: blocked flag, or the hindrance where both are clear."""
+    (ba, ha), (bb, hb) = a, b
+    out: np.ndarray = (ba != bb) | (~ba & ~bb & (ha != hb))
+    np.fill_diagonal(out, False)
+    return out
+
+
+def vasl_composition(m) -> tuple[tuple, np.ndarray]:
+    """The kernel arrays and base levels of layout ``m`` composed as VASL composes it: the same
+    rasters (rotated boards turned in place), but every hex's centre, polygons and the pixel ->
+    hex map computed on the composed grid (whole pixels), rotated boards included."""
+    from hexwx.hexmap.board import kernel_arrays
+    from hexwx.hexmap.derive import derive
+    from hexwx.hexmap.pixelgeom import build_geometry
+    g = build_geometry(m.grid, physical=False)
+    ht = derive(m.grid, g, m.elevation, m.terrain, m.table, m.stairways)
+    return kernel_arrays(m, g, ht), ht.base
+
+
+def rotation_difference(vasl_dir: Path, board: str, layout: str) -> dict[str, tuple[int, int]]:
+    """LOS between hexes of ``board`` on ``layout`` (where it is rotated) vs on the upright
+    board, blocked flag and hindrance, every ordered pair of hexes: ``own`` the pairs of hexes
+    the rotated board holds (its join hexes too where it gives them their centre), ``joins``
+    the pairs with an end in a join hex the neighbouring board holds.  On a layout of upright
+    and rotated boards also hexwx vs VASL's composition (:func:`vasl_composition`): ``vasl``
+    VASL's composition vs upright on the ``own`` pairs, and hexwx vs VASL's composition on the
+    ``own`` pairs, between the boards (``across``) and on the other boards (``others``).
+    Each value is (pairs that differ, pairs compared)."""
     meta = vasl_dir / "SharedBoardMetadata.xml"
     up = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
     lay = load_map(layout, vasl_metadata=meta, vasl_dir=vasl_dir)
     label = board[2:].lstrip("0")
-    names = [n for n in up.grid.names() if up.grid.parse(n) is not None]
-    hexes = [lay.parse(label + n) for n in names]
-    keep = np.array([lay.name_of(h).startswith(label) and not up.grid.is_half_hex(up.parse(n))
-                     or len(lay.grid.boards) == 1 for h, n in zip(hexes, names)])
-    idx_up = np.array([up.parse(n) for n in names])[keep]
-    idx_lay = np.array(hexes)[keep]
-    maxlen = 2 * (lay.grid.width_px + lay.grid.height_px) + 64
-    r_up, h_up = K.all_pairs_matrix(up.kernel_map, up.kernel_terrain, up.hexes.base.astype(np.int64),
-                                    2 * (up.grid.width_px + up.grid.height_px) + 64)
-    r_lay, h_lay = K.all_pairs_matrix(lay.kernel_map, lay.kernel_terrain,
-                                      lay.hexes.base.astype(np.int64), maxlen)
-    a = (r_up[np.ix_(idx_up, idx_up)] != 0)
-    b = (r_lay[np.ix_(idx_lay, idx_lay)] != 0)
-    ha, hb = h_up[np.ix_(idx_up, idx_up)], h_lay[np.ix_(idx_lay, idx_lay)]
-    differ = (a != b) | (~a & ~b & (ha != hb))
-    np.fill_diagonal(differ, False)
-    n = len(idx_up)
-    return int(differ.sum()), n * (n - 1)
+    bi = [b.label for b in lay.grid.boards].index(label)
+    idx = np.array([lay.parse(label + n) for n in up.grid.names()])
+    own = lay.grid.owners[idx] == bi
+    a = _matrices(up.kernel_map, up.kernel_terrain, up.hexes.base, up.grid)
+    ours = _matrices(lay.kernel_map, lay.kernel_terrain, lay.hexes.base, lay.grid)
+    sub = np.ix_(idx, idx)
+    differ = _differ(a, (ours[0][sub], ours[1][sub]))
+    mine = np.ix_(own, own)
+
+    def count(d: np.ndarray, mask: np.ndarray) -> tuple[int, int]:
+        return int(d[mask].sum()), int(mask.sum())
+
+    pair_own = np.zeros(differ.shape, bool)
+    pair_own[mine] = True
+    np.fill_diagonal(pair_own, False)
+    out = {"own": count(differ, pair_own), "joins": count(differ, ~pair_own & ~np.eye(len(idx), dtype=bool))}
+    if len(lay.grid.boards) > 1 and not all(b.rotated for b in lay.grid.boards) and \
+            any(b.rotated for b in lay.grid.boards):
+        M, base = vasl_composition(lay)
+        theirs = _matrices(M, lay.kernel_terrain, base, lay.grid)
+        out["vasl"] = count(_differ(a, (theirs[0][sub], theirs[1][sub])), pair_own)
+        d = _differ(ours, theirs)
+        on_board = np.zeros(len(lay), bool)
+        on_board[idx[own]] = True
+        n = len(lay)
+        both = on_board[:, None] & on_board[None, :]
+        across = on_board[:, None] != on_board[None, :]
+        others = ~on_board[:, None] & ~on_board[None, :] & ~np.eye(n, dtype=bool)
+        np.fill_diagonal(both, False)
+        out["own_vs_vasl"] = count(d, both)
+        out["across"] = count(d, across)
+        out["others"] = count(d, others)
+    return out
+
+
+def _pct(d: tuple[int, int]) -> str:
+    return f"{d[0]} of {d[1]} ({100 * d[0] / max(d[1], 1):.3f}%)"
+
+
+def print_rotation(vasl_dir: Path, board: str) -> None:
+    """The rotation figures of ``board``: alone, right of an upright board and above one."""
+    num = board[2:]
+    label = num.lstrip("0")
+    side = "03" if label == "1" else "01"
+    below = "05" if label == "4" else "04"
+    for layout, where in ((f"r{num}", "alone"), (f"{side},r{num}", f"right of upright board {side.lstrip('0')}"),
+                          (f"r{num}/{below}", f"above upright board {below.lstrip('0')}")):
+        r = rotation_difference(vasl_dir, board, layout)
+        text = (f"{layout} ({where}): pairs of board {label}'s own hexes that differ from upright "
+                f"{board}: {_pct(r['own'])}")
+        if r["joins"][1]:
+            text += f"; pairs with an end in a join hex the other board holds: {_pct(r['joins'])}"
+        print(text)
+        if "vasl" in r:
+            print(f"    VASL's composition: pairs of board {label}'s own hexes that differ from "
+                  f"upright {board}: {_pct(r['vasl'])}")
+            print(f"    hexwx vs VASL's composition: board {label} {_pct(r['own_vs_vasl'])}, "
+                  f"between the boards {_pct(r['across'])}, other board {_pct(r['others'])}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,10 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
     if args.rotation is not None:
         for b in args.rotation or ["bd02", "bd03"]:
-            for layout, label in ((f"r{b[2:]}", "alone"), (f"01,r{b[2:]}", "beside upright board 1")):
-                diff, pairs = rotation_difference(vasl_dir, b, layout)
-                print(f"{layout} ({label}): {diff} of {pairs} pairs on board {b[2:].lstrip('0')} differ "
-                      f"from upright {b} ({100 * diff / pairs:.3f}%)")
+            print_rotation(vasl_dir, b)
     if args.all_boards:
         for name, pairs, sec in check_all_boards(vasl_dir):
             print(f"{name}: answered all {pairs} ordered pairs in {sec:.2f} s")

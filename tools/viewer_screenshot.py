@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Make docs/viewer.png: the viewer on maps/hill_village.toml, a LOS in fog (needs Chromium).
+"""Make docs/viewer.png (the viewer on maps/hill_village.toml, a LOS in fog) and
+docs/viewer-table.png (a tabletop: a battery's movement this turn, its reach stopped by a
+stream) -- needs Chromium.
 
-    python tools/viewer_screenshot.py [-o docs/viewer.png]
+    python tools/viewer_screenshot.py [-o docs/viewer.png] [--table-output docs/viewer-table.png]
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ def main() -> None:
     from serve_helpers import running
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", default=str(ROOT / "docs" / "viewer.png"))
+    ap.add_argument("--table-output", default=str(ROOT / "docs" / "viewer-table.png"))
     a = ap.parse_args()
     exe = find_chromium()
     if exe is None:
@@ -42,6 +45,15 @@ def main() -> None:
             page.mouse("mouseMoved", *page.centre_of('[data-hex="F9"]'))
             page.screenshot(Path(a.output))
             print(f"wrote {a.output}")
+        with running(ROOT / "scenarios" / "table_agv_village_and_wood.toml") as srv:
+            page.goto(srv.url)
+            page.wait("document.body && document.body.dataset.ready === '1'")
+            page.click('polygon.base[data-unit="batterie-a-pied"]')
+            page.js("document.getElementById('tog-move').click()")
+            page.wait("document.getElementById('move-allow').dataset.unit === 'batterie-a-pied' && "
+                      "document.getElementById('table-explain').dataset.from === 'batterie-a-pied'")
+            page.screenshot(Path(a.table_output))
+            print(f"wrote {a.table_output}")
     finally:
         page.close()
         browser.close()

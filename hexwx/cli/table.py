@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
                    help="range from unit A to unit B, arc of fire, weapon range, may A fire")
     q.add_argument("--move", metavar="UNIT", help="movement allowance of UNIT this turn")
     p.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
+    p.add_argument("--outline", action="store_true",
+                   help="with --move: also where its bases may get this turn (the allowance "
+                        "walked round water; JSON gives the polygons)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=run)
 
@@ -60,21 +63,60 @@ def _weather_line(sc: Any, turn: int) -> tuple[Any, float | None, str]:
     return rep, vis, ", ".join(bits)
 
 
+def _weather_json(sc: Any, turn: int) -> dict[str, Any]:
+    rep, vis = sc.report(turn), sc.visibility_cm(turn)
+    return {"turn": turn, "weather": rep.weather, "ground": rep.ground,
+            "time_of_day": rep.time_of_day, "battle_ends": rep.battle_ends,
+            "movement_multiplier": rep.movement_multiplier,
+            "fire_effects": list(rep.fire_effects),
+            "visibility": None if vis is None else round(sc.table.to_unit(vis), 6)}
+
+
+#: What the reach outline is (JSON ``reach.reading``; see hexwx.tabletop.move.reach_area).
+REACH_READING = ("where the unit's bases may get this turn: within the allowance of its bases "
+                 "by ways that do not cross water (a road over water is a bridge or ford), on "
+                 "the table; terrain entered on the way does not shorten it")
+
+
+def move_json(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> dict[str, Any]:
+    """``hexwx table SCENARIO --move UNIT --turn N [--outline] --json`` as data (also
+    ``hexwx serve``'s ``/api/table-move``): the allowance with its factors, the turn's weather
+    and, with ``outline``, the reach polygons in the table's unit (exterior ring, then holes)."""
+    from hexwx.tabletop.move import allowance, reach_area
+    sc.check_turn(turn)
+    t = sc.table
+    a = allowance(t, unit_id, rules=sc.rules, report=sc.report(turn))
+    out: dict[str, Any] = {**a.to_json(), "weather_report": _weather_json(sc, turn)}
+    if outline:
+        import shapely
+        geom = reach_area(t, unit_id, t.from_unit(a.allowance))
+        r = lambda v: round(t.to_unit(v), 3)  # noqa: E731
+        polys = [[[[r(x), r(y)] for x, y in ring.coords]
+                  for ring in (g.exterior, *g.interiors)]
+                 for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
+        out["reach"] = {"distance": a.to_json()["allowance"],
+                        "area": round(t.to_unit(t.to_unit(geom.area)), 3),
+                        "polygons": polys, "reading": REACH_READING}
+    return out
+
+
+def move_json_text(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> str:
+    """The exact text ``hexwx table ... --move UNIT --json`` prints (without the newline)."""
+    return json.dumps(move_json(sc, unit_id, turn, outline=outline), indent=2)
+
+
 def run(args: argparse.Namespace) -> int:
     from hexwx.tabletop.sight import can_see, range_info
-    from hexwx.tabletop.move import allowance
     from hexwx.io.table_scenario import load_table_scenario, scenario_summary
 
     sc = load_table_scenario(args.scenario)
     if not 1 <= args.turn <= sc.turns:
         raise UsageError(f"--turn must be from 1 to {sc.turns}, got {args.turn}")
+    if args.outline and not args.move:
+        raise UsageError("--outline goes with --move UNIT")
     rep, vis, wline = _weather_line(sc, args.turn)
     t = sc.table
-    weather_json = {"turn": args.turn, "weather": rep.weather, "ground": rep.ground,
-                    "time_of_day": rep.time_of_day, "battle_ends": rep.battle_ends,
-                    "movement_multiplier": rep.movement_multiplier,
-                    "fire_effects": list(rep.fire_effects),
-                    "visibility": None if vis is None else round(t.to_unit(vis), 6)}
+    weather_json = _weather_json(sc, args.turn)
 
     if args.can_see:
         s = can_see(t, *args.can_see, rules=sc.rules, visibility_cm=vis)
@@ -116,10 +158,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     if args.move:
-        a = allowance(t, args.move, rules=sc.rules, report=rep)
         if args.json:
-            print(json.dumps({**a.to_json(), "weather_report": weather_json}, indent=2))
+            print(move_json_text(sc, args.move, args.turn, outline=args.outline))
             return 0
+        from hexwx.tabletop.move import allowance
+        a = allowance(t, args.move, rules=sc.rules, report=rep)
         print(f"{a.unit_id} ({sc.rules}, {wline})")
         print(f"base move {_fmt(a.base_move, t.unit)} ({a.source})")
         print(f"weather x{a.weather_multiplier:g}, terrain {a.terrain} x{a.terrain_factor:g}"
@@ -129,6 +172,10 @@ def run(args: argparse.Namespace) -> int:
               + (f" (retire {_fmt(a.retire, t.unit)})" if a.retire is not None else ""))
         for n in a.notes:
             print(f"  - {n}")
+        if args.outline:
+            reach = move_json(sc, args.move, args.turn, outline=True)["reach"]
+            print(f"reach: {reach['area']:.1f} sq {t.unit} ({count(len(reach['polygons']), 'area')}), "
+                  f"{REACH_READING}")
         return 0
 
     summary = scenario_summary(sc)

@@ -13,11 +13,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from hexwx.hexmap.coords import Grid, Hex
+from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid, Hex
 from hexwx.errors import UsageError
 from hexwx.frozen import freeze, frozen_mapping
 from hexwx.hexmap.derive import HexTerrain, derive
-from hexwx.hexmap.pixelgeom import PixelGeometry, build_geometry
+from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, build_geometry, turn_origin
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
 
 
@@ -61,32 +61,9 @@ class HexMap:
                       self.stairways)
 
     @cached_property
-    def kernel_map(self) -> tuple[np.ndarray, ...]:
+    def kernel_map(self) -> tuple[Any, ...]:
         """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""
-        g, ht, grid = self.geometry, self.hexes, self.grid
-        n = len(grid)
-        hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
-                       ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
-                       self._inherent_near, np.zeros(n), self._fills], axis=1).astype(np.int32)
-        h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
-                       ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
-        bbox = np.stack([g.ext[:, :, 0].min(1), g.ext[:, :, 0].max(1),
-                         g.ext[:, :, 1].min(1), g.ext[:, :, 1].max(1)], axis=1).astype(np.int32)
-        # packed per pixel (hex + 1, elevation + 128, terrain), row-major; the transposition is
-        # done in blocks (cache-friendly: a plain one is slow on maps of stacked boards)
-        xm = g.hex_at + 1
-        xm <<= 16
-        el = self.elevation.astype(np.int32)
-        el += 128
-        el <<= 8
-        xm |= el
-        xm |= self.terrain
-        pix = np.empty((xm.shape[1], xm.shape[0]), np.int32)
-        for x0 in range(0, xm.shape[0], 256):
-            pix[:, x0:x0 + 256] = xm[x0:x0 + 256].T
-        return (self.elevation, self.terrain, g.hex_at, hx, h6,
-                np.ascontiguousarray(g.ext, np.int32), np.ascontiguousarray(g.loc, np.int32), bbox,
-                pix)
+        return kernel_arrays(self, self.geometry, self.hexes)
 
     @cached_property
     def kernel_terrain(self) -> tuple[np.ndarray, ...]:
@@ -106,13 +83,12 @@ class HexMap:
             return self.fills
         return np.full(len(self.grid), -1, np.int32)
 
-    @cached_property
-    def _inherent_near(self) -> np.ndarray:
+    def _inherent_near(self, ht: HexTerrain) -> np.ndarray:
         """int8 [n]: the hex or a neighbour may be read as its own terrain on a hexspine
         (inherent centre terrain, or a map-file fill that is not plain)."""
         a = self.table.arrays()
         fills = self._fills
-        inh = a["inherent"][self.hexes.centre].astype(bool) | (
+        inh = a["inherent"][ht.centre].astype(bool) | (
             (fills >= 0) & (a["plain"][np.maximum(fills, 0)] == 0))
         nb = self.grid.neighbours
         near: np.ndarray = inh | (inh[np.maximum(nb, 0)] & (nb >= 0)).any(axis=1)
@@ -248,6 +224,70 @@ class HexMap:
     @cached_property
     def min_ground_level(self) -> int:
         return int(self.hexes.base.min())
+
+
+def kernel_arrays(m: HexMap, g: PixelGeometry, ht: HexTerrain) -> tuple[Any, ...]:
+    """The packed array tuple ``M`` the LOS kernel reads for map ``m`` with geometry ``g`` and
+    hex terrain ``ht`` (layout in hexwx._native): ``m.kernel_map`` is this with the map's own;
+    a board turned round (``g.turned``) gets its frame, the map turned round about it."""
+    grid = m.grid
+    n = len(grid)
+    frame = np.full(n, -1, np.int32)
+    for f, i in enumerate(g.turned):
+        frame[grid.owners == i] = f
+    hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
+                   ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
+                   m._inherent_near(ht), np.zeros(n), m._fills, np.arange(n), frame],
+                  axis=1).astype(np.int32)
+    h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
+                   ht.loc_depression, ht.cliff], axis=2).astype(np.int32)
+    bbox = _bbox(g.ext)
+    # packed per pixel (hex + 1, elevation + 128, terrain), row-major; the transposition is
+    # done in blocks (cache-friendly: a plain one is slow on maps of stacked boards)
+    xm = g.hex_at + 1
+    xm <<= 16
+    el = m.elevation.astype(np.int32)
+    el += 128
+    el <<= 8
+    xm |= el
+    xm |= m.terrain
+    pix = np.empty((xm.shape[1], xm.shape[0]), np.int32)
+    for x0 in range(0, xm.shape[0], 256):
+        pix[:, x0:x0 + 256] = xm[x0:x0 + 256].T
+    ext = np.ascontiguousarray(g.ext, np.int32)
+    loc = np.ascontiguousarray(g.loc, np.int32)
+    out: tuple[Any, ...] = (m.elevation, m.terrain, g.hex_at, hx, h6, ext, loc, bbox, pix)
+    if g.turned:
+        out += (tuple(_frame(grid, i, hx, h6, ext, loc, pix) for i in g.turned),)
+    return out
+
+
+def _bbox(ext: np.ndarray) -> np.ndarray:
+    return np.stack([ext[:, :, 0].min(1), ext[:, :, 0].max(1),
+                     ext[:, :, 1].min(1), ext[:, :, 1].max(1)], axis=1).astype(np.int32)
+
+
+def _frame(grid: Grid, i: int, hx: np.ndarray, h6: np.ndarray, ext: np.ndarray, loc: np.ndarray,
+           pix: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The frame of turned board ``i``: the kernel arrays of the map turned round about the
+    board, so that the board lies upright in it (layout in hexwx._native)."""
+    from hexwx._native import HX_COLUMNS
+    ox, oy = turn_origin(grid, i)
+    b = grid.boards[i]
+    x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
+    turn = np.array(SIDE_TURNED)
+    o = np.array([ox, oy], np.int32)                  # map pixel p is o - p upright
+    fx = hx.copy()
+    fx[:, 0] = o[0] - hx[:, 0]
+    fx[:, 1] = o[1] - hx[:, 1]
+    order, frame = HX_COLUMNS.index("order"), HX_COLUMNS.index("frame")
+    fx[:, order] = len(hx) - 1 - hx[:, order]        # the upright board's order of its hexes
+    fx[:, frame] = -1
+    f_ext = np.ascontiguousarray(o - ext[:, turn], np.int32)
+    f_loc = np.ascontiguousarray(o - loc[:, turn], np.int32)
+    f_pix = np.ascontiguousarray(pix[y0:y0 + BOARD_HEIGHT_PX, x0:x0 + BOARD_WIDTH_PX][::-1, ::-1])
+    origin = np.array([ox, oy], np.int64)
+    return (origin, fx, np.ascontiguousarray(h6[:, turn]), f_ext, f_loc, _bbox(f_ext), f_pix)
 
 
 @lru_cache(maxsize=16)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -389,6 +390,33 @@ class Grid:
         s, hh = HEX_SIDE_PX, HEX_HEIGHT_PX / 2
         return [(x - s / 2, y - hh), (x + s / 2, y - hh), (x + s, y),
                 (x + s / 2, y + hh), (x - s / 2, y + hh), (x - s, y)]
+
+    def board_cells(self, i: int) -> np.ndarray:
+        """int32 [346]: the hexes of board ``self.boards[i]`` in the order of the board's own
+        printed hexes (column A top to bottom, then B, ...: the ids of the board alone)."""
+        b = self.boards[i]
+        return np.array([self.cell(*b.cell_of(bc, brow)) for bc in range(BOARD_COLUMNS)
+                         for brow in rows_in_column(bc)], np.int32)
+
+    @cached_property
+    def owners(self) -> np.ndarray:
+        """int32 [n]: which board (index in :attr:`boards`) holds each hex's centre -- for a
+        join hex the later board of the two, right of or below the join, as VASL composes."""
+        out = np.full(len(self.col), -1, np.int32)
+        for i in sorted(range(len(self.boards)), key=lambda i: (self.boards[i].by, self.boards[i].bx)):
+            out[self.board_cells(i)] = i
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def join_hexes(self) -> np.ndarray:
+        """bool [n]: the hex lies on a join, two boards' half hexes forming one playing hex."""
+        count = np.zeros(len(self.col), np.int32)
+        for i in range(len(self.boards)):
+            count[self.board_cells(i)] += 1
+        out: np.ndarray = count > 1
+        out.setflags(write=False)
+        return out
 
     def board_of(self, h: Hex) -> BoardPlacement:
         """The board whose hex ``h`` is (for seam cells, the first board in layout order)."""

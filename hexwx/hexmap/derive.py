@@ -3,6 +3,12 @@
 For every hex: its centre terrain (buildings that miss the centre dot included), building
 levels and rooftop, the terrain of each hexside (walls, hedges, cliffs...), which hexside
 locations are depressions, the base height, and inherent terrain filling the hex.
+
+A board turned round among upright boards (:mod:`hexwx.hexmap.pixelgeom`) is derived upright,
+from its own raster turned back, so each of its hexes has exactly the upright board's terrain
+(the derivation reads hexsides in order 0-5 and scans pixels left to right: turned round, it
+could pick another of two terrains drawn in one hex).  Its join hexes are derived on the
+composed map: they are two boards' halves.
 """
 from __future__ import annotations
 
@@ -11,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hexwx.frozen import freeze
-from hexwx.hexmap.coords import Grid
-from hexwx.hexmap.pixelgeom import PixelGeometry
+from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
+from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, upright_board_geometry
 from hexwx.hexmap.terrain import Category, F_GENERIC_BUILDING, F_ONE_LEVEL_BUILDING, F_ROOFLESS, TerrainTable
 
 
@@ -122,8 +128,34 @@ def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.nd
             if o >= 0 and side[o, (k + 3) % 6] >= 0:
                 side[h, k] = side[o, (k + 3) % 6]
                 cliff[h, k] = cliff[o, (k + 3) % 6]
-    return HexTerrain(centre, centre_raw, base, depression, side, loc_t, loc_d, cliff,
-                      levels, rooftop, stair)
+    out = dict(centre=centre, centre_raw=centre_raw, base=base, depression=depression,
+               side_terrain=side, loc_terrain=loc_t, loc_depression=loc_d, cliff=cliff,
+               levels=levels, rooftop=rooftop, stairway=stair)
+    for i in geo.turned:
+        _derive_upright(out, grid, i, elevation, terrain, table, stairway_bytes)
+    return HexTerrain(**out)
+
+
+def _derive_upright(out: dict[str, np.ndarray], grid: Grid, i: int, elevation: np.ndarray,
+                    terrain: np.ndarray, table: TerrainTable,
+                    stairway_bytes: np.ndarray | None) -> None:
+    """Overwrite (in place) the arrays of the hexes of turned board ``i`` that are not on a
+    join with their derivation on the board upright: its raster turned back."""
+    b = grid.boards[i]
+    x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
+    elev = elevation[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX][::-1, ::-1]
+    terr = terrain[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX][::-1, ::-1]
+    cells = grid.board_cells(i)
+    stairs = None if stairway_bytes is None else np.asarray(stairway_bytes)[cells]
+    up = derive(Grid.single(), upright_board_geometry(), np.ascontiguousarray(elev),
+                np.ascontiguousarray(terr), table, stairs)
+    keep = ~grid.join_hexes[cells]
+    h, u = cells[keep], np.flatnonzero(keep)
+    turn = np.array(SIDE_TURNED)
+    for name in ("centre", "centre_raw", "base", "depression", "levels", "rooftop", "stairway"):
+        out[name][h] = getattr(up, name)[u]
+    for name in ("side_terrain", "loc_terrain", "loc_depression", "cliff"):
+        out[name][h[:, None], turn[None, :]] = getattr(up, name)[u]
 
 
 def _inherent_pass(centre: np.ndarray, border: np.ndarray, W: int, H: int, terrain: np.ndarray,

@@ -13,7 +13,10 @@ Composition follows VASL (see ``golden-multi/README``): board (X, Y) occupies th
 takes its centre terrain and base level from the board right of / below the join, and the hexsides
 on each side keep their own board's data.  Rotation follows the physical board: when every board
 is rotated the whole layout is composed turned round (the same boards, upright, in reverse
-order), so each board answers exactly as the upright board does for the same printed hexes.
+order), so each board answers exactly as the upright board does for the same printed hexes;
+among upright boards a rotated board's hexes are the upright board's turned round and LOS on
+it is traced in its own frame (:mod:`hexwx.hexmap.pixelgeom`, :mod:`hexwx._native`), to the
+same effect.
 Archives come from ``vasl_dir`` (``$HEXWX_VASL_DIR``, its ``boards/`` folder) or by path.
 """
 from __future__ import annotations

@@ -103,10 +103,12 @@ _PAIRS_LOCK = threading.Lock()
 _COMPUTE_LOCK = threading.Lock()
 
 
-def ground_pairs(m: HexMap) -> tuple[np.ndarray, np.ndarray]:
+def ground_pairs(m: HexMap, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(reason int8 [n, n], terrain hindrance int16 [n, n]) of every ordered pair at ground
     level, from the parallel all-pairs kernel; computed once per map and kept while it lives
-    (weather LV is applied afterwards, so every weather without drifts reuses it)."""
+    (weather LV is applied afterwards, so every weather without drifts reuses it).
+    ``threads``: kernel threads of the trace (default every CPU; ``hexwx serve`` warms with
+    fewer, leaving a CPU for clicks)."""
     with _PAIRS_LOCK:
         got = _PAIRS.get(m)
     if got is None:
@@ -116,7 +118,7 @@ def ground_pairs(m: HexMap) -> tuple[np.ndarray, np.ndarray]:
             if got is None:
                 maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
                 got = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen)
+                                         m.hexes.base.astype(np.int64), maxlen, threads)
                 for a in got:
                     a.setflags(write=False)
                 with _PAIRS_LOCK:

@@ -66,9 +66,16 @@ def _table_parser(sub: Any) -> None:
     p.add_argument("--to")
 
 
+def _table_move_parser(sub: Any) -> None:
+    p = sub.add_parser("table-move")
+    p.add_argument("unit", metavar="UNIT")
+    p.add_argument("--turn", type=int, default=1)
+    p.add_argument("--outline", action="store_true")
+
+
 def parser(command: str) -> argparse.ArgumentParser:
     """The parser of ``hexwx COMMAND`` (los, path, reach, exposure) or of an API-only query
-    (viewshed, sight, table-sight), built from the CLI's own ``register`` functions."""
+    (viewshed, sight, table-sight, table-move), built from the CLI's own ``register`` functions."""
     with _LOCK:
         if not _PARSERS:
             from hexwx.cli import exposure, hex, move
@@ -79,6 +86,7 @@ def parser(command: str) -> argparse.ArgumentParser:
             _viewshed_parser(sub)
             _sight_parser(sub)
             _table_parser(sub)
+            _table_move_parser(sub)
             _PARSERS.update(sub.choices)
     if command not in _PARSERS:
         raise UsageError(f"no such query {command!r}")

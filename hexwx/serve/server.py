@@ -22,10 +22,10 @@ from hexwx.serve.params import MAX_PARAMS
 from hexwx.serve.session import Session
 
 MAX_TARGET = 4096                      # longest request target accepted (bytes)
-#: Maps up to this size (two boards) get their all-pairs trace in the background at start;
-#: on bigger ones it would hold every core for seconds while the user clicks, so the first
-#: exposure request makes it.
-WARM_MAX_HEXES = 700
+#: Maps up to this size (eight boards) get their all-pairs trace (the exposure heat map's
+#: ground, n x n pairs, 3 bytes each) in the background once the page asks for its map; on
+#: bigger ones the first exposure request makes it.
+WARM_MAX_HEXES = 2800
 _STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}\.(html|js|css|svg)$")
@@ -104,6 +104,8 @@ class _Handler(BaseHTTPRequestHandler):
             status, ctype = 500, "application/json; charset=utf-8"
             body = (json.dumps({"error": f"internal error ({type(exc).__name__})"}) + "\n").encode()
         self._send(status, ctype, body, head)
+        if self.path.startswith("/api/"):
+            self.server.start_warm()       # the page is up (it asked for its map): trace pairs
 
     def _route(self) -> tuple[int, str, bytes]:
         target = self.path
@@ -145,11 +147,18 @@ class ViewerServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, *,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, warm: bool = False) -> None:
         super().__init__((host, port), _Handler)
         self.session = session
         self.static = static_files()
         self.verbose = verbose
+        #: set when the warm-up has finished (or will never run)
+        self.warm_done = threading.Event()
+        self.warm_seconds: float | None = None
+        self._warm_armed = warm and session.map is not None and len(session.map) > 1
+        self._warm_lock = threading.Lock()
+        if not self._warm_armed:
+            self.warm_done.set()
         port = self.server_address[1]
         local = host in ("127.0.0.1", "localhost", "::1")
         self.allowed_hosts: set[str] | None = (
@@ -161,11 +170,46 @@ class ViewerServer(ThreadingHTTPServer):
         name = host.decode() if isinstance(host, bytes) else str(host)
         return f"http://{name}:{port}/"
 
+    def start_warm(self) -> None:
+        """In a background thread: answer one LOS question (the parsers and modules the first
+        click would load), then, on maps of up to :data:`WARM_MAX_HEXES` hexes, trace every
+        pair of hexes once on all CPUs but one (the other answers clicks meanwhile), so the
+        first exposure heat map only applies the weather.  Called after each API answer; only
+        the first call of an armed server acts.  An exposure asked before the trace ends waits
+        for it (one trace per map)."""
+        with self._warm_lock:
+            if not self._warm_armed:
+                return
+            self._warm_armed = False
+        threading.Thread(target=self._warm, name="hexwx-warm", daemon=True).start()
+
+    def _warm(self) -> None:
+        import time
+
+        from hexwx._native import available_cpus
+        from hexwx.lineofsight.exposure import ground_pairs
+        t = time.perf_counter()
+        m = self.session.map
+        try:
+            self.session.answer("los", {"from": [m.name_of(0)], "to": [m.name_of(len(m) - 1)]})
+            if len(m) <= WARM_MAX_HEXES:
+                ground_pairs(m, threads=warm_threads(available_cpus()))
+            self.warm_seconds = time.perf_counter() - t
+        except Exception as exc:  # the first exposure request will say what is wrong
+            sys.stderr.write(f"hexwx serve: background trace failed: {type(exc).__name__}: {exc}\n")
+        finally:
+            self.warm_done.set()
+
     def start(self) -> threading.Thread:
         """Serve in a background thread (tests, notebooks); ``shutdown()`` stops it."""
         t = threading.Thread(target=self.serve_forever, name="hexwx-serve", daemon=True)
         t.start()
         return t
+
+
+def warm_threads(cpus: int) -> int:
+    """Kernel threads of the background trace: every CPU but one, so LOS clicks keep one."""
+    return max(1, cpus - 1)
 
 
 def make_server(source: str, *, host: str = "127.0.0.1", port: int = 0,
@@ -174,14 +218,11 @@ def make_server(source: str, *, host: str = "127.0.0.1", port: int = 0,
                 warm: bool = False) -> ViewerServer:
     """Load ``source``, prepare the board picture, bind; call ``serve_forever()`` or ``start()``.
 
-    ``warm``: on maps of up to :data:`WARM_MAX_HEXES` hexes, trace every pair of hexes in a
-    background thread at once, so that the first exposure heat map is ready when asked (later
-    weathers reuse it)."""
+    ``warm``: on maps of up to :data:`WARM_MAX_HEXES` hexes, once the first API request is
+    answered (the page asking for its map), trace every pair of hexes in the background with
+    :func:`warm_threads` threads (:meth:`ViewerServer.start_warm`), so the first exposure heat
+    map is ready when asked (later weathers reuse it)."""
     session = Session(source, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir, ssr=ssr)
     if session.map is not None:
         session.base_png()
-        if warm and len(session.map) <= WARM_MAX_HEXES:
-            from hexwx.lineofsight.exposure import ground_pairs
-            threading.Thread(target=ground_pairs, args=(session.map,), name="hexwx-warm",
-                             daemon=True).start()
-    return ViewerServer(session, host, port, verbose=verbose)
+    return ViewerServer(session, host, port, verbose=verbose, warm=warm)

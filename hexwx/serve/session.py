@@ -121,7 +121,8 @@ class Session:
     # -- routes ------------------------------------------------------------------------------
     def routes(self) -> dict[str, Callable[[Query], Answer]]:
         if self.kind == "table":
-            return {"map": self._table_map, "sight": self._table_sight}
+            return {"map": self._table_map, "sight": self._table_sight,
+                    "table-move": self._table_move}
         return {"map": self._map, "los": self._los, "viewshed": self._viewshed,
                 "exposure": self._exposure, "path": self._path, "reach": self._reach,
                 "sight": self._sight}
@@ -311,6 +312,14 @@ class Session:
             pairs = [(a.id, b.id) for a in viewers for b in t.units if b.side != a.side]
         out = [can_see(t, a, b, rules=sc.rules, visibility_cm=vis).to_json() for a, b in pairs]
         return _json({"turn": args.turn, "sights": out})
+
+    def _table_move(self, query: Query) -> Answer:
+        """``unit``, ``turn`` [, ``outline``]: exactly ``hexwx table SCENARIO --move UNIT
+        --turn N [--outline] --json`` (the allowance, its factors and the turn's weather)."""
+        from hexwx.cli.table import move_json_text
+        (uid,) = self._endpoints(query, "unit")
+        args = P.parse("table-move", query, [uid], consumed=("unit",))
+        return _text(move_json_text(self.table, uid, args.turn, outline=args.outline))
 
 
 def _options(command: str) -> list[dict[str, Any]]:

@@ -17,13 +17,18 @@ terrain factor, combined per rule set:
 
 Base moves for AGV (inches), Mini-Nap 2 and the gauge (cm) are *not* in the seeds: the
 defaults below are ours, labelled as such, and a scenario sets ``move`` per unit to override.
+
+:func:`reach_area` draws that allowance on the table: where the unit's bases may get by ways
+that do not cross impassable ground (see its docstring for the readings).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from hexwx.tabletop.sight import check_rules
 
@@ -178,4 +183,58 @@ def allowance(table: TableTop, unit_id: str, *, rules: str,
         net_factor=net, allowance=table.to_unit(allow),
         retire=None if retire is None else table.to_unit(retire), notes=tuple(notes),
         source=source)
+
+
+#: The reach outline walks the allowance in at least this many equal steps, and more near
+#: narrow water, up to the maximum (see :func:`reach_area`).
+REACH_STEPS = 12
+MAX_REACH_STEPS = 400
+
+
+def reach_area(table: TableTop, unit_id: str, distance_cm: float, *,
+               steps: int = REACH_STEPS) -> BaseGeometry:
+    """Where the unit's bases may get with ``distance_cm`` of movement (cm, a shapely polygon
+    or multipolygon on the table): every point within that distance of its bases by a way that
+    does not cross impassable ground.
+
+    Readings (the seeds draw no such area): water is impassable (the movement class of
+    :data:`~hexwx.tabletop.model.TERRAIN_KINDS`) except where a road crosses it -- a bridge or
+    ford, a corridor as wide as the unit's narrowest base side; the table's edge bounds it.
+    The distance is walked in equal buffers (at least ``steps``; each at most a quarter of the
+    narrowest water piece's mean width, up to :data:`MAX_REACH_STEPS`), each clipped to
+    passable ground and kept only where it joins the ground already reached, so a stream is not
+    jumped and the way goes round water (cutting its corners by at most one step).  In open ground the result is exact
+    (a buffer of a buffer is the buffer of the sum).  Terrain entered on the way does not
+    shorten the distance: :func:`allowance` reads it from the ground the unit stands on.
+    """
+    unit = table.unit_by_id(unit_id)
+    start = unit.geometry
+    if distance_cm <= 0:
+        return start
+    near = start.buffer(distance_cm, quad_segs=4)
+    water = [p.geometry for p in table.terrain_touching(near)
+             if p.spec.move == "impassable" and not p.spec.line]
+    free: BaseGeometry = table.outline
+    if not water:                    # open ground: one buffer is the exact answer
+        return shapely.intersection(start.buffer(distance_cm), free)
+    half = min(min(b.frontage, b.depth) for b in unit.bases) / 2.0
+    roads = [p.geometry.buffer(half) for p in table.terrain if p.kind == "road"]
+    blocked = shapely.union_all(water)
+    if roads:
+        blocked = blocked.difference(shapely.union_all(roads))
+    free = free.difference(blocked)
+    shapely.prepare(free)
+    # a step shorter than the water is wide cannot jump it: at most a quarter of each piece's
+    # mean width (2 x area / perimeter, the width of a long strip)
+    thin = min(g.area / (2.0 * g.length) for g in water)
+    n = min(MAX_REACH_STEPS, max(int(steps), math.ceil(distance_cm / thin)))
+    region = start
+    step = distance_cm / n
+    for _ in range(n):
+        grown = shapely.intersection(region.buffer(step), free)
+        parts = [g for g in shapely.get_parts(grown)
+                 if g.geom_type == "Polygon" and g.intersects(region)]
+        # buffers of buffers pile up vertices: thin them far below a step
+        region = shapely.union_all([*parts, start]).simplify(step / 100.0)
+    return shapely.union(shapely.intersection(region, free), start)   # thinning stays on land
 

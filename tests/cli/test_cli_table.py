@@ -87,6 +87,28 @@ def test_move_json_under_agv_rain(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["allowance"] == 3 and data["unit"] == "in"
 
 
+def test_move_outline_keeps_off_the_mill_stream(capsys: pytest.CaptureFixture[str]) -> None:
+    # batterie-a-pied: 6 in of move from 1 in or so north of the mill-stream (water): its
+    # bases grown by 6 in would cross the stream, the outline stops at it
+    import shapely
+    from shapely.geometry import Polygon
+    from hexwx.io.table_scenario import load_table_scenario
+    code, out, _ = run(capsys, "table", AGV, "--move", "batterie-a-pied", "--outline", "--json")
+    reach = json.loads(out)["reach"]
+    area = shapely.union_all([Polygon(p[0], p[1:]) for p in reach["polygons"]])
+    stream = Polygon([(0, 6), (72, 9), (72, 10), (0, 7)])
+    t = load_table_scenario(AGV).table
+    bases = shapely.affinity.scale(t.unit_by_id("batterie-a-pied").geometry, 1 / 2.54, 1 / 2.54,
+                                   origin=(0, 0))
+    assert code == 0 and reach["distance"] == 6
+    assert bases.buffer(6).intersection(stream).area > 5        # the plain circle would cross
+    # (JSON rounds to 0.001 in: a sliver along the bank at most)
+    assert area.intersection(stream).area < 0.01 and area.buffer(0.001).contains(bases)
+    assert area.area == pytest.approx(reach["area"], rel=1e-3)
+    code, text, _ = run(capsys, "table", AGV, "--move", "batterie-a-pied", "--outline")
+    assert code == 0 and f"reach: {reach['area']:.1f} sq in" in text and "water" in text
+
+
 def test_visibility_from_time_of_day_in_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", MININAP, "--can-see", "bn-1", "ir-12")
     assert code == 0
@@ -102,6 +124,7 @@ def test_outline_lists_units(capsys: pytest.CaptureFixture[str]) -> None:
     (["--can-see", "A", "Z"], 2, "unknown unit 'Z'; expected one of A, B, C"),
     (["--move", "A", "--turn", "99"], 2, "--turn must be from 1 to 12, got 99"),
     (["--can-see", "A", "A"], 2, "cannot look at itself"),
+    (["--outline"], 2, "--outline goes with --move UNIT"),
 ])
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], line_file: str, argv: list[str],
                              code: int, message: str) -> None:

@@ -171,6 +171,22 @@ def test_concurrent_queries_agree(server: Any) -> None:
     assert all(alone[t] == b for t, b in zip(targets, together))
 
 
+def test_warm_up_starts_after_the_first_api_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    """``hexwx serve`` traces all pairs in the background once the page has asked for its map,
+    on every CPU but one; an exposure asked meanwhile waits for it and answers as the CLI."""
+    from hexwx.serve.server import WARM_MAX_HEXES, warm_threads
+    assert [warm_threads(c) for c in (1, 2, 8)] == [1, 1, 7]
+    assert WARM_MAX_HEXES >= 4 * 333              # a 4-board layout is warmed (issue #15 target)
+    with running(MAP, warm=True) as srv:
+        assert not srv.warm_done.wait(0.3)         # nothing asked yet: nothing traced
+        assert get(srv, "/api/map")[0] == 200
+        status, d = get_json(srv, "/api/exposure?fog=0")  # asked at once: waits for the trace
+        assert srv.warm_done.wait(60) and srv.warm_seconds is not None
+        assert status == 200 and d == json.loads(cli(capsys, "exposure", MAP, "--fog", "0", "--json"))
+    with running(TABLE, warm=True) as srv:         # no hexes: nothing to warm
+        assert srv.warm_done.is_set()
+
+
 def test_scenario_units_and_who_sees_whom(capsys: pytest.CaptureFixture[str]) -> None:
     with running(SCENARIO) as srv:
         status, d = get_json(srv, "/api/map")
@@ -203,6 +219,67 @@ def test_table_scenario_turns_and_sights(capsys: pytest.CaptureFixture[str]) -> 
         assert status == 200 and s["sights"][0] == want
         assert get(srv, "/api/sight?turn=99")[0] == 400
         assert get(srv, "/api/los?from=A1&to=A2")[0] == 400     # no hex LOS on a table
+
+
+RIVER = ROOT / "scenarios" / "table_wesencraft_river_farm.toml"
+
+
+@pytest.mark.parametrize("source,unit,turn,outline", [
+    (TABLE, "52nd", 3, False), (TABLE, "52nd", 4, True), (TABLE, "23rd-ld", 12, True),
+    (RIVER, "horse-1", 1, True), (RIVER, "guns", 8, False),
+])
+def test_table_move_is_exactly_the_cli_json(capsys: pytest.CaptureFixture[str], source: Path,
+                                            unit: str, turn: int, outline: bool) -> None:
+    with running(source) as srv:
+        q = f"/api/table-move?unit={unit}&turn={turn}" + ("&outline=1" if outline else "")
+        status, headers, body = get(srv, q)
+        assert status == 200 and headers["content-type"].startswith("application/json")
+        argv = ["table", source, "--move", unit, "--turn", str(turn), "--json"]
+        want = cli(capsys, *argv, *(["--outline"] if outline else []))
+        assert body.decode("utf-8") == want
+        d = json.loads(want)
+        assert d["weather_report"]["turn"] == turn and ("reach" in d) == outline
+        if outline:                     # the outline holds the unit's own bases
+            xs = [x for poly in d["reach"]["polygons"] for x, _y in poly[0]]
+            assert min(xs) < max(xs) and d["reach"]["area"] > 0
+
+
+TABLE_HOSTILE = [
+    "/api/table-move?unit=nobody&turn=1",                  # no such unit
+    "/api/table-move?turn=1",                              # no unit
+    "/api/table-move?unit=52nd&turn=0",                    # turns are 1..12
+    "/api/table-move?unit=52nd&turn=13",
+    "/api/table-move?unit=52nd&turn=-1",
+    "/api/table-move?unit=52nd&turn=x",
+    "/api/table-move?unit=52nd&turn=1.5",
+    "/api/table-move?unit=52nd&turn=" + "9" * 5000,        # huge
+    "/api/table-move?unit=52nd&unit=rha-battery",          # repeated
+    "/api/table-move?unit=52nd&outline=perhaps",
+    "/api/table-move?unit=52nd&json=1",                    # output form is not a parameter
+    "/api/table-move?unit=52nd&scenario=/etc/passwd",      # nor are files
+    "/api/table-move?unit=--help",
+    "/api/table-move?unit=52nd%00&turn=1",                 # control character
+    "/api/table-move?unit=../../etc/passwd",
+]
+
+
+@pytest.fixture(scope="module")
+def table_server() -> Any:
+    with running(TABLE) as srv:
+        yield srv
+
+
+@pytest.mark.parametrize("target", TABLE_HOSTILE)
+def test_table_move_hostile_requests(table_server: Any, target: str) -> None:
+    status, headers, body = get(table_server, target)
+    text = body.decode("utf-8")
+    assert status == 400, text
+    assert text.count("\n") == 1 and json.loads(text)["error"] and "Traceback" not in text
+
+
+def test_table_move_is_not_served_for_hex_maps(server: Any) -> None:
+    status, d = get_json(server, "/api/table-move?unit=52nd&turn=1")
+    assert status == 400 and "table-move" not in d["error"].split("expected")[-1]
 
 
 def test_vasl_board(capsys: pytest.CaptureFixture[str]) -> None:

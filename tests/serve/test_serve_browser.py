@@ -184,3 +184,71 @@ def test_table_turn_slider(page: Page, tmp_path: Path, capsys: pytest.CaptureFix
         text = page.js("document.getElementById('table-explain').textContent")
         assert f"52nd -> 3e-ligne: {'sees' if want['visible'] else 'does not see'} ({want['los']})" in text
         page.screenshot(tmp_path / "table.png")
+
+
+def move_turns(capsys: pytest.CaptureFixture[str], scenario: Path) -> tuple[str, int, int]:
+    """A unit and two turns of ``scenario`` whose weather changes its move, found by asking
+    ``hexwx table --move`` for every unit and turn (not assumed)."""
+    from hexwx.io.table_scenario import load_table_scenario
+    sc = load_table_scenario(str(scenario))
+    for u in sc.table.units:
+        seen: dict[float, int] = {}
+        for turn in range(1, sc.turns + 1):
+            a = cli_json(capsys, "table", scenario, "--move", u.id, "--turn", turn, "--json")
+            key = a["weather_multiplier"]
+            if seen and key not in seen and a["allowance"] not in {
+                    cli_json(capsys, "table", scenario, "--move", u.id, "--turn", t, "--json")["allowance"]
+                    for t in seen.values()}:
+                return u.id, next(iter(seen.values())), turn
+            seen.setdefault(key, turn)
+    raise AssertionError(f"{scenario.name}: the weather never changes a unit's move")
+
+
+def shown_move(page: Page, unit: str, turn: int) -> dict[str, Any]:
+    page.wait(f"document.getElementById('move-allow').dataset.turn === '{turn}' && "
+              f"document.getElementById('move-allow').dataset.unit === '{unit}'")
+    return page.js("""(() => {
+        const p = document.querySelector('#layer-overlay path.reach');
+        const b = p ? p.getBBox() : null;
+        return {text: document.getElementById('move-allow').textContent,
+                reach: b ? [b.x, b.y, b.width, b.height] : null};
+    })()""")
+
+
+def test_table_movement_follows_the_turn(page: Page, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    unit, t1, t2 = move_turns(capsys, TABLE)
+    with running(TABLE) as srv:
+        open_page(page, srv.url)
+        page.js(f"(() => {{ const t = document.getElementById('turn'); t.value = '{t1}';"
+                "t.dispatchEvent(new Event('input')); })()")
+        page.click(f'polygon.base[data-unit="{unit}"]')
+        page.js("document.getElementById('tog-move').click()")
+        shots = {}
+        for turn in (t1, t2):
+            if turn == t2:              # the slider moves to a turn of other weather
+                page.js(f"(() => {{ const t = document.getElementById('turn'); t.value = '{turn}';"
+                        "t.dispatchEvent(new Event('input')); })()")
+            shown = shown_move(page, unit, turn)
+            want = cli_json(capsys, "table", TABLE, "--move", unit, "--turn", turn, "--outline", "--json")
+            text, u = shown["text"], want["unit"]
+            assert f"allowance: {want['allowance']:g} {u}" in text
+            assert f"base move {want['base_move']:g} {u} ({want['source']})" in text
+            assert f"weather x{want['weather_multiplier']:g}" in text and want["weather"] in text
+            assert f"terrain {want['terrain']} x{want['terrain_factor']:g}" in text
+            assert all(n in text for n in want["notes"])
+            # the drawn reach is the CLI's outline (page units = table units, y turned)
+            xs = [x for poly in want["reach"]["polygons"] for x, _y in poly[0]]
+            ys = [y for poly in want["reach"]["polygons"] for _x, y in poly[0]]
+            assert shown["reach"] is not None
+            assert shown["reach"][2] == pytest.approx(max(xs) - min(xs), abs=0.01)
+            assert shown["reach"][3] == pytest.approx(max(ys) - min(ys), abs=0.01)
+            shots[turn] = (want["allowance"], text, shown["reach"][2])
+            page.screenshot(tmp_path / f"table_move_turn{turn}.png")
+        assert shots[t1][0] != shots[t2][0] and shots[t1][1] != shots[t2][1]
+        # a longer move, a wider outline
+        assert (shots[t1][0] > shots[t2][0]) == (shots[t1][2] > shots[t2][2])
+        # unticked: the outline and the text go
+        page.js("document.getElementById('tog-move').click()")
+        page.wait("!document.querySelector('#layer-overlay path.reach') && "
+                  "document.getElementById('move-allow').textContent === ''")

@@ -17,7 +17,7 @@ from hexwx.errors import UsageError
 from hexwx.tabletop.sight import (can_see, has_clear_line, in_arc, range_cm, range_info,
                              time_of_day_visibility_cm, visibility_check, visibility_limit_cm,
                              weapon_range_cm)
-from hexwx.tabletop.move import allowance
+from hexwx.tabletop.move import allowance, reach_area
 from hexwx.tabletop.model import (CM_PER_INCH, Base, TableTop, TerrainPiece, Unit, arrange_bases,
                             from_cm, make_piece, to_cm)
 
@@ -340,6 +340,37 @@ def test_road_column_on_a_road_uses_the_road() -> None:
     t = table(unit("U", 50, 50, n=3, formation="column"), terrain=(w, road))
     a = allowance(t, "U", rules="huzzah")
     assert a.terrain == "road" and a.allowance == 20
+
+
+def test_reach_in_open_ground_is_the_bases_grown_by_the_allowance() -> None:
+    t = table(unit("U", 100, 100))                 # one 4 x 4 cm base, nothing near
+    r = reach_area(t, "U", 10.0)
+    # a square of side 4 grown by 10: 4*4 + 4*(4*10) + pi*10^2 (the buffer's arcs are polygons)
+    assert r.area == pytest.approx(16 + 160 + math.pi * 100, rel=2e-3)
+    assert r.contains(shapely.Point(100, 111.9)) and not r.contains(shapely.Point(100, 112.1))
+    assert reach_area(t, "U", 0.0).equals(t.units[0].geometry)
+
+
+def test_reach_goes_round_water_not_across_it() -> None:
+    # a stream 2 cm wide across the table at y 110-112, open from x = 150 on
+    stream = make_piece("stream", "water", box(0, 110, 150, 112))
+    t = table(unit("U", 100, 100), terrain=(stream,))
+    r = reach_area(t, "U", 20.0)
+    assert not r.intersects(box(0.5, 110.5, 149.5, 111.5))  # never in the water
+    # straight across the stream (y 112-118) is within 20 cm, but the way round is longer
+    assert not r.contains(shapely.Point(100, 115)) and r.contains(shapely.Point(100, 109))
+    # a road over the stream is a bridge: across it the other bank is reached
+    road = make_piece("road", "road", shapely.LineString([(100, 0), (100, 200)]))
+    r2 = reach_area(table(unit("U", 100, 100), terrain=(stream, road)), "U", 20.0)
+    assert r2.contains(shapely.Point(100, 115)) and not r2.contains(shapely.Point(100, 123))
+    # round the stream's end (x = 150) only when the allowance is long enough
+    far = reach_area(t, "U", 70.0)
+    assert far.contains(shapely.Point(140, 114)) and not far.contains(shapely.Point(100, 114))
+
+
+def test_reach_stays_on_the_table() -> None:
+    t = table(unit("U", 3, 3))
+    assert reach_area(t, "U", 10.0).within(t.outline)
 
 
 # ---------------------------------------------------------------------------- properties

@@ -521,6 +521,7 @@
     turn.max = t.turns.length;
     turn.oninput = refreshTable;
     $("tog-sights").onchange = refreshTable;
+    $("tog-move").onchange = refreshTable;
     S.tableY = Y;
     refreshTable();
   }
@@ -538,6 +539,7 @@
                      "stroke-dasharray": `${t.width / 100} ${t.width / 150}`,
                      "stroke-width": t.width / 700 }, g);
     }
+    refreshTableMove(turn);
     if (!$("tog-sights").checked) { $("table-explain").textContent = ""; return; }
     $("table-explain").dataset.turn = "";
     const r = await api("sight", { turn, from: S.unitSel || "" });
@@ -554,6 +556,38 @@
     $("table-explain").textContent = lines.join("\n");
     $("table-explain").dataset.turn = String(turn);          // which question this answers
     $("table-explain").dataset.from = S.unitSel || "";
+  }
+
+  // the selected unit's allowance this turn (as `hexwx table --move UNIT --turn N`) and where
+  // its bases may get (the reach outline: round water, terrain on the way not counted)
+  async function refreshTableMove(turn) {
+    const t = S.map, Y = S.tableY, box = $("move-allow"), g = clear("layer-overlay");
+    box.dataset.turn = ""; box.dataset.unit = "";
+    if (!$("tog-move").checked) { box.textContent = ""; return; }
+    if (!S.unitSel) { box.textContent = "click a unit for its movement this turn"; return; }
+    const unit = S.unitSel;
+    const r = await api("table-move", { unit, turn, outline: 1 });
+    if (!r || unit !== S.unitSel || turn !== Number($("turn").value)) return;
+    clear("layer-overlay");
+    const d = r.reach.polygons.map((rings) => rings.map((ring) =>
+      "M" + ring.map((p) => `${p[0]},${Y(p[1])}`).join("L") + "Z").join("")).join("");
+    const e = el("path", { d, class: "reach", "fill-rule": "evenodd", "stroke-width": t.width / 500,
+                           "stroke-dasharray": `${t.width / 150} ${t.width / 250}` }, g);
+    const tt = el("title", {}, e); tt.textContent = `${unit}: reach this turn (${r.reach.reading})`;
+    const u = t.unit, f = (v) => (v === null ? "–" : `${Math.round(v * 1000) / 1000} ${u}`);
+    const w = r.weather_report;
+    const lines = [
+      `${r.unit_id} on turn ${w.turn}: ${w.weather}${w.ground !== "normal" ? ", ground " + w.ground : ""}`,
+      `base move ${f(r.base_move)} (${r.source})`,
+      `weather x${r.weather_multiplier}, terrain ${r.terrain} x${r.terrain_factor}` +
+        (r.terrain_pieces.length ? ` (${r.terrain_pieces.join(", ")})` : "") + ` -> net x${r.net_factor}`,
+      `allowance: ${f(r.allowance)}` + (r.retire !== null ? ` (retire ${f(r.retire)})` : ""),
+      ...r.notes.map((n) => `  - ${n}`),
+      `blue outline: ${r.reach.reading}`,
+    ];
+    box.textContent = lines.join("\n");
+    box.dataset.turn = String(w.turn); box.dataset.unit = r.unit_id;
+    box.dataset.allowance = String(r.allowance);
   }
 
   // -- start -----------------------------------------------------------------------------------
