@@ -23,6 +23,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.pixelgeom import PixelGeometry
 from hexwx.hexmap.transform import transformed
 from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
@@ -486,19 +487,38 @@ def _name_parts(name: str) -> tuple[str, ...]:
 def hex_veil(base: Image.Image, m: HexMap, view: View, alpha: np.ndarray, colour: RGB,
              pattern: str | None = None) -> None:
     """Blend ``colour`` over every hex with ``alpha[h]`` (0-255) on the final-size ``base``; a
-    pattern raises the alpha on its lines, so the veil is visible without colour."""
-    hex_at = _window(m.geometry.hex_at, view)
+    pattern raises the alpha on its lines, so the veil is visible without colour.  One gather
+    through the view's hex index (:func:`_veil_index`, shared by every veil) and one paste
+    inside the box the veil covers."""
     alpha = np.clip(np.asarray(alpha), 0, 255).astype(np.uint8)
     if not alpha.any():
         return
-    a = np.where(hex_at >= 0, alpha[np.clip(hex_at, 0, None)], 0).astype(np.uint8)
-    a_big = _upsample(a, view)
+    a_big = np.append(alpha, np.uint8(0)).take(_veil_index(m.geometry, view, len(alpha)))
     if pattern:
-        boosted = np.minimum(255, np.arange(256) * 2 + 40).astype(np.uint8)
-        boosted[0] = 0
         on = (_pattern_bits(a_big.shape, _period(view)) >> _PATTERN_NUMBER[pattern]) & 1
-        a_big = np.where(on.astype(bool), boosted[a_big], a_big)
-    base.paste(colour, mask=Image.fromarray(a_big, "L"))
+        a_big = np.where(on.astype(bool), _BOOSTED[a_big], a_big)
+    mask = Image.fromarray(a_big, "L")
+    box = mask.getbbox()
+    if box is not None:
+        base.paste(colour, box, mask.crop(box))
+
+
+#: Alpha on a pattern's lines: raised, so that a veil shows without colour (0 stays 0).
+_BOOSTED = np.minimum(255, np.arange(256) * 2 + 40).astype(np.uint8)
+_BOOSTED[0] = 0
+
+
+@lru_cache(maxsize=4)
+def _veil_index(geo: PixelGeometry, view: View, n: int) -> np.ndarray:
+    """int32 [h, w] at final size: the hex of every pixel of the view, ``n`` where there is
+    none.  Made once per geometry and view: every veil of a render (fog, snow, viewshed,
+    reach...) gathers its per-hex alpha through it."""
+    hex_at = _window(geo.hex_at, view)
+    index = np.where(hex_at >= 0, hex_at, n).astype(np.int32)
+    if index.shape[::-1] != view.size:
+        index = np.asarray(Image.fromarray(index, "I").resize(view.size, Image.Resampling.NEAREST))
+    index.setflags(write=False)
+    return index
 
 
 def _period(view: View) -> int:

@@ -235,19 +235,32 @@ def text_width(text: str, size: int) -> float:
 
 
 def wrap(text: str, size: int, width: float) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` px at font ``size``."""
+    """Split ``text`` into lines no wider than ``width`` px at font ``size``.  A line growing
+    word by word is measured whole only near the limit: below it, the sum of its words'
+    widths (each measured once) decides, with a pixel of slack for each join."""
     lines: list[str] = []
+    space = _word_width(" ", size)
     for para in text.split("\n"):
-        line = ""
+        line, approx, words = "", 0.0, 0
         for word in para.split(" "):
-            cand = f"{line} {word}" if line else word
-            if line and text_width(cand, size) > width:
+            w = _word_width(word, size)
+            if not line:
+                line, approx, words = word, w, 1
+                continue
+            cand = f"{line} {word}"
+            near = approx + space + w + 2 * (words + 1) >= width
+            if near and text_width(cand, size) > width:
                 lines.append(line)
-                line = word
+                line, approx, words = word, w, 1
             else:
-                line = cand
+                line, approx, words = cand, approx + space + w, words + 1
         lines.append(line)
     return lines
+
+
+@lru_cache(maxsize=4096)
+def _word_width(word: str, size: int) -> float:
+    return text_width(word, size)
 
 
 # -------------------------------------------------------------------------------------------

@@ -150,3 +150,30 @@ def test_one_frame_serves_maps_and_tables() -> None:
     assert table.final(0.0, 0.0) == (0, 800) and table.final(120.0, 80.0) == (1200, 0)
     assert table.c(10.0, 70.0) == (200.0, 200.0) and table.fpx(3) == 6 and hexes.px(3) == 3
     assert hexes.sees(90, 60, 20) and not hexes.sees(90, 60)
+
+
+def test_caption_wrapping_agrees_with_measuring_every_line_whole() -> None:
+    import random
+
+    from hexwx.render.style import text_width, wrap
+
+    def measured(text: str, size: int, width: float) -> list[str]:
+        lines = []
+        for para in text.split("\n"):
+            line = ""
+            for word in para.split(" "):
+                cand = f"{line} {word}" if line else word
+                if line and text_width(cand, size) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = cand
+            lines.append(line)
+        return lines
+    words = ("LOS B3 -> K6, range 9: BLOCKED at F5: woods (A6.2) hindrances: C3 grain +1 "
+             "(B5.1); fog +1 (E3.31) LV +2, total DRM +3\nweather: WWWW iiii").split(" ")
+    rng = random.Random(5)
+    for _ in range(300):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 50)))
+        for size, width in ((11, 120), (15, 777), (21, 400)):
+            assert wrap(text, size, width) == measured(text, size, width), (text, size, width)
