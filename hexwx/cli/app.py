@@ -100,10 +100,10 @@ BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS
 
 def _one_blas_thread() -> None:
     """No command does linear algebra, but importing numpy starts OpenBLAS's pool of one thread
-    per CPU, which costs start-up time (about 50 ms of a 140 ms ``import numpy`` on this
-    project's busy 2-core machine): ask for one thread, unless the user chose a number.  Takes
-    effect only before numpy is imported (as in a command run from the shell); the LOS
-    kernel's own threads are not BLAS's."""
+    per CPU, which costs start-up time when other jobs share the cores (about 50 ms of a 140 ms
+    ``import numpy`` on this project's busy 2-core machine): ask for one thread, unless the
+    user chose a number.  Takes effect only before numpy is imported (as in a command run from
+    the shell); the LOS kernel's own threads are not BLAS's."""
     if not any(os.environ.get(v) for v in BLAS_THREAD_VARS):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
