@@ -15,7 +15,8 @@
  * Array layout (all C-contiguous; built once per map by hexwx.board.HexMap.kernel_map and
  * kernel_terrain, see the KMap struct below):
  *   hex_at [width][height] int32   grid lookup, hex id or -1 (x-major)
- *   hx     [n][HX_NCOL]    int32   per-hex ints, columns HX_* below (HX_COLUMNS in Python)
+ *   hx     [n][HX_NCOL]    int32   per-hex ints, columns HX_* below (HX_COLUMNS in Python);
+ *                                  HX_LOW is the lowest ground drawn in the hex (fog, E3 3.311)
  *   h6     [n][6][H6_NCOL] int32   per-hexside ints, columns H6_* (H6_COLUMNS)
  *   ext    [n][6][2]       int32   extended border polygons (LOS-SPEC 1.5)
  *   loc    [n][6][2]       int32   hexside location points (LOS-SPEC 1.8)
@@ -41,7 +42,7 @@ typedef int64_t i64;
 
 enum { HX_LOS_X, HX_LOS_Y, HX_COL, HX_DY2, HX_CENTRE, HX_BASE, HX_DEPRESSION, HX_LEVELS,
        HX_ROOFTOP, HX_STAIRWAY, HX_HAS_CLIFF, HX_INHERENT_NEAR, HX_ZERO, HX_FILL, HX_ORDER,
-       HX_FRAME, HX_NCOL };
+       HX_FRAME, HX_LOW, HX_NCOL };
 enum { H6_ON_MAP, H6_NEIGHBOUR, H6_SIDE_T, H6_LOC_T, H6_LOC_D, H6_CLIFF, H6_NCOL };
 enum { TA_OBSTACLE, TA_HINDRANCE, TA_HALF, TA_INHERENT, TA_SPLIT, TA_LOW_OBS, TA_LOW_HIND,
        TA_HEIGHT, TA_CATEGORY, TA_FLAGS, TA_BUILDING, TA_BUILDING_TERRAIN, TA_HEXSIDE,
@@ -55,6 +56,12 @@ enum { CLEAR = 0, HIGHER_THAN_BOTH = 1, GROUND_HIGHER = 2, HEIGHT_ADVANTAGE = 3,
        BLIND_OBSTACLE = 5, BLIND_CREST = 6, HEXSIDE = 7, BOCAGE = 8, ROWHOUSE = 9,
        HINDRANCE_SIX = 10, LEAVE_BUILDING = 11, EXITS_DEPRESSION = 12, ENTERS_DEPRESSION = 13,
        CREST_EXIT = 14, CREST_ENTRY = 15, SPLIT_SAME_LEVEL = 16, SAME_HEX = 17 };
+
+/* Why a range key's fog counts (hexwx.lineofsight.lv.FOG_RULES gives the citations). */
+enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
+
+/* A key no hex of the thread has (the per-key lowest ground, see fog_note()). */
+#define FOG_ABSENT INT64_MAX
 
 /* terrain name flags (mirror hexwx.terrain) */
 #define F_LIGHT_WOODS (1 << 0)
@@ -336,6 +343,9 @@ typedef struct {
     i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
     i64 roof_nb_s, roof_nb_t;  /* a rooftop end's neighbour across its first exit hexside */
     i64 cand_x, cand_y, cand_h, memo_h, memo_t, memo_g, last_rec;
+    /* fog (E3 3.311): each range key's lowest ground, when the caller asks (fl != NULL) */
+    i64 *fl;
+    i64 fog_last, fog_prev;  /* the two hexes fog_note() saw last */
     /* outputs */
     i64 *hv, *hh, *thread, *tkeys;
     i64 thread_len;
@@ -607,6 +617,142 @@ static inline void record(Trace *w, i64 H)
     }
 }
 
+/* ---- fog on the thread (E3 3.31, 3.311; hexwx.lineofsight.lv.fog_lv is the reference) ---- */
+
+/* Note hex H on the thread for fog: the lowest ground of its range key becomes the lowest over
+ * the key's hexes (a hexspine pair, a grazed corner count once, and fog exists in a hex only
+ * below the fog top, 3.311: the group holds fog if any of its hexes has ground below the top).
+ * Called wherever record() lists a hex for the single query's thread.
+ *
+ * A batch trace skips pixels that the single query evaluates on a hexspine (the fast path,
+ * skippable(); the single query evaluates them to list both hexes of each pair), so it does not
+ * note the hex pixel() would also read such a pixel for.  The fog answer is the same: that hex
+ * is the one across the spine (the same key; the skipped pixel lies no higher than the lower
+ * end, so its own hex, noted by visit(), already gives the key ground below any fog top that
+ * can count between the ends, fog_rule()) or the hex before or after the pair along the
+ * thread, whose own pixels the walk visits and notes. */
+static inline void fog_note(Trace *w, i64 H)
+{
+    if (H == w->fog_last || H == w->fog_prev || H < 0)
+        return;  /* (pixels along a hexside alternate between two hexes) */
+    w->fog_prev = w->fog_last;
+    w->fog_last = H;
+    const KMap *m = w->m;
+    i64 key = w->canon == 0 ? hex_range(m, w->src, H) : hex_range(m, w->tgt, H);
+    if (key > w->R)
+        return;  /* not between the ends (a pixel of the walk never lies in such a hex) */
+    i64 low = HX(H, HX_LOW);
+    if (low < w->fl[key])
+        w->fl[key] = low;
+}
+
+/* Whether the fog of one range key hinders a LOS (hexwx.lineofsight.lv._fog_hex_rule_scaled,
+ * rule by rule): heights scaled by d (top, se, te and low are integers times d), rs/rt the
+ * key's range from the source / to the target, low its lowest ground (known = 0: no hex of
+ * the key is known, take fog as present).  Returns FOG_NONE or why it counts. */
+static int fog_rule(i64 top, i64 se, i64 te, i64 rs, i64 rt, i64 low, int known, i64 d)
+{
+    if (rs == 0)                     /* the firer's hex: in fog when below the top (3.311) */
+        return se < top ? FOG_IN : FOG_NONE;
+    if (rt == 0)                     /* the target's hex */
+        return te < top ? FOG_IN : FOG_NONE;
+    if (known && low >= top)         /* no ground below the fog top: no fog here (3.311) */
+        return FOG_NONE;
+    i64 hi = imax(se, te), lo = imin(se, te);
+    if (top > hi)                    /* the thread runs inside the fog */
+        return FOG_IN;
+    if (top == hi && top > lo)       /* level with the higher end: no height advantage (A6.2) */
+        return FOG_LEVEL;
+    if (lo < top && top < hi) {
+        /* the fog top as an obstacle: the lower end must lie in its blind zone (A6.41: one hex
+         * per level of the top above the lower end, +1 per full 5 hexes from the higher end;
+         * A6.42: -1 per level the higher end stands above the top beyond the first; >= 1) */
+        i64 r_hi = se > te ? rs : rt, r_lo = se > te ? rt : rs;
+        i64 zone = top - lo - (hi - top) + d * (1 + r_hi / 5);
+        if (d * r_lo <= imax(zone, d))
+            return FOG_BLIND;
+    }
+    return FOG_NONE;
+}
+
+/* Can fog between the ends hinder a LOS at elevations sE, tE (fog = (top, d, drm))?  Only
+ * when the fog top is above the lower end (fog_rule()); otherwise the walk need not note the
+ * hexes (fog_total() is given no fl). */
+static inline int fog_between(const i64 *fog, i64 sE, i64 tE)
+{
+    return fog != NULL && fog[0] > imin(sE, tE) * fog[1];
+}
+
+/* The fog LV of the pair src -> tgt (elevations sE, tE) from the per-key lowest ground fl of
+ * its thread (keys count from the lower hex id, as the walk keys them, so one trace serves both
+ * directions; NULL when !fog_between()): the density DRM per key that holds hindering fog --
+ * the end keys always count as on the thread (3.311) -- plus +1 when firing out of fog
+ * (A24.8).  fog = (top, d, drm): the fog top (level L + 1 for fog at level L and lower) and the
+ * elevations scaled by d, and the density DRM.  fk (may be NULL) receives each key's FOG_*
+ * code, for the explanation.  Fire within one location (halved) and within one building (no
+ * LV, 3.8) are the caller's. */
+static i64 fog_total(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i64 *fl,
+                     const i64 *fog, i64 *fk)
+{
+    const i64 top = fog[0], d = fog[1], drm = fog[2];
+    const i64 R = hex_range(m, src, tgt);
+    const int canon = src > tgt;
+    const i64 se = sE * d, te = tE * d;
+    i64 count = 0;
+    for (i64 k = 0; k <= R; k++) {
+        i64 rs = canon ? R - k : k, rt = R - rs;
+        int known = fl != NULL && fl[k] != FOG_ABSENT;
+        int code = FOG_NONE;
+        if (known || rs == 0 || rt == 0)
+            code = fog_rule(top, se, te, rs, rt, known ? fl[k] * d : 0, known, d);
+        if (fk)
+            fk[k] = code;
+        count += code != FOG_NONE;
+    }
+    return drm * count + (se < top ? 1 : 0);
+}
+
+/* Fog keys a thread of one hex per range step (fog everywhere, lv.lv_total_straight) counts
+ * and this thread does not, at fog top `top` (whole levels), for ground-level ends sE, tE:
+ * what a precomputed all-fog count must lose to be this thread's (exposure's cache of all
+ * pairs keeps it per fog top, so that a weather change needs no new trace). */
+static i64 fog_deficit(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i64 *fl, i64 top)
+{
+    if (fl == NULL || top <= imin(sE, tE))
+        return 0;  /* only the end hexes can hold hindering fog: they count alike */
+    const i64 R = hex_range(m, src, tgt);
+    const int canon = src > tgt;
+    i64 deficit = 0;
+    for (i64 k = 0; k <= R; k++) {
+        i64 rs = canon ? R - k : k, rt = R - rs;
+        if (fog_rule(top, sE, tE, rs, rt, 0, 0, 1) == FOG_NONE)
+            continue;
+        int known = fl[k] != FOG_ABSENT;
+        if (!(known || rs == 0 || rt == 0) || fog_rule(top, sE, tE, rs, rt, fl[k], known, 1) == FOG_NONE)
+            deficit++;
+    }
+    return deficit;
+}
+
+/* The fog LV (fog = (top, d, drm)) of a thread of one hex per range step with fog in every
+ * hex (lv.lv_total_straight), by end elevations and range: out[a][b][r] for the source at
+ * elevation lo + a, the target at lo + b, range r < ranges.  fog_deficit() counts what a real
+ * thread loses against it. */
+void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges, int32_t *out)
+{
+    const i64 top = fog[0], d = fog[1], drm = fog[2];
+    for (i64 a = 0; a < levels; a++)
+        for (i64 b = 0; b < levels; b++) {
+            const i64 se = (lo + a) * d, te = (lo + b) * d;
+            for (i64 r = 0; r < ranges; r++) {
+                i64 count = 0;
+                for (i64 k = 0; k <= r; k++)
+                    count += fog_rule(top, se, te, k, r - k, 0, 0, d) != FOG_NONE;
+                out[(a * levels + b) * ranges + r] = (int32_t)(drm * count + (se < top ? 1 : 0));
+            }
+        }
+}
+
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
  * (LOS-SPEC 4.6). */
 /* R1 t1 (A6.3, LOS-SPEC 4.6): is the pixel outside the depression while the range to the far
@@ -657,6 +803,8 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
         w->rt = hex_range(m, tgt, H);
         if (w->detail == 1)
             record(w, H);
+        if (w->fl)
+            fog_note(w, H);
         /* R1b ground-ignore update (non-spine, not a bounce-back) */
         if (!spine && w->bounce == 0 && H != src) {
             int L = nearest_loc(m, x, y, H);
@@ -1116,6 +1264,8 @@ static inline int visit(Trace *w, i64 x, i64 y, int fast, int same, int inh_col)
     i64 c = m->fast[t];
     if (w->detail == 1)
         record(w, (p >> 16) - 1);
+    if (w->fl)
+        fog_note(w, (p >> 16) - 1);
     if ((c & FAST_BUILDING) == 0)
         w->cand_h = -1;
     if (fast && skippable(w, c, same, inh_col, (p >> 16) - 1, t, g)) {
@@ -1136,20 +1286,26 @@ static inline int visit(Trace *w, i64 x, i64 y, int fast, int same, int inh_col)
  * order with their keys (when detail = 1).  xs/ys (length xy_len) are scratch. */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                          i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited);
+                          i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
+                          i64 *visited);
 
+/* One trace for a single query.  With fog (fog = (top, d, drm), see fog_total(); NULL: no
+ * fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
+ * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
 void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                  int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys,
-                 i64 thread_len, i64 detail, i64 *out)
+                 i64 thread_len, i64 detail, const i64 *fog, i64 *fl, i64 *fk, i64 *out)
 {
     i64 visited = 0;
+    i64 *note = fog_between(fog, sE, tE) ? fl : NULL;
     trace_counted(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
-                  thread_len, detail, out, &visited);
+                  thread_len, detail, note, out, &visited);
+    out[6] = fog ? fog_total(m, src, tgt, sE, tE, note, fog, fk) : 0;
 }
 
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                       int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                      i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited);
+                      i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out, i64 *visited);
 
 /* Does the ground-ignore update (R1b) concern a thread from end X (elevation eX, rooftop rX)
  * out of its depression to end Y: X at the floor of a depression hex, the depression exit
@@ -1174,17 +1330,20 @@ static i64 mirrored_reason(i64 r)
     }
 }
 
-/* hexwx_trace(), adding the number of pixels the walk read to *visited. */
+/* The walk of hexwx_trace(), adding the number of pixels it read to *visited; fl (or NULL)
+ * receives each range key's lowest ground, FOG_ABSENT where no hex of the thread has the key:
+ * the keys of the trace whose answer stands (they count from the lower hex id either way). */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                          i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited)
+                          i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
+                          i64 *visited)
 {
     if (m->nframes > 0 && src != tgt && HX(src, HX_FRAME) >= 0 && HX(src, HX_FRAME) == HX(tgt, HX_FRAME)) {
         /* two hexes of a board turned round: traced in its frame (see KMap), where the canonical
          * end is the other end, so the range keys are turned back to count from the lower id */
         const KMap *f = m->frames + HX(src, HX_FRAME);
         trace_counted(f, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread,
-                      tkeys, thread_len, detail, out, visited);
+                      tkeys, thread_len, detail, fl, out, visited);
         if (out[0] != 0) {
             out[1] = f->ox - out[1];
             out[2] = f->oy - out[2];
@@ -1196,6 +1355,11 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
             hh[i] = hh[j];
             hv[j] = v;
             hh[j] = hx_;
+            if (fl) {
+                i64 lw = fl[i];
+                fl[i] = fl[j];
+                fl[j] = lw;
+            }
         }
         if (detail == 1)
             for (i64 i = 0; i < out[5]; i++)
@@ -1211,13 +1375,13 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
     if (src != tgt && r1b_end(m, tgt, tE, t_roof, src, sE, s_roof)) {
         i64 there[6];
         trace_counted(m, tgt, src, tE, sE, t_roof, s_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
-                      thread_len, detail, there, visited);
+                      thread_len, detail, fl, there, visited);
         trace_one(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
-                  thread_len, detail, out, visited);
+                  thread_len, detail, fl, out, visited);
         if ((out[0] != 0) == (there[0] != 0) && (out[0] != 0 || out[4] == there[4]))
             return;
         trace_counted(m, tgt, src, tE, sE, t_roof, s_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
-                      thread_len, detail, out, visited);
+                      thread_len, detail, fl, out, visited);
         out[0] = mirrored_reason(out[0]);
         if (detail == 1) {
             for (i64 i = 0, j = out[5] - 1; i < j; i++, j--) {
@@ -1231,13 +1395,13 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
         return;
     }
     trace_one(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
-              thread_len, detail, out, visited);
+              thread_len, detail, fl, out, visited);
 }
 
 /* One trace in the direction asked (LOS-SPEC 4). */
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                       int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                      i64 *tkeys, i64 thread_len, i64 detail, i64 *out, i64 *visited)
+                      i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out, i64 *visited)
 {
     Trace tr = {0};
     Trace *w = &tr;
@@ -1247,6 +1411,9 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->thread = thread;
     w->tkeys = tkeys;
     w->thread_len = thread_len;
+    w->fl = fl;
+    w->fog_last = -1;
+    w->fog_prev = -1;
     w->prev = -1;
     w->gign = -1;
     w->bhex = -1;
@@ -1255,6 +1422,9 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
         hv[i] = 0;
         hh[i] = -1;
     }
+    if (fl)
+        for (i64 i = 0; i < R + 1; i++)
+            fl[i] = FOG_ABSENT;
     for (int i = 0; i < 6; i++)
         out[i] = 0;
     if (src == tgt) {
@@ -1412,10 +1582,10 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
 
 #define HV_LEN 4096
 
-/* Scratch of one worker: the walk's pixels and the per-key hindrances. */
+/* Scratch of one worker: the walk's pixels, the per-key hindrances and lowest ground (fog). */
 typedef struct {
     int32_t *xs, *ys;
-    i64 *hv, *hh;
+    i64 *hv, *hh, *fl;
     i64 thread[1], tkeys[1];
 } Scratch;
 
@@ -1425,7 +1595,8 @@ static int scratch_alloc(Scratch *s, i64 maxlen)
     s->ys = malloc(sizeof(int32_t) * (size_t)maxlen);
     s->hv = malloc(sizeof(i64) * HV_LEN);
     s->hh = malloc(sizeof(i64) * HV_LEN);
-    return s->xs && s->ys && s->hv && s->hh ? 0 : -1;
+    s->fl = malloc(sizeof(i64) * HV_LEN);
+    return s->xs && s->ys && s->hv && s->hh && s->fl ? 0 : -1;
 }
 
 static void scratch_free(Scratch *s)
@@ -1434,6 +1605,7 @@ static void scratch_free(Scratch *s)
     free(s->ys);
     free(s->hv);
     free(s->hh);
+    free(s->fl);
 }
 
 /* A list of pairs shared by worker threads: chunks of TM_CHUNK pairs are handed out in turn. */
@@ -1445,6 +1617,8 @@ typedef struct {
     int8_t *reasons;
     int16_t *totals;
     int32_t *where;
+    const i64 *fog;         /* (top, d, drm) or NULL: no fog */
+    int16_t *lv;            /* the fog LV of each pair (with fog) */
     pthread_mutex_t lock;
     i64 next;
     int failed;
@@ -1461,7 +1635,7 @@ static void *trace_many_worker(void *arg)
         pthread_mutex_unlock(&job->lock);
         return NULL;
     }
-    i64 out[6];
+    i64 out[7];
     for (;;) {
         pthread_mutex_lock(&job->lock);
         i64 a = job->next;
@@ -1473,9 +1647,12 @@ static void *trace_many_worker(void *arg)
         for (i64 i = a; i < b; i++) {
             hexwx_trace(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
                         job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s.xs,
-                        s.ys, job->maxlen, s.hv, s.hh, s.thread, s.tkeys, 1, 0, out);
+                        s.ys, job->maxlen, s.hv, s.hh, s.thread, s.tkeys, 1, 0, job->fog, s.fl,
+                        NULL, out);
             job->reasons[i] = (int8_t)out[0];
             job->totals[i] = (int16_t)out[4];
+            if (job->fog)
+                job->lv[i] = (int16_t)out[6];
             if (job->where) {
                 job->where[3 * i] = (int32_t)(out[0] != 0 ? out[3] : -1);
                 job->where[3 * i + 1] = (int32_t)out[1];
@@ -1490,13 +1667,15 @@ static void *trace_many_worker(void *arg)
 /* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]), each end a
  * rooftop where roof_s[i] / roof_t[i] is 1 (either array may be NULL: no rooftops), on up to
  * nthreads threads; writes the reason and hindrance total of each, and unless `where` is NULL
- * where[i] = (blocking hex or -1, blocking pixel x, y).  Returns 0, or -1 if memory ran out. */
+ * where[i] = (blocking hex or -1, blocking pixel x, y).  With fog (fog = (top, d, drm), else
+ * NULL) lv[i] receives each pair's fog LV (fog_total()).  Returns 0, or -1 if memory ran out. */
 int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *targets,
                      const i64 *elev_s, const i64 *elev_t, const i64 *roof_s, const i64 *roof_t,
-                     i64 maxlen, i64 nthreads, int8_t *reasons, int16_t *totals, int32_t *where)
+                     i64 maxlen, i64 nthreads, int8_t *reasons, int16_t *totals, int32_t *where,
+                     const i64 *fog, int16_t *lv)
 {
     TraceMany job = {m, n, maxlen, sources, targets, elev_s, elev_t, roof_s, roof_t, reasons,
-                     totals, where, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+                     totals, where, fog, lv, PTHREAD_MUTEX_INITIALIZER, 0, 0};
     nthreads = imax(1, imin(nthreads, imin(256, (n + TM_CHUNK - 1) / TM_CHUNK)));
     pthread_t threads[256];
     i64 started = 0;
@@ -1523,6 +1702,11 @@ typedef struct {
     int8_t *fwd_reason, *rev_reason;
     int16_t *fwd_total, *rev_total;
     int full;               /* 1: write [n][n] matrices into fwd_* (rev_* unused) */
+    const i64 *fog;         /* (top, d, drm) or NULL: no fog LV */
+    int16_t *fwd_lv, *rev_lv;   /* fog LV, laid out as the totals (with fog) */
+    i64 ntops;              /* > 0 (full only): fog deficits at these fog tops ... */
+    const i64 *tops;
+    uint8_t *deficit;       /* ... into [ntops][n][n], fog_deficit() capped at 255 */
     pthread_mutex_t lock;
     i64 next_row;
     i64 visited;
@@ -1550,6 +1734,12 @@ static void *all_pairs_worker(void *arg)
     }
     i64 out[6];
     i64 visited = 0;
+    const i64 nn = n * n;
+    /* the walk notes each key's lowest ground when fog between the ends can count: for the fog
+     * LV (fog_between()) or for a deficit (the highest top above the lower end) */
+    i64 max_top = INT64_MIN;
+    for (i64 k = 0; k < job->ntops; k++)
+        max_top = imax(max_top, job->tops[k]);
     for (;;) {
         pthread_mutex_lock(&job->lock);
         i64 a = job->next_row++;
@@ -1558,23 +1748,36 @@ static void *all_pairs_worker(void *arg)
             break;
         i64 base = job->full ? 0 : row_base(n, job->a0, a);
         for (i64 b = a + 1; b < n; b++) {
-            trace_counted(m, a, b, job->elev[a], job->elev[b], 0, 0, s.xs, s.ys, job->maxlen,
-                          s.hv, s.hh, s.thread, s.tkeys, 1, 0, out, &visited);
+            const i64 ea = job->elev[a], eb = job->elev[b];
+            i64 *fl = fog_between(job->fog, ea, eb) || max_top > imin(ea, eb) ? s.fl : NULL;
+            trace_counted(m, a, b, ea, eb, 0, 0, s.xs, s.ys, job->maxlen, s.hv, s.hh, s.thread,
+                          s.tkeys, 1, 0, fl, out, &visited);
             i64 f = job->full ? a * n + b : base + b - a - 1;
+            i64 r = job->full ? b * n + a : f;   /* where (b, a) goes */
             job->fwd_reason[f] = (int8_t)out[0];
             job->fwd_total[f] = (int16_t)out[4];
+            if (job->fog)
+                job->fwd_lv[f] = (int16_t)fog_total(m, a, b, ea, eb, fl, job->fog, NULL);
+            for (i64 k = 0; k < job->ntops; k++)
+                job->deficit[k * nn + f] = (uint8_t)imin(255, fog_deficit(m, a, b, ea, eb, fl, job->tops[k]));
             /* the kernel is reciprocal, except the ground-ignore update (R1b) of a pair with a
-             * depression end, which depends on direction: trace those both ways */
+             * depression end, which depends on direction: trace those both ways.  The same
+             * keys serve the fog of (b, a) otherwise (they count from the lower id, a) */
             if (HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0)
-                trace_counted(m, b, a, job->elev[b], job->elev[a], 0, 0, s.xs, s.ys, job->maxlen,
-                              s.hv, s.hh, s.thread, s.tkeys, 1, 0, out, &visited);
+                trace_counted(m, b, a, eb, ea, 0, 0, s.xs, s.ys, job->maxlen, s.hv, s.hh, s.thread,
+                              s.tkeys, 1, 0, fl, out, &visited);
             if (job->full) {
-                job->fwd_reason[b * n + a] = (int8_t)out[0];
-                job->fwd_total[b * n + a] = (int16_t)out[4];
+                job->fwd_reason[r] = (int8_t)out[0];
+                job->fwd_total[r] = (int16_t)out[4];
             } else {
-                job->rev_reason[f] = (int8_t)out[0];
-                job->rev_total[f] = (int16_t)out[4];
+                job->rev_reason[r] = (int8_t)out[0];
+                job->rev_total[r] = (int16_t)out[4];
             }
+            if (job->fog)
+                (job->full ? job->fwd_lv : job->rev_lv)[r] =
+                    (int16_t)fog_total(m, b, a, eb, ea, fl, job->fog, NULL);
+            for (i64 k = 0; k < job->ntops; k++)
+                job->deficit[k * nn + r] = (uint8_t)imin(255, fog_deficit(m, b, a, eb, ea, fl, job->tops[k]));
         }
     }
     pthread_mutex_lock(&job->lock);
@@ -1605,25 +1808,31 @@ static int run_all_pairs(AllPairs *job, i64 nthreads)
 }
 
 /* LOS between every ordered pair of hexes (hex i at elevation elev[i]) on nthreads threads;
- * reasons and totals are [n][n].  Returns 0, or -1 if memory or threads ran out. */
+ * reasons and totals are [n][n].  With fog (fog = (top, d, drm), else NULL) lv [n][n] receives
+ * each pair's fog LV (fog_total()); with ntops > 0, deficit [ntops][n][n] the fog_deficit() of
+ * each pair at each fog top tops[k] (at most 255).  Returns 0, or -1 if memory or threads ran
+ * out. */
 int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
-                           int8_t *reasons, int16_t *totals)
+                           int8_t *reasons, int16_t *totals, const i64 *fog, int16_t *lv,
+                           i64 ntops, const i64 *tops, uint8_t *deficit)
 {
-    AllPairs job = {m, n, maxlen, 0, n, elev, reasons, NULL, totals, NULL, 1,
-                    PTHREAD_MUTEX_INITIALIZER, 0, 0, 0};
+    AllPairs job = {m, n, maxlen, 0, n, elev, reasons, NULL, totals, NULL, 1, fog, lv, NULL,
+                    ntops, tops, deficit, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0};
     return run_all_pairs(&job, nthreads);
 }
 
 /* The pairs (a, b) and (b, a) for a in [a0, a1) and every b > a, on nthreads threads: the
  * results of (a, b) go to fwd_*, of (b, a) to rev_*, at index row_base(a) + b - a - 1 (each array
- * holds sum of n - 1 - a over the rows).  *visited receives the pixels read.  Returns 0, or -1
- * if memory ran out. */
+ * holds sum of n - 1 - a over the rows); with fog (fog = (top, d, drm), else NULL) their fog
+ * LV to fwd_lv / rev_lv.  *visited receives the pixels read.  Returns 0, or -1 if memory ran
+ * out. */
 int hexwx_all_pairs_rows(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
                          i64 a0, i64 a1, int8_t *fwd_reason, int16_t *fwd_total,
-                         int8_t *rev_reason, int16_t *rev_total, i64 *visited)
+                         int8_t *rev_reason, int16_t *rev_total, i64 *visited, const i64 *fog,
+                         int16_t *fwd_lv, int16_t *rev_lv)
 {
     AllPairs job = {m, n, maxlen, a0, a1, elev, fwd_reason, rev_reason, fwd_total, rev_total, 0,
-                    PTHREAD_MUTEX_INITIALIZER, a0, 0, 0};
+                    fog, fwd_lv, rev_lv, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, a0, 0, 0};
     int rc = run_all_pairs(&job, nthreads);
     *visited = job.visited;
     return rc;

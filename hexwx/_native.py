@@ -12,7 +12,7 @@ same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4
 
 The map is passed as two tuples of a few packed arrays, built once per map by
 :mod:`hexwx.hexmap.board` (few arguments keep calls between the kernel's functions cheap):
-``M = (elevation, terrain, hex_at, HX [n, 16] per-hex ints, H6 [n, 6, 6] per-hexside ints,
+``M = (elevation, terrain, hex_at, HX [n, 17] per-hex ints, H6 [n, 6, 6] per-hexside ints,
 ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width][, frames])`` and
 ``T = (TA [256, 15] terrain attributes by code, split [256], fast-path class [256])``; the
 column orders are :data:`HX_COLUMNS`, :data:`H6_COLUMNS` and :data:`TA_COLUMNS`.  ``pix``
@@ -32,12 +32,20 @@ The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the 
 module keeps the Python names and calls it through :mod:`ctypes`.  The kernel keeps no state
 of its own (callers pass their scratch), every call releases the GIL while it runs, and the
 all-pairs functions run on the CPUs of the process's affinity (or ``threads=``).
+
+Fog (E3 3.31, 3.311): every function takes an optional ``fog`` spec (:func:`fog_spec`: the fog
+top, the scale of the heights and the density DRM).  With it the walk also notes the lowest
+ground (HX column ``low``) of each range key of the thread -- the hexes the single query lists
+-- and the kernel adds up the fog LV of the pair by the rule of
+:func:`hexwx.lineofsight.lv.fog_lv` (the readable reference, with the citations): no second
+walk, and batch answers equal to the single query's.
 """
 from __future__ import annotations
 
 import ctypes
 import os
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +55,7 @@ from hexwx.errors import HexwxError
 #: Column order of the packed per-hex array HX (M[3]).
 HX_COLUMNS = ("los_x", "los_y", "col", "dy2", "centre", "base", "depression", "levels",
               "rooftop", "stairway", "has_cliff", "inherent_near", "zero", "fill", "order",
-              "frame")
+              "frame", "low")
 #: Column order of the packed per-hexside array H6 (M[4]).
 H6_COLUMNS = ("side_on_map", "neighbour", "side_terrain", "loc_terrain", "loc_depression", "cliff")
 #: Column order of the packed terrain attribute array TA (T[0]); column 4 (split) is T[1].
@@ -83,6 +91,27 @@ SAME_HEX = 17
 
 #: Length of the per-key hindrance buffers the C batch functions use (range + 1 must fit).
 _HV_LEN = 4096
+
+#: Fog codes per range key (the kernel's FOG_*): no fog, in the fog, level with the fog top
+#: (A6.2), in the fog top's blind zone (A6.4); citations in hexwx.lineofsight.lv.FOG_RULES.
+FOG_NONE, FOG_IN, FOG_LEVEL, FOG_BLIND = 0, 1, 2, 3
+
+
+def fog_spec(top: int, drm: int, scale: int = 1) -> np.ndarray:
+    """The ``fog`` argument of the kernel functions: fog top (level L + 1 for fog at level L and
+    lower) times ``scale``, ``scale`` (the kernel multiplies elevations and ground by it) and the
+    density DRM per hex (E3 3.311)."""
+    if scale < 1 or drm < 0:
+        raise ValueError(f"bad fog spec: top {top}, drm {drm}, scale {scale}")
+    return np.array([int(top), int(scale), int(drm)], np.int64)
+
+
+def _fog_arg(fog: np.ndarray | None) -> int | None:
+    if fog is None:
+        return None
+    if fog.dtype != np.int64 or fog.shape != (3,) or not fog.flags.c_contiguous:
+        raise ValueError("fog must be a fog_spec() array")
+    return int(fog.ctypes.data)
 
 
 class KernelNotBuiltError(HexwxError, ImportError):
@@ -124,16 +153,19 @@ def clib() -> ctypes.CDLL:
         # Scratch) and is called through CDLL, which releases the GIL while it runs, so
         # single traces from several Python threads run in parallel.
         lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
-                                    _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr]
+                                    _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr]
         lib.hexwx_trace.restype = None
         lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _i64, _i64,
-                                         _ptr, _ptr, _ptr]
+                                         _ptr, _ptr, _ptr, _ptr, _ptr]
         lib.hexwx_trace_many.restype = ctypes.c_int
-        lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr]
+        lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
+                                               _i64, _ptr, _ptr]
         lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
         lib.hexwx_all_pairs_rows.argtypes = [kp, _i64, _ptr, _i64, _i64, _i64, _i64, _ptr, _ptr,
-                                             _ptr, _ptr, _ptr]
+                                             _ptr, _ptr, _ptr, _ptr, _ptr, _ptr]
         lib.hexwx_all_pairs_rows.restype = ctypes.c_int
+        lib.hexwx_fog_straight.argtypes = [_ptr, _i64, _i64, _i64, _ptr]
+        lib.hexwx_fog_straight.restype = None
         lib.hexwx_grid_lookup_all.argtypes = [_i64, _i64, _ptr, _ptr, _ptr, _i64, _ptr]
         lib.hexwx_grid_lookup_all.restype = None
         lib.hexwx_inherent_pass.argtypes = [_i64, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
@@ -241,11 +273,12 @@ class Scratch:
     kernel keeps no state of its own, so traces with distinct scratch may run concurrently.
     ``xs``/``ys`` (int32, ``maxlen``) hold the walk's pixels; ``hv``/``hh`` (int64, ``keys``)
     each range key's hindrance value and ``hex * 256 + terrain code``; ``thread``/``tkeys``
-    (int64, ``thread_len``) the hexes entered in order with their keys.
+    (int64, ``thread_len``) the hexes entered in order with their keys; with fog ``fl``
+    (int64, ``keys``) each key's lowest ground and ``fk`` its fog code (``FOG_*``).
     """
 
     __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "_addr")
+                 "fl", "fk", "_addr")
 
     def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
         self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
@@ -255,8 +288,10 @@ class Scratch:
         self.hh = np.zeros(self.keys, np.int64)
         self.thread = np.zeros(self.thread_len, np.int64)
         self.tkeys = np.zeros(self.thread_len, np.int64)
+        self.fl = np.zeros(self.keys, np.int64)
+        self.fk = np.zeros(self.keys, np.int64)
         self._addr = tuple(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
-                                                   self.thread, self.tkeys))
+                                                   self.thread, self.tkeys, self.fl, self.fk))
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -266,11 +301,14 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 
 
 def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int) -> tuple[int, int, int, int, int, int]:
-    """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread).
+          scratch: Scratch, detail: int, fog: np.ndarray | None = None,
+          ) -> tuple[int, int, int, int, int, int, int]:
+    """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread,
+    fog LV) -- the fog LV 0 without ``fog`` (:func:`fog_spec`).
 
-    The per-key hindrances and (when ``detail`` = 1) the thread are left in ``scratch``
-    (:class:`Scratch`); the GIL is released while the kernel runs.
+    The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
+    in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
+    kernel runs.
     """
     p = _prepared(M, T)
     src, tgt = int(src), int(tgt)
@@ -279,20 +317,21 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     if scratch.keys <= p.max_range:
         raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
                          f"needs {p.max_range + 1}")
-    out = (_i64 * 6)()
-    xs, ys, hv, hh, thread, tkeys = scratch._addr
+    out = (_i64 * 7)()
+    xs, ys, hv, hh, thread, tkeys, fl, fk = scratch._addr
     clib().hexwx_trace(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
                        xs, ys, scratch.maxlen, hv, hh, thread, tkeys, scratch.thread_len,
-                       int(detail), ctypes.addressof(out))
-    return out[0], out[1], out[2], out[3], out[4], out[5]
+                       int(detail), _fog_arg(fog), fl, fk, ctypes.addressof(out))
+    return out[0], out[1], out[2], out[3], out[4], out[5], out[6]
 
 
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
                elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
                roof_t: np.ndarray | None = None, where: bool = False,
-               threads: int | None = None) -> tuple[np.ndarray, ...]:
+               threads: int | None = None, fog: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays,
-    and with ``where`` a third, int32 [n, 3]: the blocking hex (-1 if clear) and pixel x, y.
+    with ``where`` a third, int32 [n, 3]: the blocking hex (-1 if clear) and pixel x, y, and
+    with ``fog`` (:func:`fog_spec`) last the fog LV of each pair (int16).
 
     ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
     exactly the ``s_roof``/``t_roof`` of :func:`trace`.  The pairs are shared among ``threads``
@@ -311,12 +350,15 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
     at = np.full((n, 3), -1, np.int32) if where else None
+    lv = np.zeros(n, np.int16) if fog is not None else None
     nthreads = _threads(threads)
     if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
                                int(nthreads), reasons.ctypes.data, totals.ctypes.data,
-                               None if at is None else at.ctypes.data) != 0:
+                               None if at is None else at.ctypes.data, _fog_arg(fog),
+                               None if lv is None else lv.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    return (reasons, totals) if at is None else (reasons, totals, at)
+    out: tuple[np.ndarray, ...] = (reasons, totals) if at is None else (reasons, totals, at)
+    return out if lv is None else out + (lv,)
 
 
 def available_cpus() -> int:
@@ -342,11 +384,12 @@ def row_pairs(n: int, a0: int, a1: int) -> int:
 
 
 def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int, a0: int, a1: int,
-                   threads: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+                   threads: int | None = None, fog: np.ndarray | None = None) -> tuple[Any, ...]:
     """LOS of the pairs (a, b) and (b, a) for every a in [a0, a1) and b > a (hex i at elev[i]).
 
     Returns (forward reason int8, forward hindrance int16, reverse reason, reverse hindrance,
-    pixels read), the pairs in order of a then b: the all-pairs matrix one block of rows at a
+    pixels read), and with ``fog`` (:func:`fog_spec`) also (forward fog LV, reverse fog LV)
+    (int16), the pairs in order of a then b: the all-pairs matrix one block of rows at a
     time, so a caller can stream it in bounded memory.  Runs on ``threads`` threads (default:
     the CPUs of this process's affinity) with the GIL released.
     """
@@ -361,19 +404,32 @@ def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: i
     count = row_pairs(n, a0, a1)
     fr, rr = np.zeros(count, np.int8), np.zeros(count, np.int8)
     ft, rt = np.zeros(count, np.int16), np.zeros(count, np.int16)
+    fl = rl = None
+    if fog is not None:
+        fl, rl = np.zeros(count, np.int16), np.zeros(count, np.int16)
     visited = _i64(0)
     if clib().hexwx_all_pairs_rows(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
                                    int(a0), int(a1), fr.ctypes.data, ft.ctypes.data,
-                                   rr.ctypes.data, rt.ctypes.data, ctypes.addressof(visited)) != 0:
+                                   rr.ctypes.data, rt.ctypes.data, ctypes.addressof(visited),
+                                   _fog_arg(fog), None if fl is None else fl.ctypes.data,
+                                   None if rl is None else rl.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    return fr, ft, rr, rt, int(visited.value)
+    if fl is None:
+        return fr, ft, rr, rt, int(visited.value)
+    return fr, ft, rr, rt, int(visited.value), fl, rl
 
 
 def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int,
-                     threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                     threads: int | None = None, fog: np.ndarray | None = None,
+                     fog_tops: tuple[int, ...] = ()) -> tuple[np.ndarray, ...]:
     """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
 
-    Returns (reason int8 [n, n], hindrance int16 [n, n]).  Each unordered pair is traced once
+    Returns (reason int8 [n, n], hindrance int16 [n, n]), then with ``fog``
+    (:func:`fog_spec`) the fog LV int16 [n, n], then with ``fog_tops`` (whole fog tops) the fog
+    deficit uint8 [len(fog_tops), n, n]: per pair and fog top, how many hexes the fog LV of a
+    thread of one hex per range step (fog in every hex, ``lv.lv_total_straight``) counts that
+    this thread does not (a hex above the fog, 3.311), at most 255 -- so that the LV of any fog
+    density at these tops follows without a new trace.  Each unordered pair is traced once
     from its lower id and mirrored (the kernel is reciprocal), except pairs with a depression
     end, whose ground-ignore update (R1b) depends on direction: those are traced both ways.
     The pairs are shared among ``threads`` threads (default: the CPUs of this process's
@@ -387,10 +443,33 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
     _check_range(p)
     reasons = np.zeros((n, n), np.int8)
     totals = np.zeros((n, n), np.int16)
+    lv = np.zeros((n, n), np.int16) if fog is not None else None
+    tops = np.ascontiguousarray(fog_tops, np.int64)
+    deficit = np.zeros((len(tops), n, n), np.uint8) if len(tops) else None
     if clib().hexwx_all_pairs_matrix(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
-                                     reasons.ctypes.data, totals.ctypes.data) != 0:
+                                     reasons.ctypes.data, totals.ctypes.data, _fog_arg(fog),
+                                     None if lv is None else lv.ctypes.data, len(tops),
+                                     tops.ctypes.data if len(tops) else None,
+                                     None if deficit is None else deficit.ctypes.data) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    return reasons, totals
+    out: tuple[np.ndarray, ...] = (reasons, totals)
+    if lv is not None:
+        out += (lv,)
+    if deficit is not None:
+        out += (deficit,)
+    return out
+
+
+def fog_straight(fog: np.ndarray, lo: int, levels: int, ranges: int) -> np.ndarray:
+    """Fog LV (:func:`fog_spec`) of a thread of one hex per range step with fog in every hex
+    (``lv.lv_total_straight``): int32 [levels, levels, ranges], the source at elevation
+    ``lo + a``, the target at ``lo + b``, range ``r``.  The all-pairs fog deficits count what
+    each real thread loses against it."""
+    if levels < 0 or ranges < 0:
+        raise ValueError(f"bad extent: {levels} levels, {ranges} ranges")
+    out = np.zeros((levels, levels, ranges), np.int32)
+    clib().hexwx_fog_straight(_fog_arg(fog), int(lo), int(levels), int(ranges), out.ctypes.data)
+    return out
 
 
 def _check_range(p: _Prepared) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from hexwx.io.load import load_map
-from hexwx.lineofsight.engine import _lv_cube, _lv_total, los, los_table  # to time LV before it is memoised
+from hexwx.lineofsight.engine import _fog_cube, _fog_spec, _mist_table, los, los_table  # to time LV before it is memoised
 from hexwx.weather.asl.state import AslWeather
 
 VASL_SECONDS = {"bd02": 5.6, "bd16": 20.0}
@@ -63,8 +63,9 @@ def bench_map(path: Path, meta: Path | None, queries: int, weathers: dict) -> No
     for label, w in weathers.items():
         cold = []
         for _ in range(5):
-            _lv_total.cache_clear()
-            _lv_cube.cache_clear()
+            _fog_spec.cache_clear()
+            _fog_cube.cache_clear()
+            _mist_table.cache_clear()
             cold.append(_time(lambda: los_table(m, weather=w)))
         warm = statistics.median(runs[label])
         print(f"    with {label}: {warm:.3f} s vs {base:.3f} s clear (+{100 * (warm / base - 1):.0f} %); "

@@ -2,13 +2,17 @@
 """Scale benchmark: maps of 1-16 VASL boards (tools/tile_map.py), fresh processes side by side.
 
     python tools/bench_scale.py --boards 1 4 8 16 --repeat 3
+    python tools/bench_scale.py --boards 1 8 16 --board bd02 --kernel-only  # one board tiled
 
 For each map: ``hexwx los-table MAP -o FILE -q`` wall time and peak RSS (``/usr/bin/time -v``),
 ``hexwx render MAP -o FILE`` wall / RSS, and the all-pairs kernel in process (pixels read per
 second of CPU time, one thread, rows sampled over the map).  Every round also times
 ``python -c "import numpy"`` (the start-up reference of the 1-board target) right beside the
-runs, since the shared machine's speed drifts; medians over the rounds.  Needs
-``$HEXWX_VASL_DIR``.  Prints a Markdown table for docs/performance.md.
+runs, since the shared machine's speed drifts; medians over the rounds.  The maps tile bd01,
+bd02, ... in turn, so their kernel rate mixes boards of different terrain (bd01, the 1-board
+map, is among the fastest); ``--board BD`` tiles that one board at every size and so compares
+the kernel's speed like for like.  Needs ``$HEXWX_VASL_DIR``.  Prints a Markdown table for
+docs/performance.md.
 """
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ from hexwx.io.load import load_map
 from hexwx import _native as K
 m = load_map({str(path)!r}); M, T = m.kernel_map, m.kernel_terrain
 el = m.hexes.base.astype(np.int64); n = len(m); maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+K.all_pairs_rows(M, T, el, maxlen, 0, 1, threads=1)   # the kernel's copy of the map, untimed
 tot = vis = 0.0
 for a0 in np.linspace(0, n - 4, 16).astype(int):
     t = time.thread_time(); r = K.all_pairs_rows(M, T, el, maxlen, int(a0), int(a0) + 4, threads=1)
@@ -61,6 +66,8 @@ def main() -> int:
     ap.add_argument("--boards", type=int, nargs="*", default=[1, 4, 8, 16])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-render", action="store_true")
+    ap.add_argument("--board", default=None, help="tile this board (e.g. bd02) at every size")
+    ap.add_argument("--kernel-only", action="store_true", help="only the kernel's pixels per second")
     args = ap.parse_args()
     if not os.environ.get("HEXWX_VASL_DIR"):
         print("set HEXWX_VASL_DIR", file=sys.stderr)
@@ -71,9 +78,13 @@ def main() -> int:
         for n in args.boards:
             mp = Path(d) / f"b{n}.toml"
             subprocess.run([py, str(ROOT / "tools" / "tile_map.py"), str(n), "--cols", str(2 if n == 4 else min(n, 4)),
+                            *(["--board", args.board] if args.board else []),
                             "-o", str(mp)], check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
             res: dict[str, list[float]] = {k: [] for k in ("np", "lt", "lt_rss", "r", "r_rss", "rate")}
             for _ in range(args.repeat):
+                if args.kernel_only:
+                    res["rate"].append(kernel_rate(mp))
+                    continue
                 res["np"].append(timed_rss([py, "-c", "import numpy"])[0])
                 w, rss = timed_rss([py, "-m", "hexwx", "los-table", str(mp), "-o", f"{d}/t.csv", "-q"])
                 res["lt"].append(w)
@@ -85,11 +96,20 @@ def main() -> int:
                 res["rate"].append(kernel_rate(mp))
             med = {k: statistics.median(v) if v else float("nan") for k, v in res.items()}
             rows.append((n, med))
+            if args.kernel_only:
+                print(f"{n} boards: kernel {med['rate'] / 1e6:.0f} M px/s "
+                      f"(all: {[round(x / 1e6) for x in res['rate']]})", flush=True)
+                continue
             print(f"{n} boards: los-table {med['lt']:.2f} s / {med['lt_rss']:.0f} MiB "
                   f"(import numpy {med['np']:.2f} s, ratio {med['lt'] / med['np']:.1f}); render "
                   f"{med['r']:.2f} s / {med['r_rss']:.0f} MiB; kernel {med['rate'] / 1e6:.0f} M px/s "
                   f"(all: {[round(x, 2) for x in res['lt']]})", flush=True)
     base = rows[0][1]["rate"]
+    if args.kernel_only:
+        print("\n| boards | kernel px per CPU s (vs 1st) |\n|---|---|")
+        for n, med in rows:
+            print(f"| {n} | {med['rate'] / 1e6:.0f} M ({100 * med['rate'] / base:.0f} %) |")
+        return 0
     print("\n| boards | `los-table` CLI wall / peak RSS | `import numpy` | render wall / RSS | kernel px/s (vs 1st) |")
     print("|---|---|---|---|---|")
     for n, med in rows:

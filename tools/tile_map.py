@@ -3,8 +3,10 @@
 
     python tools/tile_map.py 8 -o /tmp/bd8.toml            # 2 rows x 4 boards
     python tools/tile_map.py 16 --cols 4 -o /tmp/bd16.toml  # 4 rows x 4 boards
+    python tools/tile_map.py 16 --board bd01 -o /tmp/bd01x16.toml   # one board 16 times
 
-Each board is a VASL board from ``$HEXWX_VASL_DIR/boards`` (bd01, bd02, ... in turn) exported
+Each board is a VASL board from ``$HEXWX_VASL_DIR/boards`` (bd01, bd02, ... in turn, or the one
+``--board`` names every time: the same terrain on maps of every size) exported
 as ``hexwx import-vasl`` does (whole-hex terrain, levels, hexsides, roads), renamed with its
 board label 1..N.  A seam hex (``1GG5`` = ``2A5``, a row 10 / row 0 pair) keeps the first
 board's terrain.  Needs ``$HEXWX_VASL_DIR`` (and the terrain table in it).
@@ -29,14 +31,18 @@ def _names(items: list[str]) -> str:
     return "[" + ", ".join(_quote(s) for s in items) + "]"
 
 
-def tile(n: int, cols: int, vasl: Path) -> str:
-    """The TOML text of ``n`` boards in rows of ``cols``."""
+def tile(n: int, cols: int, vasl: Path, board: str | None = None) -> str:
+    """The TOML text of ``n`` boards in rows of ``cols`` (every one ``board`` when given)."""
     from hexwx.hexmap.coords import Grid
     from hexwx.io.load import load_map
     from hexwx.io.vasl_export import export_mapfile
 
     meta = vasl / "SharedBoardMetadata.xml"
     boards = sorted(p for p in (vasl / "boards").iterdir() if p.name.startswith("bd"))
+    if board is not None:
+        boards = [p for p in boards if p.name == board]
+        if not boards:
+            raise SystemExit(f"board {board!r} is not in {vasl / 'boards'}")
     labels = [str(i + 1) for i in range(n)]
     rows = [labels[i:i + cols] for i in range(0, n, cols)]
     grid = Grid.layout(rows)
@@ -91,6 +97,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("boards", type=int, help="number of boards")
     ap.add_argument("--cols", type=int, default=None, help="boards per row (default: 4, or N if N < 4)")
+    ap.add_argument("--board", default=None, help="tile this board (e.g. bd01) every time")
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
     vasl = os.environ.get("HEXWX_VASL_DIR")
@@ -98,7 +105,7 @@ def main() -> int:
         print("set HEXWX_VASL_DIR to the VASL folder (boards/, SharedBoardMetadata.xml)", file=sys.stderr)
         return 2
     cols = args.cols or min(args.boards, 4)
-    Path(args.output).write_text(tile(args.boards, cols, Path(vasl)))
+    Path(args.output).write_text(tile(args.boards, cols, Path(vasl), args.board))
     return 0
 
 

@@ -237,7 +237,8 @@ def kernel_arrays(m: HexMap, g: PixelGeometry, ht: HexTerrain) -> tuple[Any, ...
         frame[grid.owners == i] = f
     hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
                    ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
-                   m._inherent_near(ht), np.zeros(n), m._fills, np.arange(n), frame],
+                   m._inherent_near(ht), np.zeros(n), m._fills, np.arange(n), frame,
+                   m.lowest_ground],
                   axis=1).astype(np.int32)
     h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
                    ht.loc_depression, ht.cliff], axis=2).astype(np.int32)

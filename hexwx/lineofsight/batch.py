@@ -18,7 +18,7 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LV_BLOCK_REASON, REASONS, _apply_lv, weathered
+from hexwx.lineofsight.engine import LV_BLOCK_REASON, REASONS, _apply_lv, _fog_spec, weathered
 
 #: Reason code of a pair blocked by terrain + LV hindrances (E3.1), beside the kernel's codes.
 LV_BLOCKED = -1
@@ -113,9 +113,10 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     t_roof = roof[t] & (tl == levels[t] + 1)
     sE, tE = base[s] + sl, base[t] + tl
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    reasons, totals, where = K.trace_many(m.kernel_map, m.kernel_terrain, s, t, sE, tE, maxlen,
-                                          roof_s=s_roof, roof_t=t_roof, where=True,
-                                          threads=threads)
+    fog = _fog_spec(weather)
+    res = K.trace_many(m.kernel_map, m.kernel_terrain, s, t, sE, tE, maxlen, roof_s=s_roof,
+                       roof_t=t_roof, where=True, threads=threads, fog=fog)
+    reasons, totals, where = res[:3]
     reason = reasons.astype(np.int8)
     blocked = reason != 0
     hindrance = totals.astype(np.int32)
@@ -123,7 +124,8 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     lv = None
     if weather is not None and len(s):
         was = blocked.copy()
-        lv = _apply_lv(m, weather, s, t, sl, blocked, hindrance, rng, t_level=tl).astype(np.int32)
+        lv = _apply_lv(m, weather, s, t, sl, blocked, hindrance, rng, t_level=tl,
+                       fog=res[3] if fog is not None else None).astype(np.int32)
         reason[blocked & ~was] = LV_BLOCKED
     return PairAnswers(s, t, sl, tl, sE, tE, rng, blocked, hindrance, reason,
                        where[:, 0].copy(), where[:, 1:].copy(), lv)

@@ -3,7 +3,10 @@
 ``los(m, "I4", "B5")`` answers *can this unit see that one, with what DRM, and why*: blocked or
 clear, where and by what (pixel, hex, reason, rule), every terrain hindrance and weather LV
 hindrance with its hex, DRM and rule, the totals and the range.  Terrain comes from the compiled
-pixel-walk kernel (:mod:`hexwx._native`); LV DRMs from :mod:`hexwx.lineofsight.lv`.
+pixel-walk kernel (:mod:`hexwx._native`), and so does fog, which depends on the hexes of the
+thread: the kernel applies the rule of :func:`hexwx.lineofsight.lv.fog_lv` in the same walk;
+the other LV DRMs (mist, rain, falling snow by range, winter camouflage) come from
+:mod:`hexwx.lineofsight.lv`.
 
 Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground level) and
 :func:`viewshed` (one location to every hex) give exactly the single query's answers.
@@ -25,6 +28,7 @@ from hexwx.hexmap.transform import transformed
 from hexwx.validate import is_whole
 from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.locations import location_name
+from hexwx.lineofsight.lv import FOG_RULES, fog_params, lv_hindrances, mist_lv
 from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
 
@@ -132,14 +136,16 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     sE, s_roof = _elevation(m, src, from_level)
     tE, t_roof = _elevation(m, tgt, to_level)
     R = m.grid.distance(src, tgt)
+    fog = _fog_spec(weather)
     scratch = _acquire(m)
     try:
-        reason, bx, by, bhex, total, nth = K.trace(
-            m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1)
+        reason, bx, by, bhex, total, nth, _fog_total = K.trace(
+            m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1, fog)
         hv, hh = scratch.hv[:R + 1], scratch.hh[:R + 1]
         keyed = [(int(hh[k]), int(hv[k])) for k in np.flatnonzero(hv).tolist()]
         ids = scratch.thread[:nth].tolist()
         keys = scratch.tkeys[:nth].tolist()
+        fog_codes = scratch.fk[:R + 1].tolist() if fog is not None else None
     finally:
         _release(scratch)
     name = m.name_of
@@ -165,8 +171,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
             from hexwx.lineofsight.tem import location_tem
             target_positive_tem = location_tem(m, tgt, int(to_level),
                                                infantry=target_is_infantry)[0] > 0
+        fog_items = None if fog is None or fog_codes is None else _kernel_fog(
+            fog, th, fog_codes, sE)
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
-                       target_winter_camouflage, bool(target_positive_tem))
+                       target_winter_camouflage, bool(target_positive_tem), fog_items)
     lv_total = sum(h.drm for h in lv_items)
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
@@ -184,80 +192,135 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
 
 
 def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R: int,
-        thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool) -> list[Hindrance]:
-    from hexwx.lineofsight.lv import lv_hindrances
+        thread: list[ThreadHex], infantry: bool, camo: bool, tem: bool,
+        fog: list[Hindrance] | None) -> list[Hindrance]:
     return lv_hindrances(weather, thread=thread, source_elevation=sE, target_elevation=tE,
                           range=R, target_is_infantry=infantry, target_positive_tem=tem,
                           target_winter_camouflage=camo,
                           same_building=bool(m.building_ids[src] >= 0
                                              and m.building_ids[src] == m.building_ids[tgt]),
-                          same_location=src == tgt and sE == tE)
+                          same_location=src == tgt and sE == tE, fog=fog)
 
 
-def _lv_totals(weather: AslWeather, s_elev: np.ndarray, t_elev: np.ndarray, rng: np.ndarray) -> np.ndarray:
-    """Weather LV DRM of many pairs of ground-level hexes (no units: no winter camouflage).
+@lru_cache(maxsize=64)
+def _fog_spec(weather: AslWeather | None) -> np.ndarray | None:
+    """The kernel's fog argument for ``weather`` (None without fog), made once per weather."""
+    if weather is None:
+        return None
+    p = fog_params(weather)
+    if p is None:
+        return None
+    top, d, drm = p
+    spec = K.fog_spec(top, drm, d)
+    spec.setflags(write=False)
+    return spec
 
-    Fog (by the fog-geometry reading) and mist depend only on the end elevations and on the
-    range of each step of the thread, so a small cube of LV by (source elevation, target
-    elevation, range) is worked out once (:func:`_lv_total`, memoised per weather) on a thread
-    of one hex per range step -- the same ranges the single query uses -- and looked up.
-    """
+
+def _kernel_fog(fog: np.ndarray, thread: list[ThreadHex], codes: list[int],
+                sE: int) -> list[Hindrance]:
+    """The fog hindrances of a single query from the kernel's fog code per range key: one per
+    key that holds hindering fog, naming the key's hexes in thread order (a hexspine pair, a
+    grazed corner count once), then firing out of fog (A24.8) -- :func:`lv.fog_lv`'s answer."""
+    top, d, drm = fog.tolist()
+    groups: dict[int, list[str]] = {}
+    for t in thread:
+        k = t.key
+        if codes[k]:            # keys run 0..range: the kernel keys every hex of the thread
+            names = groups.get(k)
+            if names is None:
+                groups[k] = [t.name]
+            else:
+                names.append(t.name)
+    out = [_hindrance("/".join(names), drm, "fog", FOG_RULES[codes[k]])
+           for k, names in groups.items()]
+    if sE * d < top:
+        out.append(_hindrance(thread[0].name, 1, "firing out of fog", "A24.8"))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _hindrance(hex_name: str, drm: int, kind: str, rule: str) -> Hindrance:
+    """A (frozen, shared) hindrance; fogged queries name the same hexes again and again."""
+    return Hindrance(hex_name, drm, kind, rule)
+
+
+@lru_cache(maxsize=64)
+def _mist_table(weather: AslWeather, ranges: int) -> np.ndarray:
+    """Mist / rain / falling snow LV by range 0..ranges-1 (:func:`lv.mist_lv`), read-only."""
+    t = np.array([sum(h.drm for h in mist_lv(weather, r)) for r in range(ranges)], np.int64)
+    t.setflags(write=False)
+    return t
+
+
+def _mist_totals(weather: AslWeather, rng: np.ndarray) -> np.ndarray:
+    """The LV DRM by range (mist, rain, falling snow; 3.32, 3.51, 3.52, 3.71, 3.711) of each
+    pair: a new int64 array."""
+    if not weather.mist or len(rng) == 0:
+        return np.zeros(len(rng), np.int64)
+    out: np.ndarray = _mist_table(weather, int(rng.max()) + 1)[rng]
+    return out
+
+
+def _fog_straight(fog: np.ndarray, s_elev: np.ndarray, t_elev: np.ndarray,
+                  rng: np.ndarray) -> np.ndarray:
+    """Fog LV (``fog``: :func:`_fog_spec`) of many pairs on a thread of one hex per range step
+    with fog in every hex between the ends (``lv.lv_total_straight``), looked up in the
+    kernel's small cube by (source elevation, target elevation, range), made once per fog and
+    extent.  A real thread may cross hexes above the fog (3.311):
+    :mod:`hexwx.lineofsight.exposure` subtracts the kernel's fog deficit of each pair."""
     lo = int(min(s_elev.min(), t_elev.min()))
     levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
-    cube = _lv_cube(weather, lo, levels, int(rng.max()) + 1)
+    cube = _fog_cube(tuple(fog.tolist()), lo, levels, int(rng.max()) + 1)
     out: np.ndarray = cube[s_elev - lo, t_elev - lo, rng]
     return out
 
 
 @lru_cache(maxsize=64)
-def _lv_cube(weather: AslWeather, lo: int, levels: int, ranges: int) -> np.ndarray:
-    """The LV cube [source elevation - lo, target elevation - lo, range], built once per
-    weather and extent (not on every viewshed or table chunk); read-only."""
-    cube = np.array([[[_lv_total(weather, lo + a, lo + b, r) for r in range(ranges)]
-                      for b in range(levels)] for a in range(levels)], dtype=np.int32)
+def _fog_cube(fog: tuple[int, int, int], lo: int, levels: int, ranges: int) -> np.ndarray:
+    """The straight-thread fog LV cube [source elevation - lo, target elevation - lo, range]
+    (:func:`hexwx._native.fog_straight`); read-only."""
+    cube = K.fog_straight(K.fog_spec(fog[0], fog[2], fog[1]), lo, levels, ranges)
     cube.setflags(write=False)
     return cube
 
 
-@lru_cache(maxsize=65536)
-def _lv_total(weather: AslWeather, se: int, te: int, r: int) -> int:
-    """LV DRM between ground-level ends at elevations se, te and range r (memoised per weather)."""
-    from hexwx.lineofsight.lv import lv_total_straight
-    return lv_total_straight(weather, source_elevation=se, target_elevation=te, range=r)
-
-
 def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
               s_level: int | np.ndarray, blocked: np.ndarray, hindrance: np.ndarray,
-              rng: np.ndarray, t_level: int | np.ndarray = 0) -> np.ndarray:
+              rng: np.ndarray, t_level: int | np.ndarray = 0,
+              fog: np.ndarray | None = None) -> np.ndarray:
     """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
 
-    ``s_level``/``t_level``: each end's level in its hex (a number or one per pair).  Fire
-    within one building gets no LV (E3 3.8); a pair of one hex at two levels gets the single
-    query's answer, and so does a pair whose thread may cross a hex without fog in it (all its
-    ground at or above the fog top, 3.311): the straight-thread LV assumes fog in every hex
-    between the ends.
+    ``fog``: the kernel's fog LV of each pair (traced with :func:`_fog_spec`; required when
+    the weather has fog).  ``s_level``/``t_level``: each end's level in its hex (a number or
+    one per pair).  As :func:`lv.lv_hindrances` has it: fire within one building gets no LV
+    (E3 3.8), fire within one location halved fog (3.311).
     """
-    s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
-    t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
-    base = m.hexes.base.astype(np.int64)
-    lv = _lv_totals(weather, base[src] + s_lv, base[tgt] + t_lv, rng)
+    lv = _mist_totals(weather, rng)
+    if weather.fog:
+        if fog is None:
+            raise ValueError("fog LV of the pairs is missing: trace them with the fog spec")
+        lv += fog
     bid = m.building_ids
     same_bld = (bid[src] >= 0) & (bid[src] == bid[tgt])
     lv[same_bld] = 0
-    single = src == tgt
-    top = None if weather.fog_level is None else weather.fog_level + 1
-    if top is not None:
-        near = np.zeros(len(src), bool)
-        for f in np.flatnonzero(m.lowest_ground >= top).tolist():
-            d = m.grid.distances_from(f)          # f can be on the thread only if near the line
-            near |= d[src] + d[tgt] <= rng + 1
-        single |= near & ~blocked & ~same_bld & (lv > 0)
-    for i in np.flatnonzero(single):
-        lv[i] = los(m, int(src[i]), int(tgt[i]), from_level=int(s_lv[i]), to_level=int(t_lv[i]),
-                    weather=weather).lv
+    s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
+    t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
+    for i in np.flatnonzero((src == tgt) & (s_lv == t_lv)).tolist():   # one location
+        lv[i] = _same_location_lv(weather, int(m.hexes.base[src[i]] + s_lv[i]))
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
-    return lv
+    out: np.ndarray = lv.astype(np.int32)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _same_location_lv(weather: AslWeather, elevation: int) -> int:
+    """LV DRM of fire within one location at ``elevation`` (fog halved, 3.311; mist by range
+    0), by :func:`lv.lv_hindrances` itself."""
+    here = [ThreadHex("here", 0, 0, elevation, 0, elevation)]
+    return sum(h.drm for h in lv_hindrances(weather, thread=here, source_elevation=elevation,
+                                            target_elevation=elevation, range=0,
+                                            same_location=True))
 
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
@@ -273,13 +336,16 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
-                                   roof_s=np.full(n, s_roof, np.int64))
+    fog = _fog_spec(weather)
+    res = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
+                       roof_s=np.full(n, s_roof, np.int64), fog=fog)
+    reasons, totals = res[0], res[1]
     blocked = reasons != 0
     drm = totals.astype(np.int32)
     rng = m.grid.distances_from(src)
     if weather is not None:
-        drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng)
+        drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
+                              fog=res[2] if fog is not None else None)
     return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
 
 
@@ -301,8 +367,10 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
         return _los_table_levels(m, weather, from_level, to_level, all_locations)
     m = weathered(m, weather)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-    reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen, threads)
+    fog = _fog_spec(weather)
+    res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
+                             maxlen, threads, fog)
+    reasons, totals = res[0], res[1]
     n = len(m)
     src, tgt = np.divmod(np.arange(n * n), n)
     keep = src != tgt
@@ -313,7 +381,8 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     hindrance = totals[src, tgt].astype(np.int32)
     lv = None
     if weather is not None:
-        lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng)
+        lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng,
+                       fog=res[2][src, tgt] if fog is not None else None)
     return LosTable(src, tgt, rng, blocked, hindrance, lv)
 
 

@@ -15,14 +15,15 @@ from __future__ import annotations
 import threading
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import _lv_totals, weathered
+from hexwx.lineofsight.engine import _fog_spec, _fog_straight, _mist_totals, weathered
+from hexwx.lineofsight.lv import FOG_TOPS
 
 
 @dataclass(frozen=True)
@@ -98,15 +99,34 @@ def _parse_hexes(m: HexMap, hexes: Iterable[Any]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-_PAIRS: weakref.WeakKeyDictionary[HexMap, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+class GroundPairs(NamedTuple):
+    """Every ordered pair of hexes at ground level: ``reasons`` (int8 [n, n], 0 clear) and
+    terrain ``hindrance`` (int16 [n, n]) from the kernel, and ``fog_deficit``: per fog top (a
+    key of it) the uint8 [n, n] count of hexes the LV of a thread of one hex per range step with
+    fog everywhere counts and the pair's thread does not (no ground below the fog top, 3.311;
+    255: at least 255); a fog top that is not a key has none (no hex above such fog)."""
+
+    reasons: np.ndarray
+    hindrance: np.ndarray
+    fog_deficit: Mapping[int, np.ndarray]
+
+
+_PAIRS: weakref.WeakKeyDictionary[HexMap, GroundPairs] = weakref.WeakKeyDictionary()
 _PAIRS_LOCK = threading.Lock()
 _COMPUTE_LOCK = threading.Lock()
 
 
-def ground_pairs(m: HexMap, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(reason int8 [n, n], terrain hindrance int16 [n, n]) of every ordered pair at ground
-    level, from the parallel all-pairs kernel; computed once per map and kept while it lives
-    (weather LV is applied afterwards, so every weather without drifts reuses it).
+def _deficit_tops(m: HexMap) -> tuple[int, ...]:
+    """The fog tops at which some pair of ``m`` may cross a hex with no fog in it: above the
+    lowest ground-level end and no higher than the highest lowest ground of a hex."""
+    lo, hi = int(m.hexes.base.min()), int(m.lowest_ground.max())
+    return tuple(t for t in FOG_TOPS if lo < t <= hi)
+
+
+def ground_pairs(m: HexMap, threads: int | None = None) -> GroundPairs:
+    """Every ordered pair at ground level (:class:`GroundPairs`), from the parallel all-pairs
+    kernel in one walk; computed once per map and kept while it lives (weather LV is applied
+    afterwards, so every weather without drifts reuses it, fog of any level and density too).
     ``threads``: kernel threads of the trace (default every CPU; ``hexwx serve`` warms with
     fewer, leaving a CPU for clicks)."""
     with _PAIRS_LOCK:
@@ -117,10 +137,18 @@ def ground_pairs(m: HexMap, threads: int | None = None) -> tuple[np.ndarray, np.
                 got = _PAIRS.get(m)
             if got is None:
                 maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-                got = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen, threads)
-                for a in got:
+                tops = _deficit_tops(m)
+                res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                         m.hexes.base.astype(np.int64), maxlen, threads, None,
+                                         tops)
+                deficit = {}
+                for k, top in enumerate(tops):
+                    if res[2][k].any():       # keep only the tops where a thread clears the fog
+                        deficit[top] = res[2][k].copy()
+                        deficit[top].setflags(write=False)
+                for a in res[:2]:
                     a.setflags(write=False)
+                got = GroundPairs(res[0], res[1], deficit)
                 with _PAIRS_LOCK:
                     _PAIRS[m] = got
     return got
@@ -148,24 +176,42 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
     maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
     cached = _PAIRS.get(m) if level == 0 else None
-    if level == 0 and (observers is None or cached is not None):
-        reasons, totals = ground_pairs(m)
+    fog = _fog_spec(weather)
+    fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
+    deficit: np.ndarray | None = None     # or the cached fog deficit per pair
+    if level == 0 and (observers is None or cached is not None) and (fog is None or fog[1] == 1):
+        gp = ground_pairs(m)       # (deficits are kept at whole fog tops: scale 1)
         ob = np.asarray(obs, np.int64)
         src = np.repeat(ob, n)
         tgt = np.tile(np.arange(n, dtype=np.int64), len(ob))
-        reasons, totals = reasons[ob].ravel(), totals[ob].ravel()
+        reasons, totals = gp.reasons[ob].ravel(), gp.hindrance[ob].ravel()
+        if fog is not None and int(fog[0]) in gp.fog_deficit:
+            deficit = gp.fog_deficit[int(fog[0])][ob].ravel()
     else:
         tg = np.flatnonzero(valid).astype(np.int64)
         src = np.repeat(np.asarray(obs, np.int64), len(tg))
         tgt = np.tile(tg, len(obs))
         roof_t = (m.hexes.rooftop.astype(bool) & (m.hexes.levels.astype(np.int64) + 1 == level))
-        reasons, totals = K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, base[src],
-                                       base[tgt] + level, maxlen, None,
-                                       roof_t[tgt].astype(np.int64))[:2]
+        res = K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, base[src],
+                           base[tgt] + level, maxlen, None, roof_t[tgt].astype(np.int64), fog=fog)
+        reasons, totals = res[0], res[1]
+        if fog is not None:
+            fog_lv = res[2]
     blocked = reasons != 0
     if weather is not None and len(src):
         rng = _distances(m, src, tgt)
-        lv = _lv_totals(weather, base[src], base[tgt] + level, rng)
+        lv = _mist_totals(weather, rng)
+        if fog_lv is not None:                    # traced here with the fog
+            lv += fog_lv
+        elif fog is not None:                     # the cached pairs: straight thread - deficit
+            lv += _fog_straight(fog, base[src], base[tgt], rng)
+            if deficit is not None:
+                lv -= int(fog[2]) * deficit.astype(np.int64)
+                capped = np.flatnonzero(deficit == 255)   # count not kept: trace those again
+                if len(capped):
+                    f = K.trace_many(m.kernel_map, m.kernel_terrain, src[capped], tgt[capped],
+                                     base[src[capped]], base[tgt[capped]], maxlen, fog=fog)[2]
+                    lv[capped] = _mist_totals(weather, rng[capped]) + f
         bid = m.building_ids
         lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
         blocked = blocked | ((lv > 0) & (totals.astype(np.int64) + lv >= 6))

@@ -4,6 +4,11 @@ The LOS engine calls :func:`lv_hindrances` (or the parts) with the weather state
 the LOS thread passes through; every DRM comes back as an :class:`LvHindrance` naming its hex
 (or None for a range-based DRM), its kind and its rule (DESIGN principle 3).
 
+Fog is the one LV that depends on the thread: :func:`fog_lv` is the readable reference of its
+rule, and the compiled LOS kernel (``hexwx/_loskernel.c``: ``fog_rule``, ``fog_total``)
+applies the same rule in the same walk that traces the terrain, for single and batch queries
+alike (the engine passes its answer in as ``fog=``); the tests hold the two equal.
+
 A thread is a sequence of :class:`ThreadHex`: ``name`` (hex name), ``rs`` (range from the source
 hex), ``rt`` (range to the target hex), ``ground`` (ground level), ``key`` (hexes with equal
 key, e.g. the two hexes along a hexspine, count once) and ``low`` (the lowest ground drawn in
@@ -103,6 +108,27 @@ def winter_camouflage_lv(state: AslWeather, range_: int, *, target_is_infantry: 
 def fog_top(state: AslWeather) -> int | None:
     """The height where fog ends: level L+1 for fog at level L and lower (3.311), or None."""
     return None if state.fog_level is None else state.fog_level + 1
+
+
+#: Why the fog of a hex counts, by the kernel's code (hexwx._native.FOG_*): 0 it does not, 1
+#: the thread is in the fog (or an end hex is), 2 the fog top is level with the higher end
+#: (A6.2), 3 the lower end lies in the fog top's blind zone (A6.4).  :func:`_fog_hex_rule_scaled`
+#: gives the same citations.
+FOG_RULES: tuple[str, ...] = ("", "3.311", "3.311, A6.2", "3.311, A6.4")
+
+
+#: Every fog top the weather can give: level L + 1 for each fog level L of the 3.31 chart.
+FOG_TOPS: tuple[int, ...] = tuple(sorted({level + 1 for level in C.FOG_LEVEL_CHART.values()}))
+
+
+def fog_params(state: AslWeather) -> tuple[int, int, int] | None:
+    """(fog top, scale d, density DRM) for the kernel, the top scaled by d as :func:`_scaled`
+    does (the kernel scales elevations and ground by d); None without fog."""
+    top = fog_top(state)
+    if top is None:
+        return None
+    (top_d,), d = _scaled(top)
+    return top_d, d, int(state.fog_drm or 1)
 
 
 def fog_blind_zone(top: Height, hi: Height, lo: Height, r_hi: int) -> Height:
@@ -210,22 +236,22 @@ def _fog_hex_rule_scaled(top: int, se: int, te: int, rs: int, rt: int, low: int 
                          d: int) -> str | None:
     """:func:`fog_hex_rule` on heights scaled by ``d`` (integers)."""
     if rs == 0:                                 # the firer's hex
-        return "3.311" if se < top else None
+        return FOG_RULES[1] if se < top else None
     if rt == 0:                                 # the target's hex
-        return "3.311" if te < top else None
+        return FOG_RULES[1] if te < top else None
     if low is not None and low >= top:          # no ground below the fog top: no fog here
         return None
     hi, lo = max(se, te), min(se, te)
     if top > hi:
-        return "3.311"
+        return FOG_RULES[1]
     if top == hi and top > lo:
-        return "3.311, A6.2"
+        return FOG_RULES[2]
     if lo < top < hi:
         r_hi, r_lo = (rs, rt) if se > te else (rt, rs)
         # fog_blind_zone() scaled by d: top - lo - (hi - top) + 1 + r_hi // 5, at least 1
         zone = top - lo - (hi - top) + d * (1 + r_hi // 5)
         if d * r_lo <= max(zone, d):
-            return "3.311, A6.4"
+            return FOG_RULES[3]
     return None
 
 
@@ -233,7 +259,9 @@ def lv_total_straight(state: AslWeather, *, source_elevation: int, target_elevat
                       range: int) -> int:  # noqa: A002
     """The LV DRM :func:`lv_hindrances` gives a straight thread of one hex per range step
     between two ground-level hexes with no units (no winter camouflage) -- without building
-    the thread; the batch forms of LOS use it for every pair."""
+    the thread, fog assumed in every hex between the ends.  The reference of the kernel's
+    straight-thread fog cube (``hexwx._native.fog_straight``), which exposure's cached pairs
+    correct by each thread's fog deficit."""
     r = range
     _check_range(r)
     total_drm = mist_drm(r, heavy=state.heavy) if state.mist else 0   # = what mist_lv sums
@@ -255,20 +283,25 @@ def lv_hindrances(state: AslWeather, *, thread: Sequence[ThreadHex] | None,
                   source_elevation: float, target_elevation: float, range: int,  # noqa: A002
                   target_is_infantry: bool = True, target_positive_tem: bool = False,
                   target_winter_camouflage: bool = False, same_building: bool = False,
-                  same_location: bool = False) -> list[LvHindrance]:
+                  same_location: bool = False,
+                  fog: Sequence[LvHindrance] | None = None) -> list[LvHindrance]:
     """All weather LV hindrances for one LOS: fog (by level), mist/rain/falling snow by range,
     winter camouflage.  Fire from a building to another Location of the same building through a
     building hexside (``same_building``) is always Clear (3.8): no LV at all.  Fire within one
     Location (``same_location``) is not "to another Location": fog applies at half its DRM,
     fractions rounded up (3.311), also inside a building.
 
-    ``thread`` may be None only when there is no fog.
+    ``fog``: the fog hindrances of this LOS between two locations as the kernel found them
+    (:func:`fog_lv`'s answer); None: :func:`fog_lv` works them out on ``thread``, which may
+    then be None only when there is no fog.
     """
     _check_range(range)
     if same_building and not same_location:
         return []
     out: list[LvHindrance] = []
-    if state.fog:
+    if state.fog and fog is not None and not same_location:
+        out += fog
+    elif state.fog:
         if thread is None:
             raise UsageError("fog LV needs the LOS thread (hexes from source to target)")
         out += fog_lv(state, thread=thread, source_elevation=source_elevation,

@@ -21,7 +21,7 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LosTable, _apply_lv, level_locations, weathered
+from hexwx.lineofsight.engine import LosTable, _apply_lv, _fog_spec, level_locations, weathered
 
 #: Unordered pairs per chunk (each chunk holds twice as many ordered pairs): a few MiB of
 #: kernel output and some tens of MiB of text when written.
@@ -85,14 +85,16 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
     total = n * (n - 1)
     blocks = row_blocks(n, chunk_pairs)
     done = pixels = 0
+    fog = _fog_spec(weather)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexwx-kernel") as pool:
         def run(block: tuple[int, int]) -> Any:
-            return pool.submit(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads)
+            return pool.submit(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads,
+                               fog)
 
         pending = run(blocks[0]) if blocks else None
         for i, (a0, a1) in enumerate(blocks):
             assert pending is not None
-            fr, ft, rr, rt, seen = pending.result()
+            fr, ft, rr, rt, seen, *fog_lv = pending.result()
             pending = run(blocks[i + 1]) if i + 1 < len(blocks) else None  # trace on meanwhile
             a, b = _pairs_of_rows(n, a0, a1)
             # interleave (a, b) and (b, a)
@@ -110,7 +112,11 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
             blocked = reason != 0
             lv = None
             if weather is not None:
-                lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng)
+                fl = None
+                if fog_lv:
+                    fl = np.empty(len(src), np.int16)
+                    fl[0::2], fl[1::2] = fog_lv
+                lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng, fog=fl)
             done += len(src)
             pixels += seen
             yield LosTable(src, tgt, rng, blocked, hindrance, lv), TableProgress(done, total, pixels)
