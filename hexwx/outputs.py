@@ -119,7 +119,7 @@ def _temp_beside(p: Path) -> tuple[int, Path]:
     """Create a new, unique, empty file beside ``p``: (descriptor, path); never follows links."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
     for _ in range(100):
-        tmp = p.with_name(f".{p.name}.{os.urandom(6).hex()}.tmp")
+        tmp = p.with_name(f".{p.name}.{os.urandom(6).hex()}.tmp")  # as secrets.token_hex
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:

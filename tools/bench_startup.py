@@ -37,21 +37,48 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 #: As a user runs hexwx: Python writes and reuses .pyc files (numpy's come with its install).
 #: PYTHONDONTWRITEBYTECODE (set on some CI machines) would recompile hexwx on every start.
-BASE_ENV = {k: v for k, v in os.environ.items()
-            if k not in ("PYTHONDONTWRITEBYTECODE", "HEXWX_NO_CACHE", "HEXWX_CACHE_DIR")}
+#: PYTHONPATH: the hexwx of this checkout.
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+       "PYTHONPATH": str(ROOT)}
+#: ENV without the map cache settings: each run here says which cache it uses.
+BASE_ENV = {k: v for k, v in ENV.items() if k not in ("HEXWX_NO_CACHE", "HEXWX_CACHE_DIR")}
 #: What the ``hexwx`` console script runs (pip writes it so).
 SCRIPT = "import sys; from hexwx.cli import main; sys.exit(main())"
 DEFAULT_COMMANDS = ("hexwx los bd02 I4 P6", "hexwx los-table bd02 -o {tmp}/table.csv -q")
 MODES = ("first-ever", "cached", "no cache")
 
 
-def wall(cmd: list[str], env: dict[str, str]) -> float:
+def wall(cmd: list[str], env: dict[str, str] = ENV) -> float:
     t = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - t
+
+
+def interleaved(runs: dict[str, list[str]], rounds: int) -> dict[str, list[float]]:
+    """Wall seconds of each command in a fresh process, ``rounds`` times, interleaved round by
+    round so that load on a shared machine hits them alike (after one warm-up run each).
+    (tools/bench_render.py uses it.)"""
+    for cmd in runs.values():  # warm the file cache and the .pyc files once
+        wall(cmd)
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(rounds):
+        for name, cmd in runs.items():
+            times[name].append(wall(cmd))
+    return times
+
+
+def print_medians(times: dict[str, list[float]], base: str, width: int = 34) -> None:
+    """One line per command: its median, the ratio to the median of ``base``, min and max."""
+    ref = statistics.median(times[base])
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        print(f"  {name:<{width}} {med * 1000:7.1f} ms   {med / ref:4.2f}x {base:<12} "
+              f"(min {min(ts) * 1000:.1f}, max {max(ts) * 1000:.1f})")
 
 
 def empty(folder: str) -> None:

@@ -1,4 +1,4 @@
-"""Regenerate the golden PNGs of tests/test_render_golden.py (tests/data/golden/*.png).
+"""Regenerate the golden PNGs of tests/render/test_render_golden.py (tests/data/golden/*.png).
 
     python tools/regen_golden_png.py            # write all
     python tools/regen_golden_png.py hex_los.png
@@ -18,7 +18,7 @@ TESTS = ROOT / "tests"
 
 def _cases() -> dict:
     sys.path.insert(0, str(TESTS))
-    spec = importlib.util.spec_from_file_location("test_render_golden", TESTS / "test_render_golden.py")
+    spec = importlib.util.spec_from_file_location("test_render_golden", TESTS / "render" / "test_render_golden.py")
     mod = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(mod)

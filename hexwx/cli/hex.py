@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -119,6 +118,7 @@ def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
     result, weather = los_answer(m, scenario, a_text, b_text, args)
     data = result.to_json()
     data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
+    import json
     return json.dumps(data, indent=2)
 
 

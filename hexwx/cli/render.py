@@ -203,8 +203,7 @@ def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
         units = tuple(scenario.units)
     else:
         m = _load_map(args.source, args)
-        from hexwx.io.vsav import is_vasl_save
-        if is_vasl_save(args.source):  # a save's pieces on the boards are drawn too
+        if Path(args.source).is_file() and _is_save(args.source):  # a save's pieces are drawn too
             from hexwx.io.vsav import read_save
             from hexwx.io.vsav_import import save_units
             units = save_units(read_save(args.source), m)
@@ -217,18 +216,20 @@ def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
     shade_weather = scenario is not None or weather_flags_given(args)
     overlays = _hex_overlays(args, m, weather, units)
     if svg:
-        from hexwx.render.svg import map_svg
+        from hexwx.render.svg import map_svg_parts
         overlays = {k: v for k, v in overlays.items() if k in ("los", "viewshed", "path", "reach",
                                                                 "exposure")}
-        text = map_svg(m, weather=weather if shade_weather else None, background=args.background,
-                       scale=args.scale, window=args.window, hex_ids=not args.no_ids,
-                       legend=not args.no_legend, **overlays)
-        caption = render_map(m, weather=weather if shade_weather else None, scale=0.05,
-                             legend=False, hex_ids=False, **_hex_overlays(args, m, weather, units)).caption
-        return text, caption
+        return map_svg_parts(m, weather=weather if shade_weather else None,
+                             background=args.background, scale=args.scale, window=args.window,
+                             hex_ids=not args.no_ids, legend=not args.no_legend, **overlays)
     return render_map(m, weather=weather if shade_weather else None,
                       background=args.background, scale=args.scale, window=args.window,
                       hex_ids=not args.no_ids, legend=not args.no_legend, units=units, **overlays)
+
+
+def _is_save(path: str) -> bool:
+    from hexwx.io.vsav import is_vasl_save  # only for files: a board name or layout is none
+    return is_vasl_save(path)
 
 
 def _parse(m: Any, text: str, flag: str, units: Any = ()) -> int:

@@ -13,7 +13,7 @@ from hexwx.errors import HexwxError, UsageError
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
-if TYPE_CHECKING:  # the dice and rolls are imported when a weather command runs
+if TYPE_CHECKING:  # the dice, rolls and effects load when a weather command runs
     from hexwx.dice import Dice
 
 WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
@@ -128,16 +128,20 @@ def _seed(args: argparse.Namespace) -> int:
     return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
 
 
+def _dice(seed: int) -> Dice:
+    from hexwx.dice import Dice
+    return Dice(seed=seed)
+
+
 def _print_json(data: Any) -> None:
     import json
     print(json.dumps(data, indent=2))
 
 
 def _cmd_roll(args: argparse.Namespace) -> int:
-    from hexwx.dice import Dice
     from hexwx.weather.asl.rolls import roll_weather
     seed = _seed(args)
-    dice = Dice(seed=seed)
+    dice = _dice(seed)
     state, rolls = roll_weather(args.month, dice, wind=args.wind or "none")
     if args.json:
         _print_json({"month": args.month, "seed": seed, "state": state.to_json(),
@@ -151,7 +155,6 @@ def _cmd_roll(args: argparse.Namespace) -> int:
 
 
 def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list]:
-    from hexwx.weather.asl.rolls import roll_weather
     scenario = None
     if getattr(args, "scenario", None):
         from hexwx.io.scenario import hex_names_of, load_scenario
@@ -170,15 +173,15 @@ def _start_state(args: argparse.Namespace, dice: Dice) -> tuple[AslWeather, list
     if not month:
         raise UsageError("no starting weather: give --month MON to roll it, weather flags, "
                          "or --scenario FILE")
+    from hexwx.weather.asl.rolls import roll_weather
     state, rolls = roll_weather(month, dice, wind=args.wind or "none")
     return state, rolls
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from hexwx.dice import Dice
     from hexwx.weather.asl.rolls import run_weather
     seed = _seed(args)
-    dice = Dice(seed=seed)
+    dice = _dice(seed)
     args.wx_wind = args.wind
     state, rolls = _start_state(args, dice)
     if args.wind:
@@ -206,12 +209,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_effects(args: argparse.Namespace) -> int:
-    from hexwx.weather.asl.effects import effects
     scenario = None
     if args.scenario:
         from hexwx.io.scenario import load_scenario
         scenario = load_scenario(args.scenario)
     state = weather_from_args(args, scenario=scenario)
+    from hexwx.weather.asl.effects import effects
     found = effects(state)
     if args.json:
         _print_json({"state": state.to_json(), "effects": [e.to_json() for e in found]})

@@ -1,8 +1,8 @@
 """Pixel geometry of a hex map in VASL's raster convention (LOS-SPEC 1.3-1.8).
 
-Everything here is computed once per map: hex LOS points, border and extended-border
-polygons, hexside location points, which hexsides lie off the map, and the pixel -> hex lookup
-for every pixel.  The per-pixel loops (grid lookup with the AWT polygon insideness test, nearest
+Everything here is computed once per grid: hex LOS points, border and extended-border
+polygons, hexside location points, which hexsides lie off the map, and (on first use) the
+pixel -> hex lookup for every pixel.  The per-pixel loops (grid lookup with the AWT polygon insideness test, nearest
 location, range) are C, in ``hexwx/_loskernel.c``, shared with the LOS kernel.
 
 A board turned round (rotated 180 degrees) among upright boards follows the physical board:
@@ -17,8 +17,9 @@ gives it its centre (:attr:`Grid.owners`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import lru_cache
+import weakref
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -45,8 +46,22 @@ def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
+class _Lookup:
+    """What :attr:`PixelGeometry.hex_at` is made from: the composed grid's hex borders and
+    columns, and (x0, y0, layout hex of each upright hex) of each board turned round."""
+
+    border: np.ndarray
+    first: np.ndarray
+    nrows: np.ndarray
+    turns: tuple[tuple[int, int, np.ndarray], ...] = ()
+
+    def __post_init__(self) -> None:
+        freeze(self, "border", "first", "nrows")
+
+
+@dataclass(frozen=True, eq=False)
 class PixelGeometry:
-    """Per-hex pixel geometry arrays and the per-pixel hex lookup of one map."""
+    """Per-hex pixel geometry arrays and the per-pixel hex lookup (:attr:`hex_at`) of one map."""
 
     width: int
     height: int
@@ -56,12 +71,27 @@ class PixelGeometry:
     ext: np.ndarray         # int32 [n, 6, 2]
     loc: np.ndarray         # int32 [n, 6, 2] hexside location points
     side_on_map: np.ndarray  # bool [n, 6]
-    hex_at: np.ndarray      # int32 [width, height]: grid lookup (LOS-SPEC 1.6), -1 = none
+    lookup: _Lookup = field(repr=False)
     #: boards (indices in ``grid.boards``) whose hexes are the upright board's turned round
     turned: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self)
+
+    @cached_property
+    def hex_at(self) -> np.ndarray:
+        """int32 [width, height]: the hex of every pixel by the grid lookup (LOS-SPEC 1.6),
+        -1 = none; a board turned round gets the upright board's lookup turned.  Made on first
+        use (LOS, movement, veils), not by per-hex terrain, which reads only the points above:
+        a plain map picture never pays for it."""
+        k = self.lookup
+        out = _grid_lookup_all(self.width, self.height, k.border, k.first, k.nrows)
+        for x0, y0, cells in k.turns:
+            rect = upright_board_geometry().hex_at[::-1, ::-1]
+            out[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX] = np.where(
+                rect >= 0, cells[np.maximum(rect, 0)], -1)
+        out.setflags(write=False)
+        return out
 
 
 #: Hexside (and vertex) k of an upright board is hexside SIDE_TURNED[k] of the board turned round.
@@ -81,12 +111,27 @@ def upright_board_geometry() -> PixelGeometry:
     return build_geometry(Grid.single())
 
 
+#: Geometry by grid object: maps that share a grid share its geometry (:func:`build_geometry`).
+_BUILT: weakref.WeakKeyDictionary[Grid, PixelGeometry] = weakref.WeakKeyDictionary()
+
+
 def build_geometry(grid: Grid, physical: bool = True) -> PixelGeometry:
-    """Compute the pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6).
+    """The pixel geometry of ``grid`` (LOS-SPEC 1.3-1.6), computed once per grid object: a
+    map file's loader (which paints its raster through the lookup) and the map it makes, or a
+    map and its weather-changed copies, share one geometry and one pixel lookup.
 
     Rotated boards among upright ones are the upright board's geometry turned round (module
     docstring); with ``physical=False`` they are computed on the composed grid as VASL does
-    (for comparing with VASL)."""
+    (for comparing with VASL; not kept)."""
+    if not physical:
+        return _build(grid, physical)
+    geo = _BUILT.get(grid)
+    if geo is None:
+        geo = _BUILT[grid] = _build(grid, physical)
+    return geo
+
+
+def _build(grid: Grid, physical: bool) -> PixelGeometry:
     W, H = grid.width_px, grid.height_px
     # every hex at once
     X = np.asarray(grid.centre_x, np.float64)[:, None]   # [n, 1]: the exact centres
@@ -107,20 +152,20 @@ def build_geometry(grid: Grid, physical: bool = True) -> PixelGeometry:
         on_map[np.ix_(hexes, sides)] = False
     first = np.array([grid.cell(c, 0) for c in range(grid.ncols)], np.int32)
     nrows = np.array([grid.rows_in_global_column(c) for c in range(grid.ncols)], np.int32)
-    hex_at = _grid_lookup_all(W, H, border, first, nrows)
-    turned: list[int] = []
-    if physical:
-        for i, b in enumerate(grid.boards):
-            if b.rotated:
-                _turn_board(grid, i, los_x, los_y, border, ext, loc, hex_at)
-                turned.append(i)
-    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map, hex_at, tuple(turned))
+    turned = [i for i, b in enumerate(grid.boards) if b.rotated] if physical else []
+    composed = border.copy() if turned else border   # the lookup reads the composed borders
+    turns = []
+    for i in turned:
+        turns.append(_turn_board(grid, i, los_x, los_y, border, ext, loc))
+    return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map,
+                         _Lookup(composed, first, nrows, tuple(turns)), tuple(turned))
 
 
 def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border: np.ndarray,
-                ext: np.ndarray, loc: np.ndarray, hex_at: np.ndarray) -> None:
-    """Give board ``i``'s hexes (those whose centre it holds) and its pixels the upright board's
-    geometry turned round, in place (module docstring)."""
+                ext: np.ndarray, loc: np.ndarray) -> tuple[int, int, np.ndarray]:
+    """Give board ``i``'s hexes (those whose centre it holds) the upright board's geometry
+    turned round, in place (module docstring); return (x0, y0, layout hex of each upright hex),
+    with which :attr:`PixelGeometry.hex_at` turns its pixels."""
     up = upright_board_geometry()
     ox, oy = turn_origin(grid, i)
     cells = grid.board_cells(i)                  # layout hex of each upright hex
@@ -133,9 +178,7 @@ def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border
     for mine, theirs in ((border, up.border), (ext, up.ext), (loc, up.loc)):
         mine[h[:, None], np.array(turn)[None, :]] = o - theirs[u]
     b = grid.boards[i]
-    x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
-    rect = up.hex_at[::-1, ::-1]
-    hex_at[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX] = np.where(rect >= 0, cells[np.maximum(rect, 0)], -1)
+    return BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by, cells
 
 
 def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,

@@ -51,7 +51,7 @@ from numpy.lib import format as npformat
 from hexwx.hexmap.board import HexMap, seed
 from hexwx.hexmap.coords import BoardPlacement, Grid
 from hexwx.hexmap.derive import HexTerrain
-from hexwx.hexmap.pixelgeom import PixelGeometry
+from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
 
 try:  # BLAKE2 without hashlib's OpenSSL start-up (a few ms of every cold start)
@@ -60,7 +60,7 @@ except ImportError:  # pragma: no cover - other Pythons
     from hashlib import blake2b
 
 #: Bump when the file layout or what a file holds changes.
-FORMAT = 4
+FORMAT = 5
 DIR_ENV = "HEXWX_CACHE_DIR"
 OFF_ENV = "HEXWX_NO_CACHE"
 MAX_ENV = "HEXWX_CACHE_MAX_MB"
@@ -391,8 +391,15 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         v = getattr(g, f.name)
         if isinstance(v, np.ndarray):
             put(f"geometry.{f.name}", v)
+        elif isinstance(v, _Lookup):         # what the pixel lookup is made from
+            for name in ("border", "first", "nrows"):
+                put(f"geometry.lookup.{name}", getattr(v, name))
+            for i, (_x0, _y0, cells) in enumerate(v.turns):
+                put(f"geometry.lookup.turns.{i}", cells)
+            plain[f.name] = [[int(x0), int(y0)] for x0, y0, _cells in v.turns]
         else:
             plain[f.name] = _plain(v)
+    put("geometry.hex_at", g.hex_at)         # the pixel lookup itself (made on first use)
     for f in fields(HexTerrain):
         put(f"hexes.{f.name}", getattr(ht, f.name))
 
@@ -439,9 +446,17 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)
-        geo_args[f.name] = arrays[f"geometry.{f.name}"] if v is None else \
-            tuple(v) if isinstance(v, list) else v
+        if f.name == "lookup":
+            geo_args[f.name] = _Lookup(
+                border=arrays["geometry.lookup.border"], first=arrays["geometry.lookup.first"],
+                nrows=arrays["geometry.lookup.nrows"],
+                turns=tuple((int(x0), int(y0), arrays[f"geometry.lookup.turns.{i}"])
+                            for i, (x0, y0) in enumerate(v)))
+        else:
+            geo_args[f.name] = arrays[f"geometry.{f.name}"] if v is None else \
+                tuple(v) if isinstance(v, list) else v
     geo = PixelGeometry(**geo_args)
+    geo.__dict__["hex_at"] = arrays["geometry.hex_at"]    # (a cached property: made already)
     hexes = HexTerrain(**{f.name: arrays[f"hexes.{f.name}"] for f in fields(HexTerrain)})
     n = len(grid)
     if m.elevation.shape != (grid.width_px, grid.height_px) or geo.hex_at.shape != m.elevation.shape \

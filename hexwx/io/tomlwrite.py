@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")   # used with fullmatch: "$" would let "k\n" through
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
             "\r": "\\r"}
 
@@ -33,7 +33,7 @@ def key(k: str) -> str:
     """``k`` as a TOML key: bare if it can be, else quoted."""
     if not isinstance(k, str):
         raise TypeError(f"TOML keys are strings, got {k!r}")
-    return k if _BARE_KEY.match(k) else quote(k)
+    return k if _BARE_KEY.fullmatch(k) else quote(k)
 
 
 def value(v: Any) -> str:

@@ -8,11 +8,10 @@ state (:class:`hexwx.weather.asl.state.AslWeather`).  Nothing here computes LOS 
 
 Geometry: map pixels in VASL's convention (a board is 1800 x 645); the image has ``scale``
 final pixels per map pixel (default 1.0, so a board is 1800 px wide) and is drawn at
-:data:`~hexwx.render.style.SUPERSAMPLE` times that size, then downsampled with LANCZOS.
+:data:`~hexwx.render.style.SUPERSAMPLE` times that size, then averaged down (anti-aliasing).
 """
 from __future__ import annotations
 
-import io
 import math
 import re
 from dataclasses import dataclass
@@ -24,21 +23,22 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.pixelgeom import PixelGeometry
 from hexwx.hexmap.transform import transformed
 from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
-from hexwx.errors import DataError, UsageError
+from hexwx.errors import UsageError
 from hexwx.render.style import (
-    BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, RGB, SUPERSAMPLE, TERRAIN_STYLES,
-    Marker, Rendering, downsample, font, halo_text, legend_strip, level_colour, line_swatch,
-    PATTERNS, marker_swatch, pattern_mask, stack, swatch,
+    BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, PATTERNS, RGB, TERRAIN_STYLES, Frame,
+    Marker, Rendering, downsample, font, halo_label, halo_text, legend_strip, level_colour,
+    line_swatch, marker_swatch, pattern_mask, stack, swatch,
 )
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
-from hexwx.lineofsight.results import Hindrance
 from hexwx.weather.asl.state import AslWeather, Drift
 
 if TYPE_CHECKING:  # result types only: importing them would load the LOS kernel and networkx
     from hexwx.lineofsight.engine import LosResult, Viewshed
+    from hexwx.lineofsight.results import Hindrance
     from hexwx.lineofsight.exposure import Exposure
     from hexwx.movement.paths import MovePath, Reach
 
@@ -134,47 +134,9 @@ def _palette(table: TerrainTable) -> _Palette:
 # the view: which part of the map, at what scale
 # -------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class View:
-    """A window of the map (map pixels x0..x1, y0..y1) drawn at ``scale`` final px per map px."""
-
-    x0: int
-    y0: int
-    x1: int
-    y1: int
-    scale: float
-    ss: int = SUPERSAMPLE
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """Final image size of the map area."""
-        return (max(1, round((self.x1 - self.x0) * self.scale)),
-                max(1, round((self.y1 - self.y0) * self.scale)))
-
-    @property
-    def canvas_size(self) -> tuple[int, int]:
-        w, h = self.size
-        return (w * self.ss, h * self.ss)
-
-    @property
-    def k(self) -> float:
-        """Canvas px per map px."""
-        return self.scale * self.ss
-
-    def c(self, x: float, y: float) -> tuple[float, float]:
-        """Canvas point of map point (x, y)."""
-        return ((x - self.x0) * self.k, (y - self.y0) * self.k)
-
-    def final(self, x: float, y: float) -> tuple[int, int]:
-        """Final-image pixel of map point (x, y)."""
-        return (round((x - self.x0) * self.scale), round((y - self.y0) * self.scale))
-
-    def px(self, map_px: float) -> int:
-        """A length of ``map_px`` map pixels on the canvas (at least 1)."""
-        return max(1, round(map_px * self.k))
-
-    def sees(self, x: float, y: float, margin: float = HEX_WIDTH_PX) -> bool:
-        return self.x0 - margin <= x <= self.x1 + margin and self.y0 - margin <= y <= self.y1 + margin
+#: A window of the map (map pixels x0..x1, y0..y1, whole numbers; y down) at ``scale`` final
+#: px per map px: the frame shared with tables (:class:`~hexwx.render.style.Frame`).
+View = Frame
 
 
 def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | None = None) -> View:
@@ -208,19 +170,19 @@ def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
 # base layer: terrain raster or the board's own artwork
 # -------------------------------------------------------------------------------------------
 
+def _window(m_array: np.ndarray, view: View) -> np.ndarray:
+    """The view's window of an x-major map raster, y-major and C-contiguous (one copy)."""
+    x0, y0, x1, y1 = (int(v) for v in (view.x0, view.y0, view.x1, view.y1))
+    return np.ascontiguousarray(m_array[x0:x1, y0:y1].T)
+
+
 def _upsample(arr_yx: np.ndarray, view: View) -> np.ndarray:
-    """A y-major uint8 map-pixel array resized (nearest) to the final image size."""
+    """A y-major uint8 map-pixel array resized (nearest) to the final image size (itself,
+    uncopied, when it has that size already: scale 1)."""
+    if arr_yx.shape[::-1] == view.size:
+        return arr_yx
     img = Image.fromarray(np.ascontiguousarray(arr_yx), "L")
-    if img.size == view.size:
-        return np.asarray(img)
     return np.asarray(img.resize(view.size, Image.Resampling.NEAREST))
-
-
-def _level_ids(elev_yx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(uint8 index into the level table, level colours [k, 3]) for a y-major elevation window."""
-    lo, hi = int(elev_yx.min()), int(elev_yx.max())
-    colours = np.array([level_colour(v) for v in range(lo, hi + 1)], np.uint8)
-    return (elev_yx.astype(np.int16) - lo).astype(np.uint8), colours
 
 
 def _contours(elev_yx: np.ndarray) -> np.ndarray:
@@ -238,25 +200,29 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
     map pixel), so it is coloured directly at the final size; vectors are drawn at 2x.
 
     One lookup does it all: every pixel gets the index (class, on-pattern, level or contour)
-    into a small colour table, so the cost is a few passes over the image.
+    into a small colour table of 4-byte RGBX words, so the cost is a few passes over the image.
     """
     pal = _palette(m.table)
-    codes = m.terrain[view.x0:view.x1, view.y0:view.y1].T
-    elev = m.elevation[view.x0:view.x1, view.y0:view.y1].T
+    codes = _window(m.terrain, view)
+    elev = _window(m.elevation, view)
     cls_small = pal.cls[codes]
-    lvl_small, lvl_colours = _level_ids(elev)
+    lo, hi = int(elev.min()), int(elev.max())
+    lvl_colours = np.array([level_colour(v) for v in range(lo, hi + 1)], np.uint8)
+    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8)
+    levels = [lo + int(i) for i in np.flatnonzero(np.bincount(lvl_small.ravel()))]
     nlev = len(lvl_colours) + 1                     # the last "level" is the contour colour
     lvl_small[_contours(elev)] = nlev - 1
-    lut = _colour_table(pal, lvl_colours)
+    rgbx = np.zeros((len(_CLASS_KEYS) * 2 * nlev, 4), np.uint8)
+    rgbx[:, :3] = _colour_table(pal, lvl_colours).reshape(-1, 3)
+    lut = rgbx.view(np.uint32).ravel()
     cls = _upsample(cls_small, view)
     lvl = _upsample(lvl_small, view)
     bits = _pattern_bits(cls.shape, _period(view))
     on = (bits >> _PATTERN_BIT[cls]) & 1
     index = (cls.astype(np.uint16) * 2 + on) * nlev + lvl
-    rgb = lut.reshape(-1, 3)[index]
-    present = {int(c) for c in np.unique(cls_small)}
-    levels = sorted({int(v) for v in np.unique(elev)})
-    return Image.fromarray(rgb, "RGB"), {_CLASS_KEYS[i] for i in present}, levels
+    image = Image.frombytes("RGB", view.size, lut[index], "raw", "RGBX")
+    present = np.flatnonzero(np.bincount(cls_small.ravel(), minlength=len(_CLASS_KEYS)))
+    return image, {_CLASS_KEYS[i] for i in present}, levels
 
 
 #: Bit of each pattern in :func:`_pattern_bits`; 7 = no pattern (never set).
@@ -267,11 +233,15 @@ _PATTERN_BIT = np.array([_PATTERN_NUMBER.get(TERRAIN_STYLES[k].pattern or "", 7)
 
 @lru_cache(maxsize=8)
 def _pattern_bits(shape: tuple[int, int], period: int) -> np.ndarray:
-    """uint8 [h, w]: bit i set where pattern PATTERNS[i] has ink (cached per canvas size)."""
-    ys, xs = np.ogrid[0:shape[0], 0:shape[1]]
-    bits = np.zeros(shape, np.uint8)
+    """uint8 [h, w]: bit i set where pattern PATTERNS[i] has ink (cached per canvas size).
+    Every pattern repeats every ``period`` pixels both ways, so one tile is computed and
+    tiled."""
+    ys, xs = np.ogrid[0:period, 0:period]
+    tile = np.zeros((period, period), np.uint8)
     for name, i in _PATTERN_NUMBER.items():
-        bits |= pattern_mask(name, xs, ys, period).astype(np.uint8) << i
+        tile |= pattern_mask(name, xs, ys, period).astype(np.uint8) << i
+    h, w = shape
+    bits = np.tile(tile, (-(-h // period), -(-w // period)))[:h, :w]
     bits.setflags(write=False)
     return bits
 
@@ -290,40 +260,58 @@ def _colour_table(pal: _Palette, lvl_colours: np.ndarray) -> np.ndarray:
 
 
 def board_layer(m: HexMap, view: View) -> Image.Image:
-    """The boards' own artwork (VASL archive images, rotated where the board is) for the view."""
-    if m.board_images:
-        art = _layout_art(m)
-    else:
+    """The boards' own artwork (VASL archive images, rotated where the board is) for the view:
+    a new image, cut from :func:`board_art`."""
+    art = board_art(m).crop((int(view.x0), int(view.y0), int(view.x1), int(view.y1)))
+    return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
+
+
+#: Decoded board art by map object (:func:`board_art`); at most this many maps' art is kept.
+_ART: weakref.WeakKeyDictionary[HexMap, Image.Image] = weakref.WeakKeyDictionary()
+_ART_MAPS = 4
+
+
+def board_art(m: HexMap) -> Image.Image:
+    """The whole map's board artwork, RGB at map size: each board's image from its archive at
+    its place, turned round where the board is rotated.  Decoded once per map object: later
+    renders of the same map (any window, scale or overlay) reuse it, so treat it as read-only."""
+    art = _ART.get(m)
+    if art is None:
+        art = _compose_art(m)
+        while len(_ART) >= _ART_MAPS:
+            del _ART[next(iter(_ART))]
+        _ART[m] = art
+    return art
+
+
+def _compose_art(m: HexMap) -> Image.Image:
+    size = (m.grid.width_px, m.grid.height_px)
+    placed = m.board_images
+    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False)):
+        # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
             raise UsageError(f"--background board needs a VASL board archive with its image; "
                              f"{m.name or m.source!r} has none (use --background terrain)")
         art = _open_art(m.image_bytes, m.source or m.name)
-        if art.size != (m.grid.width_px, m.grid.height_px):
-            art = art.resize((m.grid.width_px, m.grid.height_px), Image.Resampling.LANCZOS)
-    art = art.crop((view.x0, view.y0, view.x1, view.y1))
-    return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
-
-
-def _open_art(data: bytes, source: str) -> Image.Image:
-    from hexwx.limits import open_image  # header checked before decoding: no pixel bombs
-    return open_image(data, source=source, what="board image").convert("RGB")
-
-
-def _layout_art(m: HexMap) -> Image.Image:
-    """Every board's image pasted at its place on the map, turned round where it is rotated."""
+        return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
     from hexwx.io.vasl import read_board_image
-    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (255, 255, 255))
-    for path, x, y, rotated in m.board_images:
+    canvas = Image.new("RGB", size, (255, 255, 255))
+    for path, x, y, rotated in placed:
         data = read_board_image(path)
         if not data:
             raise UsageError(f"--background board: the archive {path} has no board image "
                              f"(use --background terrain)")
         art = _open_art(data, path)
-        size = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
-        if art.size != size:
-            art = art.resize(size, Image.Resampling.LANCZOS)
+        board = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
+        if art.size != board:
+            art = art.resize(board, Image.Resampling.LANCZOS)
         canvas.paste(art.rotate(180) if rotated else art, (x, y))
     return canvas
+
+
+def _open_art(data: bytes, source: str) -> Image.Image:
+    from hexwx.limits import open_image  # header checked before decoding: no pixel bombs
+    return open_image(data, source=source, what="board image").convert("RGB")
 
 
 # -------------------------------------------------------------------------------------------
@@ -343,13 +331,41 @@ def _hex_poly(m: HexMap, view: View, h: Hex) -> list[tuple[float, float]]:
     return [view.c(x, y) for x, y in m.grid.corners(h)]
 
 
-def draw_grid(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[int]) -> None:
-    """Thin translucent hex outlines on the (transparent) vector layer; a shared hexside is
-    drawn twice but replaces rather than blends, so the tone is even."""
+def grid_runs(m: HexMap, hexes: Iterable[int]) -> list[tuple[Hex, int, int]]:
+    """The hex outlines of ``hexes`` as runs ``(hex, first side, number of sides)``, every
+    hexside once: a hex leaves out the sides it shares with a listed hex of lower id (that
+    hex draws them)."""
+    listed = np.zeros(len(m.grid), bool)
+    ids = np.asarray(list(hexes), np.int64)
+    listed[ids] = True
+    nb = m.grid.neighbours
+    runs: list[tuple[Hex, int, int]] = []
+    for h in ids.tolist():
+        own = [not (0 <= nb[h, k] < h and listed[nb[h, k]]) for k in range(6)]
+        if all(own):
+            runs.append((h, 0, 6))
+            continue
+        for k in range(6):                 # a run starts at an own side after a shared one
+            if own[k] and not own[k - 1]:
+                n = 1
+                while own[(k + n) % 6]:
+                    n += 1
+                runs.append((h, k, n))
+    return runs
+
+
+def draw_grid(base: Image.Image, m: HexMap, view: View, hexes: Iterable[int]) -> None:
+    """Thin translucent hex outlines on the final-size ``base``, each hexside drawn once
+    (:func:`grid_runs`).  The lines are drawn into a mask at SUPERSAMPLE x (anti-aliased once
+    it is averaged down) and the colour is painted through it once, so where lines meet at a
+    vertex the tone stays even."""
+    mask = Image.new("L", view.canvas_size, 0)
+    md = ImageDraw.Draw(mask)
     w = max(1, round(view.k * 0.9))
-    for h in hexes:
-        pts = _hex_poly(m, view, int(h))
-        d.line(pts + [pts[0]], fill=GRID_LINE, width=w)
+    for h, k, n in grid_runs(m, hexes):
+        pts = _hex_poly(m, view, h)
+        md.line([pts[(k + i) % 6] for i in range(n + 1)], fill=GRID_LINE[3], width=w)
+    base.paste(GRID_LINE[:3], (0, 0, *base.size), downsample(mask, base.size))
 
 
 def _hexside_segments(m: HexMap, hexes: Iterable[int]) -> list[tuple[str, Hex, int]]:
@@ -446,12 +462,22 @@ def draw_board_joins(d: ImageDraw.ImageDraw, m: HexMap, view: View) -> None:
 
 
 def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[int]) -> None:
-    """Each hex's name near its top edge, dark on a light halo (legible on any terrain)."""
+    """Each hex's name near its top edge, dark on a light halo (legible on any terrain).  The
+    names are stamped from their column and row parts (:func:`~hexwx.render.style.halo_label`),
+    each part rendered once: a board's 346 names come from 44 renderings."""
     size = round(10.5 * view.k)
     for h in hexes:
         x, y = m.grid.centre(int(h))
-        cx, cy = view.c(x, y - HEX_HEIGHT_PX * 0.36)
-        halo_text(d, (cx, cy), m.grid.name(int(h)), size)
+        halo_label(d, view.c(x, y - HEX_HEIGHT_PX * 0.36), _name_parts(m.grid.name(int(h))), size)
+
+
+_ROW_RE = re.compile(r"^(.*\D)(\d+)$")
+
+
+def _name_parts(name: str) -> tuple[str, ...]:
+    """``"2GG10"`` -> ``("2GG", "10")``: a hex name cut before its row number."""
+    cut = _ROW_RE.match(name)
+    return cut.groups() if cut else (name,)
 
 
 # -------------------------------------------------------------------------------------------
@@ -461,19 +487,38 @@ def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[
 def hex_veil(base: Image.Image, m: HexMap, view: View, alpha: np.ndarray, colour: RGB,
              pattern: str | None = None) -> None:
     """Blend ``colour`` over every hex with ``alpha[h]`` (0-255) on the final-size ``base``; a
-    pattern raises the alpha on its lines, so the veil is visible without colour."""
-    hex_at = m.geometry.hex_at[view.x0:view.x1, view.y0:view.y1].T
+    pattern raises the alpha on its lines, so the veil is visible without colour.  One gather
+    through the view's hex index (:func:`_veil_index`, shared by every veil) and one paste
+    inside the box the veil covers."""
     alpha = np.clip(np.asarray(alpha), 0, 255).astype(np.uint8)
     if not alpha.any():
         return
-    a = np.where(hex_at >= 0, alpha[np.clip(hex_at, 0, None)], 0).astype(np.uint8)
-    a_big = _upsample(a, view)
+    a_big = np.append(alpha, np.uint8(0)).take(_veil_index(m.geometry, view, len(alpha)))
     if pattern:
-        boosted = np.minimum(255, np.arange(256) * 2 + 40).astype(np.uint8)
-        boosted[0] = 0
         on = (_pattern_bits(a_big.shape, _period(view)) >> _PATTERN_NUMBER[pattern]) & 1
-        a_big = np.where(on.astype(bool), boosted[a_big], a_big)
-    base.paste(colour, mask=Image.fromarray(a_big, "L"))
+        a_big = np.where(on.astype(bool), _BOOSTED[a_big], a_big)
+    mask = Image.fromarray(a_big, "L")
+    box = mask.getbbox()
+    if box is not None:
+        base.paste(colour, box, mask.crop(box))
+
+
+#: Alpha on a pattern's lines: raised, so that a veil shows without colour (0 stays 0).
+_BOOSTED = np.minimum(255, np.arange(256) * 2 + 40).astype(np.uint8)
+_BOOSTED[0] = 0
+
+
+@lru_cache(maxsize=4)
+def _veil_index(geo: PixelGeometry, view: View, n: int) -> np.ndarray:
+    """int32 [h, w] at final size: the hex of every pixel of the view, ``n`` where there is
+    none.  Made once per geometry and view: every veil of a render (fog, snow, viewshed,
+    reach...) gathers its per-hex alpha through it."""
+    hex_at = _window(geo.hex_at, view)
+    index = np.where(hex_at >= 0, hex_at, n).astype(np.int32)
+    if index.shape[::-1] != view.size:
+        index = np.asarray(Image.fromarray(index, "I").resize(view.size, Image.Resampling.NEAREST))
+    index.setflags(write=False)
+    return index
 
 
 def _period(view: View) -> int:
@@ -645,16 +690,22 @@ def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View,
     return markers
 
 
-def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, vs: Viewshed,
-                  source: Hex, hexes: Iterable[int]) -> list[Marker]:
+def veil_viewshed(base: Image.Image, m: HexMap, view: View, vs: Viewshed) -> None:
     """Hexes out of LOS under a dark hatched veil; hindered hexes under an orange veil that
-    deepens with the DRM, with the DRM printed; the viewer's hex ringed in black."""
+    deepens with the DRM."""
     blocked = np.asarray(vs.blocked, bool)
     drm = np.asarray(vs.drm, np.int32)
     hidden = np.where(blocked, 120, 0)
     hex_veil(base, m, view, hidden, OVERLAY["viewshed hidden"], "backhatch")
     hind = np.where(~blocked & (drm > 0), np.clip(60 + 40 * drm, 0, 200), 0)
     hex_veil(base, m, view, hind, OVERLAY["viewshed hindered"])
+
+
+def label_viewshed(d: ImageDraw.ImageDraw, m: HexMap, view: View, vs: Viewshed, source: Hex,
+                   hexes: Iterable[int]) -> list[Marker]:
+    """The DRM printed in every hindered hex; the viewer's hex ringed in black."""
+    blocked = np.asarray(vs.blocked, bool)
+    drm = np.asarray(vs.drm, np.int32)
     markers: list[Marker] = []
     for h in hexes:
         h = int(h)
@@ -668,14 +719,19 @@ def draw_viewshed(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: Vi
     return markers
 
 
-def draw_exposure(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, ex: Exposure,
-                  hexes: Iterable[int]) -> list[Marker]:
+def veil_exposure(base: Image.Image, m: HexMap, view: View, ex: Exposure) -> None:
     """The exposure heat map: a vermillion cross-hatched veil deepening with the count of
-    observers that see the hex, the count printed; hexes without the level left bare."""
+    observers that see the hex; hexes without the level left bare."""
     count = np.asarray(ex.count, np.int32)
     top = max(1, int(count.max()))
     alpha = np.where(count > 0, 25 + (150 * count) // top, 0)
     hex_veil(base, m, view, alpha, OVERLAY["exposure"], "cross")
+
+
+def label_exposure(d: ImageDraw.ImageDraw, m: HexMap, view: View, ex: Exposure,
+                   hexes: Iterable[int]) -> list[Marker]:
+    """The count of observers printed in every hex that has the level."""
+    count = np.asarray(ex.count, np.int32)
     markers: list[Marker] = []
     for h in hexes:
         h = int(h)
@@ -786,16 +842,19 @@ def tint_badge(rgb: RGB) -> RGB:
     return tuple(round(c + (255 - c) * 0.55) for c in rgb)  # type: ignore[return-value]
 
 
-def draw_reach(base: Image.Image, d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Reach,
-               source: Hex) -> list[Marker]:
-    """Reachable hexes under a sky-blue veil with their cost; the start ringed."""
-    costs = reach_costs(m, r)
+def veil_reach(base: Image.Image, m: HexMap, view: View, r: Reach) -> None:
+    """Reachable hexes under a hatched sky-blue veil."""
     alpha = np.zeros(len(m.grid), np.int32)
-    for h in costs:
+    for h in reach_costs(m, r):
         alpha[h] = 110
     hex_veil(base, m, view, alpha, OVERLAY["reach"], "hatch")
+
+
+def label_reach(d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Reach,
+                source: Hex) -> list[Marker]:
+    """The cost printed in every reachable hex; the start ringed."""
     markers = []
-    for h, c in costs.items():
+    for h, c in reach_costs(m, r).items():
         cx, cy = m.grid.centre(h)
         if view.sees(cx, cy, 0):
             halo_text(d, view.c(cx, cy + 12), f"{c:g}", round(12 * view.k))
@@ -831,6 +890,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    art_map = m                                    # the boards' art is the same in any weather
     m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
@@ -842,32 +902,41 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     classes: set[str]
     levels: list[int]
     if background == "board":
-        base, classes, levels = board_layer(m, view), set(), []
+        base, classes, levels = board_layer(art_map, view), set(), []
     else:
         base, classes, levels = terrain_layer(m, view)
     hexes = visible_hexes(m, view)
-    layer = Image.new("RGBA", view.canvas_size, (0, 0, 0, 0))   # vectors, drawn at 2x
-    d = ImageDraw.Draw(layer)
     markers: list[Marker] = []
     captions: list[str] = [title or _title(m)]
     overlays: list[str] = []
+    # 1. per-hex veils on the base, at final size
     if weather is not None:
         draw_weather(base, m, view, weather)
         captions.append(weather_caption(weather))
         overlays += _weather_keys(weather)
     if viewshed is not None:
-        markers += draw_viewshed(base, d, m, view, viewshed, vs_src, hexes)
+        veil_viewshed(base, m, view, viewshed)
         captions.append(viewshed_caption(m, viewshed, vs_src, viewshed_level))
         overlays += ["viewshed"]
     if exposure is not None:
-        markers += draw_exposure(base, d, m, view, exposure, hexes)
+        veil_exposure(base, m, view, exposure)
         captions.append(exposure_caption(exposure))
         overlays += ["exposure"]
     if reach is not None:
-        markers += draw_reach(base, d, m, view, reach, reach_src if reach_src is not None else 0)
+        veil_reach(base, m, view, reach)
         captions.append(_reach_caption(m, reach, reach_src))
         overlays += ["reach"]
-    draw_grid(d, m, view, hexes)
+    # 2. lines and text at SUPERSAMPLE x, straight onto the base enlarged, then averaged down
+    #    (the grid, translucent, goes through a mask: draw_grid)
+    draw_grid(base, m, view, hexes)
+    canvas = base.resize(view.canvas_size, Image.Resampling.NEAREST)
+    d = ImageDraw.Draw(canvas)
+    if viewshed is not None:
+        markers += label_viewshed(d, m, view, viewshed, vs_src, hexes)
+    if exposure is not None:
+        markers += label_exposure(d, m, view, exposure, hexes)
+    if reach is not None:
+        markers += label_reach(d, m, view, reach, reach_src if reach_src is not None else 0)
     sides = draw_hexsides(d, m, view, hexes)
     draw_board_joins(d, m, view)
     if hex_ids:
@@ -886,9 +955,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         markers += draw_los(d, m, view, los)
         captions.append(los_caption(los))
         overlays += ["los"]
-    image = base.convert("RGBA")
-    image.alpha_composite(downsample(layer, view.size))
-    image = image.convert("RGB")
+    image = downsample(canvas, view.size)
     caption = "\n".join(captions)
     entries = legend_entries(classes, levels, sides, overlays)
     if legend:

@@ -6,13 +6,15 @@ the same hues, and every terrain class whose colour alone would carry the meanin
 pattern (hatching, dots) in the legend and on the map.  Ground levels are a sequential brown
 ramp with dark contour lines where the level changes, so levels read without colour.
 
-Drawing happens on a canvas :data:`SUPERSAMPLE` times the final size and is downsampled with
-LANCZOS at the end, which anti-aliases every line and label.  Text always has a halo (a stroke
+Drawing happens on a canvas :data:`SUPERSAMPLE` times the final size (a :class:`Frame` maps
+map or table coordinates onto it) and is averaged down block by block at the end, which
+anti-aliases every line and label.  Text always has a halo (a stroke
 in the opposite tone), so labels stay legible on dark terrain.
 """
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -187,24 +189,78 @@ def halo_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, siz
               stroke_width=max(2, size // 6), stroke_fill=halo)
 
 
+def halo_label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], pieces: Sequence[str],
+               size: int, *, fill: RGB = TEXT, halo: RGB = HALO) -> None:
+    """Draw ``"".join(pieces)`` as :func:`halo_text` does (centred on ``xy``, rounded to a
+    whole pixel) from masks of the pieces, each rendered once per process: labels that share
+    pieces (hex ids share their column letters and row numbers) cost four bitmap stamps
+    instead of a FreeType rendering each.  For pieces the font does not kern against each
+    other (letters and digits of the built-in font: tests compare with ``halo_text``)."""
+    masks = [_label_masks(piece, size) for piece in pieces]
+    x = round(xy[0]) - math.ceil(sum(m[3] for m in masks) / 2)   # the "mm" anchor as Pillow
+    y = round(xy[1]) + _middle_to_baseline(size)                   # places it
+    stamps = []
+    for halo_mask, ink_mask, (dx, dy), advance in masks:
+        stamps.append((halo_mask, ink_mask, (x + dx, y + dy)))
+        x += round(advance)
+    for halo_mask, _ink, at in stamps:       # every halo first: a halo never covers ink
+        draw.bitmap(at, halo_mask, fill=halo)
+    for _halo, ink_mask, at in stamps:
+        draw.bitmap(at, ink_mask, fill=fill)
+
+
+@lru_cache(maxsize=32)
+def _middle_to_baseline(size: int) -> int:
+    """Pixels from the middle anchor ("m") down to the baseline ("s") at font ``size``."""
+    return round(font(size).getbbox("A1", anchor="mm")[1] - font(size).getbbox("A1", anchor="ls")[1])
+
+
+@lru_cache(maxsize=4096)
+def _label_masks(text: str, size: int) -> tuple[Image.Image, Image.Image, tuple[int, int], float]:
+    """(halo mask, ink mask, offset of their top-left corner from the left end of the
+    baseline, advance width) of ``text`` drawn by :func:`halo_text` at ``size``."""
+    f = font(size)
+    stroke = max(2, size // 6)
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(text, stroke_width=stroke, anchor="ls"))
+    halo = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(halo).text((-x0, -y0), text, font=f, fill=255, anchor="ls",
+                              stroke_width=stroke, stroke_fill=255)
+    ink = Image.new("L", halo.size, 0)
+    ImageDraw.Draw(ink).text((-x0, -y0), text, font=f, fill=255, anchor="ls")
+    return halo, ink, (x0, y0), f.getlength(text)
+
+
 def text_width(text: str, size: int) -> float:
     return font(size).getlength(text)
 
 
 def wrap(text: str, size: int, width: float) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` px at font ``size``."""
+    """Split ``text`` into lines no wider than ``width`` px at font ``size``.  A line growing
+    word by word is measured whole only near the limit: below it, the sum of its words'
+    widths (each measured once) decides, with a pixel of slack for each join."""
     lines: list[str] = []
+    space = _word_width(" ", size)
     for para in text.split("\n"):
-        line = ""
+        line, approx, words = "", 0.0, 0
         for word in para.split(" "):
-            cand = f"{line} {word}" if line else word
-            if line and text_width(cand, size) > width:
+            w = _word_width(word, size)
+            if not line:
+                line, approx, words = word, w, 1
+                continue
+            cand = f"{line} {word}"
+            near = approx + space + w + 2 * (words + 1) >= width
+            if near and text_width(cand, size) > width:
                 lines.append(line)
-                line = word
+                line, approx, words = word, w, 1
             else:
-                line = cand
+                line, approx, words = cand, approx + space + w, words + 1
         lines.append(line)
     return lines
+
+
+@lru_cache(maxsize=4096)
+def _word_width(word: str, size: int) -> float:
+    return text_width(word, size)
 
 
 # -------------------------------------------------------------------------------------------
@@ -239,6 +295,67 @@ def swatch(size: int, fill: RGB, pattern: str | None, ink: RGB) -> Image.Image:
     img = Image.fromarray(arr, "RGB")
     ImageDraw.Draw(img).rectangle((0, 0, size - 1, size - 1), outline=(0, 0, 0), width=max(1, size // 16))
     return img
+
+
+# -------------------------------------------------------------------------------------------
+# the frame: which rectangle of the map or table, at what scale, on the 2x canvas
+# -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Frame:
+    """The rectangle ``x0..x1``, ``y0..y1`` of a map (map pixels) or a table (cm) drawn at
+    ``scale`` final pixels per unit, on a canvas :data:`SUPERSAMPLE` times the final size.
+    ``flip_y``: y grows up the picture (tables), so ``y1`` is the image's top edge."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    scale: float
+    flip_y: bool = False
+    ss: int = SUPERSAMPLE
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Final image size (at least 1 x 1)."""
+        return (max(1, round((self.x1 - self.x0) * self.scale)),
+                max(1, round((self.y1 - self.y0) * self.scale)))
+
+    @property
+    def canvas_size(self) -> tuple[int, int]:
+        w, h = self.size
+        return (w * self.ss, h * self.ss)
+
+    @property
+    def k(self) -> float:
+        """Canvas px per unit."""
+        return self.scale * self.ss
+
+    def _offset(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.x0, (self.y1 - y) if self.flip_y else (y - self.y0))
+
+    def c(self, x: float, y: float) -> tuple[float, float]:
+        """Canvas point of point (x, y)."""
+        dx, dy = self._offset(x, y)
+        return (dx * self.k, dy * self.k)
+
+    def final(self, x: float, y: float) -> tuple[int, int]:
+        """Final-image pixel of point (x, y)."""
+        dx, dy = self._offset(x, y)
+        return (round(dx * self.scale), round(dy * self.scale))
+
+    def px(self, length: float) -> int:
+        """A length of ``length`` units (map pixels, cm) on the canvas (at least 1)."""
+        return max(1, round(length * self.k))
+
+    def fpx(self, final_px: float) -> int:
+        """A length of ``final_px`` final pixels on the canvas (at least 1)."""
+        return max(1, round(final_px * self.ss))
+
+    def sees(self, x: float, y: float, margin: float = 0.0) -> bool:
+        """True if point (x, y) lies in the rectangle grown by ``margin`` units."""
+        return (self.x0 - margin <= x <= self.x1 + margin
+                and self.y0 - margin <= y <= self.y1 + margin)
 
 
 # -------------------------------------------------------------------------------------------
@@ -309,9 +426,15 @@ def save_png(image: Image.Image, path: str | Path, *, inputs: tuple[object, ...]
 
 
 def downsample(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """The final image: ``canvas`` (drawn at SUPERSAMPLE x) reduced to ``size`` with LANCZOS."""
+    """The final image: ``canvas`` (drawn at SUPERSAMPLE x) reduced to ``size``.  An exact
+    multiple is averaged block by block (``Image.reduce``: each final pixel the mean of its
+    SUPERSAMPLE x SUPERSAMPLE canvas pixels, alpha-weighted; several times cheaper than a
+    LANCZOS resize of the whole canvas); any other size is resized with LANCZOS."""
     if canvas.size == size:
         return canvas
+    f = canvas.width // size[0]
+    if f > 1 and canvas.size == (size[0] * f, size[1] * f):
+        return canvas.reduce(f)
     return canvas.resize(size, Image.Resampling.LANCZOS)
 
 

@@ -18,9 +18,9 @@ import numpy as np
 
 from hexwx.hexmap.board import HexMap
 from hexwx.render.hexmap import (_hindrance_place, _is_lv, _path_caption, _reach_caption,
-                                 exposure_caption, los_caption, make_view, reach_costs,
-                                 render_map, viewshed_caption)
-from hexwx.render.style import OVERLAY
+                                 exposure_caption, los_caption, reach_costs, render_map,
+                                 viewshed_caption)
+from hexwx.render.style import OVERLAY, Frame
 
 if TYPE_CHECKING:
     from hexwx.lineofsight.engine import LosResult, Viewshed
@@ -32,17 +32,24 @@ def _rgb(c: Sequence[int], a: float | None = None) -> str:
     return f"rgb({c[0]},{c[1]},{c[2]})" if a is None else f"rgba({c[0]},{c[1]},{c[2]},{a:.3f})"
 
 
-def map_svg(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
-            path: MovePath | None = None, reach: Reach | None = None,
-            exposure: Exposure | None = None, weather: Any = None, background: str = "terrain",
-            scale: float = 1.0, window: Sequence[str | int] | None = None,
-            hex_ids: bool = True, legend: bool = True, title: str | None = None) -> str:
-    """The SVG text of ``m`` with the given overlays (see the module docstring)."""
+def map_svg(m: HexMap, **kwargs: Any) -> str:
+    """The SVG text of ``m`` with the given overlays (keywords of :func:`map_svg_parts`)."""
+    return map_svg_parts(m, **kwargs)[0]
+
+
+def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
+                  path: MovePath | None = None, reach: Reach | None = None,
+                  exposure: Exposure | None = None, weather: Any = None,
+                  background: str = "terrain", scale: float = 1.0,
+                  window: Sequence[str | int] | None = None, hex_ids: bool = True,
+                  legend: bool = True, title: str | None = None) -> tuple[str, str]:
+    """(SVG text, caption) of ``m`` with the given overlays (see the module docstring): the
+    caption is the one a PNG render prints, made in the same pass."""
     base = render_map(m, weather=weather, background=background, scale=scale, window=window,
                       hex_ids=hex_ids, legend=False, title=title)
-    view = make_view(m, scale=scale, window=window)
     W, H = base.image.size
-    k = view.scale
+    k = base.scale
+    view = Frame(*base.origin, base.origin[0] + W / k, base.origin[1] + H / k, k)
 
     def P(x: float, y: float) -> tuple[float, float]:
         return round((x - view.x0) * k, 2), round((y - view.y0) * k, 2)
@@ -110,6 +117,7 @@ def map_svg(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | Non
                        f'stroke="{_rgb(OVERLAY["path"])}" stroke-width="{2.5 * k}" data-hex="{st.to}" '
                        f'data-cost="{label}"/>')
             text(x, y, label)
+    if path is not None:
         captions.append(_path_caption(path))
     if los is not None:
         pa, pb = P(*g.centre(m.parse(los.source))), P(*g.centre(m.parse(los.target)))
@@ -163,4 +171,4 @@ def map_svg(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | Non
             f'<image href="data:image/png;base64,{png}" x="0" y="0" width="{W}" height="{H}"/>')
     caps = [f'<text class="cap" x="8" y="{H + 16 + i * line_h}">{escape(c)}</text>'
             for i, c in enumerate(cap_lines)]
-    return head + "".join(out) + "".join(caps) + "</svg>\n"
+    return head + "".join(out) + "".join(caps) + "</svg>\n", "\n".join(captions)

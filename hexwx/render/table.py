@@ -10,7 +10,6 @@ puts y = 0 at the bottom.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -19,7 +18,7 @@ from PIL import Image, ImageChops, ImageDraw
 from hexwx.errors import UsageError
 from hexwx.units import ruler
 from hexwx.render.style import (
-    CONTOUR, OVERLAY, RGB, SIDE_COLOURS, SUPERSAMPLE, TABLE_CLOTH, TABLE_STYLES, Marker, Rendering,
+    CONTOUR, OVERLAY, RGB, SIDE_COLOURS, TABLE_CLOTH, TABLE_STYLES, Frame, Marker, Rendering,
     downsample, font, halo_text, legend_strip, line_swatch, marker_swatch, pattern_mask, stack,
     swatch,
 )
@@ -28,39 +27,6 @@ from hexwx.render.style import (
 DEFAULT_WIDTH_PX = 1600
 #: Ruler spacing by length unit: a line every foot on inch tables, every 10 cm on cm tables.
 RULER_STEP = {"in": 12.0, "cm": 10.0}
-
-
-@dataclass(frozen=True)
-class TableView:
-    """Table (cm) -> canvas transform: ``scale`` final px per cm, y flipped."""
-
-    width_cm: float
-    depth_cm: float
-    scale: float
-    ss: int = SUPERSAMPLE
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return (max(1, round(self.width_cm * self.scale)), max(1, round(self.depth_cm * self.scale)))
-
-    @property
-    def canvas_size(self) -> tuple[int, int]:
-        w, h = self.size
-        return (w * self.ss, h * self.ss)
-
-    @property
-    def k(self) -> float:
-        return self.scale * self.ss
-
-    def c(self, x: float, y: float) -> tuple[float, float]:
-        return (x * self.k, (self.depth_cm - y) * self.k)
-
-    def final(self, x: float, y: float) -> tuple[int, int]:
-        return (round(x * self.scale), round((self.depth_cm - y) * self.scale))
-
-    def px(self, final_px: float) -> int:
-        """``final_px`` final pixels on the canvas."""
-        return max(1, round(final_px * self.ss))
 
 
 def _table_of(obj: Any) -> tuple[Any, Any]:
@@ -87,7 +53,7 @@ def _lines(geom: Any) -> list[list[tuple[float, float]]]:
     return [list(geom.coords)]
 
 
-def _fill_pattern(canvas: Image.Image, view: TableView, ring_pts: list[tuple[float, float]],
+def _fill_pattern(canvas: Image.Image, view: Frame, ring_pts: list[tuple[float, float]],
                   fill: RGB, pattern: str | None, ink: RGB) -> None:
     """Fill a polygon with ``fill`` and ``pattern`` ink, working inside its bounding box."""
     pts = [view.c(x, y) for x, y in ring_pts]
@@ -102,13 +68,13 @@ def _fill_pattern(canvas: Image.Image, view: TableView, ring_pts: list[tuple[flo
     canvas.paste(fill, (x0, y0, x1, y1), mask)
     if pattern:
         gy, gx = np.ogrid[y0:y1, x0:x1]
-        on = np.broadcast_to(pattern_mask(pattern, gx, gy, max(8, view.px(6))), (y1 - y0, x1 - x0))
+        on = np.broadcast_to(pattern_mask(pattern, gx, gy, max(8, view.fpx(6))), (y1 - y0, x1 - x0))
         pat = np.ascontiguousarray(on, dtype=np.uint8) * 255
         pmask = ImageChops.multiply(mask, Image.fromarray(pat, "L"))
         canvas.paste(ink, (x0, y0, x1, y1), pmask)
 
 
-def draw_terrain(canvas: Image.Image, d: ImageDraw.ImageDraw, table: Any, view: TableView) -> set[str]:
+def draw_terrain(canvas: Image.Image, d: ImageDraw.ImageDraw, table: Any, view: Frame) -> set[str]:
     """Terrain pieces: hills first, then areas, then lines (roads, hedges, walls); labels."""
     order = sorted(table.terrain, key=lambda p: (0 if p.spec.hill else 2 if p.spec.line else 1))
     kinds: set[str] = set()
@@ -118,16 +84,16 @@ def draw_terrain(canvas: Image.Image, d: ImageDraw.ImageDraw, table: Any, view: 
         if p.spec.line:
             for ln in _lines(p.geometry):
                 pts = [view.c(x, y) for x, y in ln]
-                d.line(pts, fill=ink, width=max(view.px(2), round(width_cm * view.k)), joint="curve")
+                d.line(pts, fill=ink, width=max(view.fpx(2), round(width_cm * view.k)), joint="curve")
             continue
         for ring_pts in _rings(p.geometry):
             _fill_pattern(canvas, view, ring_pts, fill, pattern, ink)
             pts = [view.c(x, y) for x, y in ring_pts]
-            d.line(pts, fill=CONTOUR if p.spec.hill else (40, 40, 40), width=view.px(2 if p.spec.hill else 1))
+            d.line(pts, fill=CONTOUR if p.spec.hill else (40, 40, 40), width=view.fpx(2 if p.spec.hill else 1))
     for p in table.terrain:
         rp = p.geometry.representative_point() if not p.spec.line else p.geometry.interpolate(0.5, normalized=True)
         label = p.id + (f" (h {p.height:g})" if p.spec.hill or p.spec.dense else "")
-        halo_text(d, view.c(rp.x, rp.y), label, view.px(14))
+        halo_text(d, view.c(rp.x, rp.y), label, view.fpx(14))
     return kinds
 
 
@@ -139,7 +105,7 @@ def _side_colours(table: Any) -> dict[str, RGB]:
     return sides
 
 
-def draw_units(d: ImageDraw.ImageDraw, table: Any, view: TableView, colours: dict[str, RGB]) -> list[Marker]:
+def draw_units(d: ImageDraw.ImageDraw, table: Any, view: Frame, colours: dict[str, RGB]) -> list[Marker]:
     """Every base filled with its side's colour, a heavy white front edge with a black arrow for
     the facing, and the unit id beside it."""
     markers = []
@@ -147,15 +113,15 @@ def draw_units(d: ImageDraw.ImageDraw, table: Any, view: TableView, colours: dic
         col = colours[u.side]
         for b in u.bases:
             corners = [view.c(x, y) for x, y in b.corners]
-            d.polygon(corners, fill=col, outline=(0, 0, 0), width=view.px(1))
-            d.line((*corners[0], *corners[1]), fill=(255, 255, 255), width=view.px(3))
+            d.polygon(corners, fill=col, outline=(0, 0, 0), width=view.fpx(1))
+            d.line((*corners[0], *corners[1]), fill=(255, 255, 255), width=view.fpx(3))
             _facing_arrow(d, view, b)
         cx, cy = u.centre
         a = math.radians(u.facing)
         depth = max(b.depth for b in u.bases)
         back = depth / 2 + 12 / view.scale           # 12 px behind the rear edge
         lx, ly = cx - math.sin(a) * back, cy - math.cos(a) * back
-        halo_text(d, view.c(lx, ly), u.id, view.px(14))
+        halo_text(d, view.c(lx, ly), u.id, view.fpx(14))
         b0 = u.bases[0]
         markers.append(Marker("base", u.id, view.final(*_inside(b0, 0.0, -0.3)), col))
     return markers
@@ -170,7 +136,7 @@ def _inside(b: Any, across: float, along: float) -> tuple[float, float]:
             b.y + ry * across * b.frontage + fy * along * b.depth)
 
 
-def _facing_arrow(d: ImageDraw.ImageDraw, view: TableView, b: Any) -> None:
+def _facing_arrow(d: ImageDraw.ImageDraw, view: Frame, b: Any) -> None:
     a = math.radians(b.facing)
     fx, fy = math.sin(a), math.cos(a)
     rx, ry = fy, -fx
@@ -181,42 +147,42 @@ def _facing_arrow(d: ImageDraw.ImageDraw, view: TableView, b: Any) -> None:
     d.polygon([view.c(*tip), view.c(*left), view.c(*right)], fill=(0, 0, 0))
 
 
-def draw_rulers(d: ImageDraw.ImageDraw, table: Any, view: TableView) -> None:
+def draw_rulers(d: ImageDraw.ImageDraw, table: Any, view: Frame) -> None:
     """Faint lines every foot (in) or 10 cm, labelled along the bottom and left edges."""
     step_u = RULER_STEP.get(table.unit, 10.0)
     step = table.from_unit(step_u)
     n = 1
     while n * step < table.width - 1e-9:
         x = n * step
-        d.line((*view.c(x, 0), *view.c(x, table.depth)), fill=(150, 160, 130), width=view.px(1))
-        halo_text(d, view.c(x, 0), f"{n * step_u:g}", view.px(11), anchor="mb")
+        d.line((*view.c(x, 0), *view.c(x, table.depth)), fill=(150, 160, 130), width=view.fpx(1))
+        halo_text(d, view.c(x, 0), f"{n * step_u:g}", view.fpx(11), anchor="mb")
         n += 1
     n = 1
     while n * step < table.depth - 1e-9:
         y = n * step
-        d.line((*view.c(0, y), *view.c(table.width, y)), fill=(150, 160, 130), width=view.px(1))
-        halo_text(d, view.c(0, y), f" {n * step_u:g}", view.px(11), anchor="lm")
+        d.line((*view.c(0, y), *view.c(table.width, y)), fill=(150, 160, 130), width=view.fpx(1))
+        halo_text(d, view.c(0, y), f" {n * step_u:g}", view.fpx(11), anchor="lm")
         n += 1
 
 
-def draw_visibility(d: ImageDraw.ImageDraw, table: Any, view: TableView, vis_cm: float,
+def draw_visibility(d: ImageDraw.ImageDraw, table: Any, view: Frame, vis_cm: float,
                     units: Iterable[Any], colours: dict[str, RGB]) -> None:
     """A dashed circle of the visibility distance around each of ``units``."""
     for u in units:
         cx, cy = view.c(*u.centre)
         r = vis_cm * view.k
-        steps = max(24, int(2 * math.pi * r / view.px(10)))
+        steps = max(24, int(2 * math.pi * r / view.fpx(10)))
         for i in range(0, steps, 2):
             a0, a1 = 2 * math.pi * i / steps, 2 * math.pi * (i + 1) / steps
             d.line((cx + r * math.cos(a0), cy + r * math.sin(a0), cx + r * math.cos(a1), cy + r * math.sin(a1)),
-                   fill=colours[u.side], width=view.px(2))
+                   fill=colours[u.side], width=view.fpx(2))
 
 
 def _fmt(v: float | None, unit: str) -> str:
     return "unlimited" if v is None else ruler(v, unit)
 
 
-def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: TableView, s: Any) -> list[Marker]:
+def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: Frame, s: Any) -> list[Marker]:
     """A line of sight between unit centres: green solid when visible, red dashed when not
     (orange dashed when only partly blocked); the range at its middle; blockers outlined red."""
     a, b = table.unit_by_id(s.viewer).centre, table.unit_by_id(s.target).centre
@@ -228,16 +194,16 @@ def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: TableView, s: Any) -> l
         colour, dashed = OVERLAY["los blocked"], True
     for x in s.blocked_by or (s.obstacles if s.los == "blocked" else ()):
         for ring_pts in _rings(x.geometry):
-            d.line([view.c(*p) for p in ring_pts], fill=OVERLAY["los blocked"], width=view.px(3))
+            d.line([view.c(*p) for p in ring_pts], fill=OVERLAY["los blocked"], width=view.fpx(3))
     _line(d, view, a, b, colour, dashed)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     verdict = "sees" if s.visible else "cannot see"
     halo_text(d, view.c(*mid), f"{s.viewer} {verdict} {s.target}: {_fmt(s.range, s.unit)}",
-              view.px(14), anchor="md")
+              view.fpx(14), anchor="md")
     return [Marker("sight", f"{s.viewer}->{s.target}", view.final(*a), colour, s.los)]
 
 
-def draw_range(d: ImageDraw.ImageDraw, table: Any, view: TableView, r: Any) -> list[Marker]:
+def draw_range(d: ImageDraw.ImageDraw, table: Any, view: Frame, r: Any) -> list[Marker]:
     """A range line in blue, set off beside the centre line (so a sight line on the same pair
     stays visible), with the range and weapon range under its middle."""
     a, b = table.unit_by_id(r.firer).centre, table.unit_by_id(r.target).centre
@@ -248,25 +214,25 @@ def draw_range(d: ImageDraw.ImageDraw, table: Any, view: TableView, r: Any) -> l
     _line(d, view, a2, b2, OVERLAY["path"], False, width=2.5)
     mid = ((a2[0] + b2[0]) / 2, (a2[1] + b2[1]) / 2)
     wr = f" / weapon {_fmt(r.weapon_range, r.unit)}" if r.weapon_range is not None else ""
-    halo_text(d, view.c(*mid), f"range {_fmt(r.range, r.unit)}{wr}", view.px(14), anchor="ma")
+    halo_text(d, view.c(*mid), f"range {_fmt(r.range, r.unit)}{wr}", view.fpx(14), anchor="ma")
     return [Marker("range", f"{r.firer}->{r.target}", view.final(*a2), OVERLAY["path"])]
 
 
-def _line(d: ImageDraw.ImageDraw, view: TableView, a: tuple[float, float], b: tuple[float, float],
+def _line(d: ImageDraw.ImageDraw, view: Frame, a: tuple[float, float], b: tuple[float, float],
           colour: RGB, dashed: bool, width: float = 3.5) -> None:
     ca, cb = view.c(*a), view.c(*b)
-    d.line((*ca, *cb), fill=(255, 255, 255), width=view.px(width + 2.5))
+    d.line((*ca, *cb), fill=(255, 255, 255), width=view.fpx(width + 2.5))
     if not dashed:
-        d.line((*ca, *cb), fill=colour, width=view.px(width))
+        d.line((*ca, *cb), fill=colour, width=view.fpx(width))
         return
     length = math.dist(ca, cb)
     if length == 0:
         return
     ux, uy = (cb[0] - ca[0]) / length, (cb[1] - ca[1]) / length
-    t, dash, gap = 0.0, view.px(10), view.px(6)
+    t, dash, gap = 0.0, view.fpx(10), view.fpx(6)
     while t < length:
         e = min(length, t + dash)
-        d.line((ca[0] + ux * t, ca[1] + uy * t, ca[0] + ux * e, ca[1] + uy * e), fill=colour, width=view.px(width))
+        d.line((ca[0] + ux * t, ca[1] + uy * t, ca[0] + ux * e, ca[1] + uy * e), fill=colour, width=view.fpx(width))
         t = e + gap
 
 
@@ -307,7 +273,7 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
     table, sc = _table_of(obj)
     if not isinstance(width_px, int) or not 200 <= width_px <= 8000:
         raise UsageError(f"width must be 200-8000 px, got {width_px!r}")
-    view = TableView(table.width, table.depth, width_px / table.width)
+    view = Frame(0.0, 0.0, table.width, table.depth, width_px / table.width, flip_y=True)
     canvas = Image.new("RGB", view.canvas_size, TABLE_CLOTH)
     d = ImageDraw.Draw(canvas)
     name = title or getattr(sc, "name", None) or table.name or "table"

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from PIL import ImageDraw
 
 from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import HEX_WIDTH_PX
 from hexwx.render.style import OI, RGB, Marker, font, halo_text
 
 #: Side colours: the usual two sides first, then others in order of appearance.
@@ -48,7 +49,7 @@ def draw_units(d: ImageDraw.ImageDraw, m: HexMap, view: Any, units: Iterable[Any
     k = view.k
     for h, here in by_hex.items():
         x, y = m.grid.centre(h)
-        if not view.sees(x, y):
+        if not view.sees(x, y, HEX_WIDTH_PX):
             continue
         shown = here[:MAX_SHOWN]
         n = len(shown)

@@ -95,3 +95,15 @@ def test_help_is_as_wide_as_argparse_makes_it(columns: str | None, monkeypatch: 
 
 def test_help_imports_no_shutil() -> None:
     assert "shutil" not in _imported_by(["los", "--help"])
+
+
+def test_commands_ask_for_one_blas_thread_unless_the_user_chose_a_number(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for var in app.BLAS_THREAD_VARS:
+        monkeypatch.setenv(var, "")               # unset (restored after the test)
+    assert app.main(["--version"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "")
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert app.main(["--version"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == ""  # the user's OMP_NUM_THREADS rules

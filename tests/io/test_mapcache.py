@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import warnings
+import dataclasses
 from dataclasses import astuple, fields
 from pathlib import Path
 from typing import Any, Callable
@@ -96,8 +97,18 @@ def assert_same_map(a: HexMap, b: HexMap) -> None:
         x, y = getattr(a.geometry, f.name), getattr(b.geometry, f.name)
         if isinstance(x, np.ndarray):
             same_array(x, y, f"geometry.{f.name}")
+        elif dataclasses.is_dataclass(x):         # the parts of the pixel lookup
+            for g in fields(x):
+                u, v = getattr(x, g.name), getattr(y, g.name)
+                if g.name == "turns":
+                    assert [t[:2] for t in u] == [t[:2] for t in v]
+                    for (*_, cu), (*_, cv) in zip(u, v, strict=True):
+                        same_array(cu, cv, "geometry.lookup.turns")
+                else:
+                    same_array(u, v, f"geometry.lookup.{g.name}")
         else:
             assert x == y and type(x) is type(y), f"geometry.{f.name}"
+    same_array(a.geometry.hex_at, b.geometry.hex_at, "geometry.hex_at")
     for f in fields(HexTerrain):
         same_array(getattr(a.hexes, f.name), getattr(b.hexes, f.name), f"hexes.{f.name}")
     def same_nested(x: Any, y: Any, what: str) -> None:

@@ -6,7 +6,7 @@ import tomllib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hexwx.io.tomlwrite import dumps, quote
+from hexwx.io.tomlwrite import dumps, key, quote
 
 text = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
 scalars = st.one_of(text, st.integers(-2**63, 2**63 - 1), st.booleans(),
@@ -38,3 +38,9 @@ def test_refuses_what_toml_cannot_hold():
         dumps({"x": object()})
     with pytest.raises(TypeError):
         dumps({"x": None})
+
+
+def test_key_with_a_trailing_newline_is_quoted():
+    # found by hypothesis: a "^...$" pattern accepts "0\n" as a bare key, which TOML refuses
+    assert key("0\n") == '"0\\n"'
+    assert tomllib.loads(dumps({"0\n": [], "k": {"a\n": 1}})) == {"0\n": [], "k": {"a\n": 1}}

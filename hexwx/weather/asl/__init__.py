@@ -12,37 +12,28 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# ``effects`` is also the name of a submodule: imported eagerly, so that the package attribute
-# is always the function, whatever was imported first.
-from hexwx.weather.asl.effects import TOPICS, Effect, effects
-
-#: Public name -> the module that defines it, imported on first use (PEP 562): importing one
-#: submodule (``state`` for a LOS query) does not import the rolls, drifts and dice.
+#: Public name -> the module that defines it, imported on first use (PEP 562): a command that
+#: needs only the state (``render``, ``los``) does not load the rolls, drifts and effects.
 _EXPORTS: dict[str, str] = {
-    "board_of": "drifts", "place_drift": "drifts",
-    "ChartRoll": "records", "WeatherEvent": "records",
-    **{name: "rolls" for name in (
-        "TurnRecord", "advance_player_turn", "fog_density", "fog_level", "fog_or_mist",
-        "next_player_turn", "roll_weather", "run_weather", "snow_chart_drm", "snow_condition",
-        "temperate_weather", "wind_change")},
-    "AslWeather": "state", "Drift": "state", "parse_base": "state", "parse_month": "state",
+    **dict.fromkeys(("board_of", "place_drift"), "drifts"),
+    **dict.fromkeys(("TOPICS", "Effect", "effects"), "effects"),
+    **dict.fromkeys(("ChartRoll", "WeatherEvent"), "records"),
+    **dict.fromkeys(("TurnRecord", "advance_player_turn", "fog_density", "fog_level",
+                     "fog_or_mist", "next_player_turn", "roll_weather", "run_weather",
+                     "snow_chart_drm", "snow_condition", "temperate_weather", "wind_change"),
+                    "rolls"),
+    **dict.fromkeys(("AslWeather", "Drift", "parse_base", "parse_month"), "state"),
     "weather_changes": "terrain_changes",
 }
 
-__all__ = [
-    "AslWeather", "ChartRoll", "Drift", "Effect", "TOPICS", "TurnRecord", "WeatherEvent",
-    "advance_player_turn", "board_of", "effects", "fog_density",
-    "fog_level", "fog_or_mist", "next_player_turn", "parse_base", "parse_month", "place_drift",
-    "roll_weather", "run_weather", "snow_chart_drm", "snow_condition", "temperate_weather",
-    "weather_changes", "wind_change",
-]
+__all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'hexwx.weather.asl' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"hexwx.weather.asl.{module}"), name)
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
 
@@ -51,12 +42,13 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-if TYPE_CHECKING:  # the same names, eagerly, for type checkers
+if TYPE_CHECKING:  # for type checkers: the same names, eagerly
     from hexwx.weather.asl.drifts import board_of, place_drift
+    from hexwx.weather.asl.effects import TOPICS, Effect, effects
     from hexwx.weather.asl.records import ChartRoll, WeatherEvent
     from hexwx.weather.asl.rolls import (TurnRecord, advance_player_turn, fog_density,
-                                         fog_level, fog_or_mist, next_player_turn, roll_weather,
-                                         run_weather, snow_chart_drm, snow_condition,
-                                         temperate_weather, wind_change)
+                                         fog_level, fog_or_mist, next_player_turn,
+                                         roll_weather, run_weather, snow_chart_drm,
+                                         snow_condition, temperate_weather, wind_change)
     from hexwx.weather.asl.state import AslWeather, Drift, parse_base, parse_month
     from hexwx.weather.asl.terrain_changes import weather_changes

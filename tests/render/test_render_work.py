@@ -1,0 +1,179 @@
+"""Rendering does each piece of work once: the claims of docs/performance.md, counted.
+
+The board art is decoded once per map object; a plain picture never builds the pixel -> hex
+lookup; maps sharing a grid share its geometry; the grid draws each hexside once; hex ids are
+stamped from one rendering per column and row part (and look like Pillow's own text); an SVG
+render draws the map and asks for each overlay once.
+"""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from hexwx.cli import main
+from hexwx.hexmap.board import HexMap
+from hexwx.hexmap.coords import Grid
+from hexwx.hexmap.transform import transformed
+from hexwx.io.load import load_map
+from hexwx.render import hexmap as H
+from hexwx.render.core import render_map
+from hexwx.render.style import Frame, _label_masks, halo_label, halo_text
+from hexwx.weather.asl.state import AslWeather
+from hexwx.weather.asl.terrain_changes import weather_changes
+
+from vasl_boards import archive
+
+ROOT = Path(__file__).parents[2]
+MAP = ROOT / "maps" / "hill_village.toml"
+
+
+def fresh(m: HexMap) -> HexMap:
+    """The same map as a new object on a new (equal) grid: nothing derived or drawn yet."""
+    g = m.grid
+    return dataclasses.replace(m, grid=Grid(g.boards, g.nbx, g.nby))
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[object]:
+    """Wrap ``owner.name`` so that every call's first argument is recorded (the real function
+    still runs)."""
+    calls: list[object] = []
+    real = getattr(owner, name)
+
+    def spy(*args, **kwargs):
+        calls.append(args[0] if args else None)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, spy)
+    return calls
+
+
+def test_a_plain_render_builds_no_pixel_lookup_and_copies_share_one() -> None:
+    m = fresh(load_map(MAP))
+    render_map(m, scale=0.3)
+    assert "hex_at" not in vars(m.geometry)      # per-hex terrain and drawing do without it
+    render_map(m, scale=0.3, weather=AslWeather(fog_level=0, deep_snow=True))
+    assert "hex_at" in vars(m.geometry)          # the fog veil reads it
+    snowy = transformed(m, weather_changes(AslWeather(deep_snow=True)))
+    assert snowy is not m and snowy.geometry is m.geometry
+    assert np.array_equal(m.geometry.hex_at, load_map(MAP).geometry.hex_at)
+
+
+def test_a_map_file_builds_its_geometry_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hexwx.hexmap.pixelgeom as P
+    built = counting(monkeypatch, P, "_build")
+    copy = tmp_path / "village.toml"              # a new path: not in the loaded-map cache
+    shutil.copy(MAP, copy)
+    m = load_map(copy)                            # the loader paints the raster through it
+    m.hexes, m.geometry.hex_at
+    render_map(m, scale=0.3, weather=AslWeather(fog_level=0))
+    assert len(built) == 1
+
+
+def test_board_art_is_decoded_once_per_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    archive("bd02"), archive("bd04")
+    import hexwx.io.vasl
+    import hexwx.limits
+    one = fresh(load_map("bd02"))                 # (the loader may read the art: not counted)
+    decoded = counting(monkeypatch, hexwx.limits, "open_image")
+    read = counting(monkeypatch, hexwx.io.vasl, "read_board_image")
+    for window, scale in ((None, 0.25), (("A1", "E5"), 1.0), (None, 0.3)):
+        render_map(one, background="board", window=window, scale=scale, legend=False)
+    assert len(decoded) == 1 and read == []       # one board: the loader's bytes, decoded once
+    two = fresh(load_map("02/04"))
+    render_map(two, background="board", scale=0.2, legend=False)
+    render_map(two, background="board", window=("2A1", "4E5"), legend=False)
+    assert len(decoded) == 3 and len(read) == 2   # each board of the layout once
+
+
+@pytest.mark.parametrize("window", [None, ("C3", "H8")])
+def test_the_grid_draws_every_hexside_of_the_view_once(window: tuple[str, str] | None) -> None:
+    m = load_map(MAP)
+    hexes = [int(h) for h in H.visible_hexes(m, H.make_view(m, window=window))]
+    nb = m.grid.neighbours
+
+    def side(h: int, s: int) -> object:
+        return frozenset((h, int(nb[h, s]))) if nb[h, s] >= 0 else (h, s)
+    drawn = [side(h, (k + i) % 6) for h, k, n in H.grid_runs(m, hexes) for i in range(n)]
+    assert len(drawn) == len(set(drawn))                                   # none twice
+    assert set(drawn) == {side(h, s) for h in hexes for s in range(6)}     # none left out
+
+
+@pytest.mark.parametrize("size", [10, 21, 27])
+def test_stamped_labels_look_like_pillow_text(size: int) -> None:
+    names = ["A1", "GG10", "B0", "2I4", "12FF7", "M5", "W10"]
+    a = Image.new("RGB", (300, 50 * len(names)), (120, 160, 90))
+    b = a.copy()
+    for i, name in enumerate(names):
+        xy = (150.0, 25.0 + 50 * i)
+        halo_text(ImageDraw.Draw(a), xy, name, size)
+        halo_label(ImageDraw.Draw(b), xy, H._name_parts(name), size)
+    diff = np.abs(np.asarray(a, np.int16) - np.asarray(b, np.int16))
+    assert diff.max() <= 2, (size, int(diff.max()), int((diff > 2).sum()))
+
+
+def test_hex_ids_render_each_column_and_row_once() -> None:
+    m = load_map(MAP)
+    view = H.make_view(m, scale=0.5)
+    hexes = H.visible_hexes(m, view)
+    parts = {p for h in hexes for p in H._name_parts(m.grid.name(int(h)))}
+    _label_masks.cache_clear()
+    H.draw_hex_ids(ImageDraw.Draw(Image.new("RGB", view.canvas_size)), m, view, hexes)
+    info = _label_masks.cache_info()
+    assert info.misses == len(parts) and info.hits == 2 * len(hexes) - len(parts)
+    assert len(parts) < len(hexes) / 5
+
+
+def test_svg_draws_the_map_once_and_prints_the_png_caption(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import hexwx.lineofsight.engine as engine
+    import hexwx.render.svg as svg
+    drawn = counting(monkeypatch, svg, "render_map")
+    asked = counting(monkeypatch, engine, "los")
+    argv = ["render", str(MAP), "--los", "E8", "G9", "--fog", "0", "--scale", "0.4"]
+    assert main([*argv, "-o", str(tmp_path / "a.svg")]) == 0
+    svg_out = capsys.readouterr().out
+    assert len(drawn) == 1 and len(asked) == 1
+    assert main([*argv, "-o", str(tmp_path / "a.png")]) == 0
+    png_out = capsys.readouterr().out
+    assert svg_out.split("\n", 1)[1] == png_out.split("\n", 1)[1]
+
+
+def test_one_frame_serves_maps_and_tables() -> None:
+    hexes = Frame(100, 50, 500, 250, 0.5)                        # map pixels, y down
+    table = Frame(0.0, 0.0, 120.0, 80.0, 10.0, flip_y=True)       # cm, y up the table
+    assert hexes.size == (200, 100) and hexes.canvas_size == (400, 200)
+    assert hexes.c(100, 50) == (0.0, 0.0) and hexes.final(300, 150) == (100, 50)
+    assert table.final(0.0, 0.0) == (0, 800) and table.final(120.0, 80.0) == (1200, 0)
+    assert table.c(10.0, 70.0) == (200.0, 200.0) and table.fpx(3) == 6 and hexes.px(3) == 3
+    assert hexes.sees(90, 60, 20) and not hexes.sees(90, 60)
+
+
+def test_caption_wrapping_agrees_with_measuring_every_line_whole() -> None:
+    import random
+
+    from hexwx.render.style import text_width, wrap
+
+    def measured(text: str, size: int, width: float) -> list[str]:
+        lines = []
+        for para in text.split("\n"):
+            line = ""
+            for word in para.split(" "):
+                cand = f"{line} {word}" if line else word
+                if line and text_width(cand, size) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = cand
+            lines.append(line)
+        return lines
+    words = ("LOS B3 -> K6, range 9: BLOCKED at F5: woods (A6.2) hindrances: C3 grain +1 "
+             "(B5.1); fog +1 (E3.31) LV +2, total DRM +3\nweather: WWWW iiii").split(" ")
+    rng = random.Random(5)
+    for _ in range(300):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 50)))
+        for size, width in ((11, 120), (15, 777), (21, 400)):
+            assert wrap(text, size, width) == measured(text, size, width), (text, size, width)
