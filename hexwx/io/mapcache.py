@@ -411,6 +411,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if isinstance(v, tuple):
             return [nested(f"{prefix}.{i}", x) for i, x in enumerate(v)]
         raise TypeError(f"cannot cache a kernel entry of type {type(v).__name__}")
+
     for i, a in enumerate(kt):
         put(f"kernel_terrain.{i}", a)
     derived = dict(m.__dict__.get("_derived", {}))  # what HexMap.derived made on the way
@@ -462,6 +463,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     if m.elevation.shape != (grid.width_px, grid.height_px) or geo.hex_at.shape != m.elevation.shape \
             or len(hexes.centre) != n or geo.border.shape != (n, 6, 2):
         raise ValueError("cached arrays do not fit the grid")
+
     def nested(spec: Any) -> Any:
         return arrays[spec] if isinstance(spec, str) else tuple(nested(x) for x in spec)
 
