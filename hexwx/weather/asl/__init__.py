@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 #: needs only the state (``render``, ``los``) does not load the rolls, drifts and effects.
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("board_of", "place_drift"), "drifts"),
-    **dict.fromkeys(("TOPICS", "Effect", "effects"), "effects"),
+    **dict.fromkeys(("TOPICS", "Effect"), "effects"),   # the function effects(): from the module
+    # (its name is the submodule's, so the package attribute is always the module)
     **dict.fromkeys(("ChartRoll", "WeatherEvent"), "records"),
     **dict.fromkeys(("TurnRecord", "advance_player_turn", "fog_density", "fog_level",
                      "fog_or_mist", "next_player_turn", "roll_weather", "run_weather",
@@ -44,7 +45,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers: the same names, eagerly
     from hexwx.weather.asl.drifts import board_of, place_drift
-    from hexwx.weather.asl.effects import TOPICS, Effect, effects
+    from hexwx.weather.asl.effects import TOPICS, Effect
     from hexwx.weather.asl.records import ChartRoll, WeatherEvent
     from hexwx.weather.asl.rolls import (TurnRecord, advance_player_turn, fog_density,
                                          fog_level, fog_or_mist, next_player_turn,
