@@ -30,6 +30,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -161,15 +162,29 @@ def warm_case(source: str, case: str, threads: int | None, hexes: tuple[str, ...
 
 
 def bench_warm(source: str, label: str, hexes: tuple[str, ...], runs: int) -> None:
-    """The warm-up cases, each in a fresh process."""
+    """The warm-up cases, each in a fresh process.  Each runs with an empty map cache (the
+    first ever ``hexwx serve`` of the map: the map and its all-pairs trace are made), except
+    "at-once, stored": a folder where an earlier serve of the map left its trace."""
     print(f"{label}: warm-up (hexwx serve traces all pairs once the page has asked for its map)")
-    cases = [("at-once", None)] * runs + [("after", None)] * runs + [("clicks", 2), ("first-click", None)]
-    for case, threads in cases:
-        argv = [sys.executable, __file__, "--warm-case", source, "--case", case,
-                "--hexes", ",".join(hexes)]
-        if threads is not None:
-            argv += ["--threads", str(threads)]
-        subprocess.run(argv, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    cases = ([("at-once", None, "empty")] * runs + [("at-once", None, "stored")] * runs
+             + [("after", None, "empty")] * runs + [("clicks", 2, "empty"), ("first-click", None, "empty")])
+    with tempfile.TemporaryDirectory() as stored:
+        for case, threads, cache in cases:
+            base = [sys.executable, __file__, "--warm-case", source, "--hexes", ",".join(hexes)]
+            argv = base + ["--case", case]
+            if threads is not None:
+                argv += ["--threads", str(threads)]
+            with tempfile.TemporaryDirectory() as empty:
+                if cache == "stored":
+                    print("    [map and all-pairs trace stored by an earlier serve]", end="")
+                    sys.stdout.flush()
+                env = {**os.environ, "PYTHONPATH": str(ROOT),
+                       "HEXWX_CACHE_DIR": stored if cache == "stored" else empty}
+                env.pop("HEXWX_NO_CACHE", None)
+                if cache == "stored" and not os.listdir(stored):   # an earlier serve, untimed
+                    subprocess.run(base + ["--case", "after"], check=True, env=env,
+                                   stdout=subprocess.DEVNULL)
+                subprocess.run(argv, check=True, env=env)
 
 
 def bench_first_paint(source: str, runs: int) -> None:

@@ -136,22 +136,39 @@ def ground_pairs(m: HexMap, threads: int | None = None) -> GroundPairs:
             with _PAIRS_LOCK:
                 got = _PAIRS.get(m)
             if got is None:
-                maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
-                tops = _deficit_tops(m)
-                res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                         m.hexes.base.astype(np.int64), maxlen, threads, None,
-                                         tops)
-                deficit = {}
-                for k, top in enumerate(tops):
-                    if res[2][k].any():       # keep only the tops where a thread clears the fog
-                        deficit[top] = res[2][k].copy()
-                        deficit[top].setflags(write=False)
-                for a in res[:2]:
-                    a.setflags(write=False)
-                got = GroundPairs(res[0], res[1], deficit)
+                got = _stored_or_traced(m, threads)
                 with _PAIRS_LOCK:
                     _PAIRS[m] = got
     return got
+
+
+#: Version of the stored ground pairs' layout (the kernel and map code are in the cache key).
+_PAIRS_PART = "ground_pairs_v1"
+
+
+def _stored_or_traced(m: HexMap, threads: int | None) -> GroundPairs:
+    """The ground pairs of ``m`` as :meth:`HexMap.derived` arrays: read from the map's on-disk
+    cache when an earlier process traced them (a map loaded through :mod:`hexwx.io.mapcache`),
+    else traced now (and stored there)."""
+    tops = _deficit_tops(m)
+    traced: list[np.ndarray] = []
+
+    def part(i: int) -> np.ndarray:
+        if not traced:            # one walk gives every part
+            maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+            res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
+                                     m.hexes.base.astype(np.int64), maxlen, threads, None, tops)
+            n = len(m)
+            traced.extend((res[0], res[1], res[2] if tops else np.zeros((0, n, n), np.uint8)))
+        return traced[i]
+
+    tag = "_".join(f"{'m' if t < 0 else 't'}{abs(t)}" for t in tops) or "none"
+    reasons = m.derived(f"{_PAIRS_PART}_reasons", lambda: part(0))
+    hindrance = m.derived(f"{_PAIRS_PART}_hindrance", lambda: part(1))
+    deficits = m.derived(f"{_PAIRS_PART}_fog_{tag}", lambda: part(2))
+    # keep only the tops where some thread clears the fog
+    deficit = {top: deficits[k] for k, top in enumerate(tops) if deficits[k].any()}
+    return GroundPairs(reasons, hindrance, deficit)
 
 
 def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = None,

@@ -515,3 +515,25 @@ def test_derived_data_is_built_once_without_the_cache(monkeypatch: pytest.Monkey
         path(m, "A5", "P6", unit=unit)
     assert len(calls) == 1 and not m.road_sides.flags.writeable
     forget()
+
+
+def test_exposure_pairs_are_traced_once_across_processes(cache: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The all-pairs trace behind exposure heat maps (hexwx serve, hexwx exposure) is stored
+    beside the map: a later process reads it and answers every weather the same, untraced."""
+    import hexwx._native as K
+    from hexwx.lineofsight import exposure as E
+    board, meta = archive("bd15"), metadata()         # bd15 has hexes above low fog
+    m = load_map(board, vasl_metadata=meta)
+    weathers = [None, FOG, AslWeather(fog_level=0, fog_drm=2), AslWeather(base="Mist")]
+    first = [E.exposure(m, weather=w).count for w in weathers]
+    assert E.ground_pairs(m).fog_deficit, "expected a fog top some thread clears"
+    parts = {p.name.split(".")[1] for p in cache.glob("*.*.npy")}
+    assert {"ground_pairs_v1_reasons", "ground_pairs_v1_hindrance"} <= parts
+    forget()
+    traces = counting(monkeypatch, K, "all_pairs_matrix")
+    again = load_map(board, vasl_metadata=meta)
+    assert again is not m
+    for w, want in zip(weathers, first):
+        np.testing.assert_array_equal(E.exposure(again, weather=w).count, want)
+    assert traces == []

@@ -154,8 +154,10 @@ def test_exposure_fog_toggles_reuse_one_trace_and_stay_exact(monkeypatch: pytest
     answered from them (fog deficits per fog top) with the answers of a fresh trace."""
     from hexwx import _native as K
     from hexwx.lineofsight import exposure as E
+    from hexwx.io import load
+    monkeypatch.setenv("HEXWX_NO_CACHE", "1")     # a map of its own: no traced pairs on it yet
+    monkeypatch.setattr(load, "_CACHE", type(load._CACHE)())
     m = load_map(HILL)
-    E._PAIRS.pop(m, None)
     calls: list[int] = []
     real = K.all_pairs_matrix
 
