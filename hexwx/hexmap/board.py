@@ -84,6 +84,11 @@ class HexMap:
             memo[name] = value
         return value
 
+    @property
+    def kept_on_disk(self) -> bool:
+        """Whether what :meth:`derived` makes is also kept in the on-disk map cache."""
+        return "_store" in self.__dict__
+
     @cached_property
     def geometry(self) -> PixelGeometry:
         return build_geometry(self.grid)

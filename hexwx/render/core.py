@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from hexwx.render.hexmap import los_caption, make_view, render_map, terrain_class
-from hexwx.render.style import Marker, Rendering, save_png
+from hexwx.render.style import PNG_COMPRESS_LEVEL, Marker, Rendering, save_png
 from hexwx.render.table import render_table, sight_caption
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def sight_png(sight: Any, margin_frac: float = 0.12) -> bytes:
            min(r.image.height, max(y0, y1)))
     import io
     buf = io.BytesIO()
-    r.image.crop(box).save(buf, format="PNG")
+    r.image.crop(box).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
 
 

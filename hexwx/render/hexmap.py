@@ -225,6 +225,52 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
     return image, {_CLASS_KEYS[i] for i in present}, levels
 
 
+def kept_terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
+    """:func:`terrain_layer` of a whole-map view, kept with the map in the on-disk map cache
+    (:meth:`HexMap.derived`): a later render of the map at this scale reads the pixels instead of
+    colouring them.  The name of the kept array covers the view and this drawing code (its
+    source), so a change of colours or patterns never shows a stale picture."""
+    name = f"render_terrain_{_terrain_layer_tag(view)}"
+    made: list[tuple[Image.Image, set[str], list[int]]] = []
+
+    def pixels() -> np.ndarray:
+        made.append(terrain_layer(m, view))
+        image, classes, levels = made[0]
+        meta = [len(classes)] + [_CLASS_KEYS.index(c) for c in sorted(classes)] + levels
+        return np.concatenate([np.asarray(meta, np.int32).view(np.uint8),
+                               np.asarray(image, np.uint8).ravel()])
+
+    packed = m.derived(name, pixels)
+    if made:
+        return made[0]
+    n_classes = int(packed[:4].view(np.int32)[0])
+    w, h = view.size
+    head = len(packed) - w * h * 3
+    meta = packed[:head].view(np.int32)
+    classes = {_CLASS_KEYS[int(i)] for i in meta[1:1 + n_classes]}
+    image = Image.frombytes("RGB", (w, h), packed[head:].tobytes())
+    return image, classes, [int(v) for v in meta[1 + n_classes:]]
+
+
+@lru_cache(maxsize=1)
+def _drawing_code_tag() -> str:
+    """A digest of the modules whose code decides the terrain layer's pixels."""
+    import zlib
+    from pathlib import Path
+    from hexwx.render import style
+    crc = 0
+    for f in (Path(__file__), Path(style.__file__)):
+        crc = zlib.crc32(f.read_bytes(), crc)
+    return f"{crc:08x}"
+
+
+def _terrain_layer_tag(view: View) -> str:
+    """Short name of a whole-map view at its scale, with the drawing code's digest."""
+    import zlib
+    spec = f"{_drawing_code_tag()} {view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size}"
+    return f"{_drawing_code_tag()}_{zlib.crc32(spec.encode()):08x}"
+
+
 #: Bit of each pattern in :func:`_pattern_bits`; 7 = no pattern (never set).
 _PATTERN_NUMBER = {name: i for i, name in enumerate(PATTERNS)}
 _PATTERN_BIT = np.array([_PATTERN_NUMBER.get(TERRAIN_STYLES[k].pattern or "", 7)
@@ -903,6 +949,8 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     levels: list[int]
     if background == "board":
         base, classes, levels = board_layer(art_map, view), set(), []
+    elif window is None and m.kept_on_disk:
+        base, classes, levels = kept_terrain_layer(m, view)
     else:
         base, classes, levels = terrain_layer(m, view)
     hexes = visible_hexes(m, view)

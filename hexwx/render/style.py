@@ -398,7 +398,7 @@ class Rendering:
 
     def to_png(self) -> bytes:
         buf = io.BytesIO()
-        self.image.save(buf, format="PNG", optimize=False)
+        self.image.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
         return buf.getvalue()
 
     def _repr_png_(self) -> bytes:
@@ -407,6 +407,12 @@ class Rendering:
     def save(self, path: str | Path, *, inputs: tuple[object, ...] = ()) -> Path:
         """Write the image as PNG to ``path``; DataError (one line) if it cannot be written."""
         return save_png(self.image, path, inputs=inputs)
+
+
+#: zlib level of the PNGs hexwx writes.  Measured on a board render (1800 x 707): level 3
+#: encodes in 30 ms against 42 ms at Pillow's default 6, for files 8 % larger (282 against
+#: 260 KiB); levels 1-2 are no faster, 9 takes 230 ms for 4 % less.
+PNG_COMPRESS_LEVEL = 3
 
 
 def save_png(image: Image.Image, path: str | Path, *, inputs: tuple[object, ...] = ()) -> Path:
@@ -421,7 +427,7 @@ def save_png(image: Image.Image, path: str | Path, *, inputs: tuple[object, ...]
     if p.suffix.lower() != ".png":
         raise UsageError(f"output file {str(p)!r} must end in .png")
     with open_output(p, inputs=inputs) as f:
-        image.save(f, format="PNG")
+        image.save(f, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return p
 
 

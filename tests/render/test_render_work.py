@@ -177,3 +177,43 @@ def test_caption_wrapping_agrees_with_measuring_every_line_whole() -> None:
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 50)))
         for size, width in ((11, 120), (15, 777), (21, 400)):
             assert wrap(text, size, width) == measured(text, size, width), (text, size, width)
+
+
+def test_the_terrain_layer_is_coloured_once_per_map_and_scale(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole-map render keeps its coloured terrain with the map in the on-disk cache: a later
+    load of the map draws the same picture without colouring it again, while another scale, a
+    window or a change of the drawing code colours anew."""
+    from hexwx.io import load
+    monkeypatch.setenv("HEXWX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("HEXWX_NO_CACHE", raising=False)
+
+    def reload() -> HexMap:
+        monkeypatch.setattr(load, "_CACHE", type(load._CACHE)())   # a new process, as it were
+        return load_map(MAP)
+
+    colourings: list[int] = []
+    real = H.terrain_layer
+
+    def counting(*a, **k):  # type: ignore[no-untyped-def]
+        colourings.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(H, "terrain_layer", counting)
+    first = render_map(reload())
+    assert len(colourings) == 1
+    m = reload()
+    assert m.kept_on_disk
+    again = render_map(m)
+    assert len(colourings) == 1
+    assert again.image.tobytes() == first.image.tobytes() and again.legend == first.legend
+    monkeypatch.setenv("HEXWX_NO_CACHE", "1")
+    plain = render_map(reload())                       # no cache: coloured, the same pixels
+    assert len(colourings) == 2 and plain.image.tobytes() == first.image.tobytes()
+    monkeypatch.delenv("HEXWX_NO_CACHE")
+    render_map(reload(), scale=0.5)
+    render_map(reload(), window=["A1", "C3"])
+    assert len(colourings) == 4
+    H._drawing_code_tag.cache_clear()
+    monkeypatch.setattr(H, "_drawing_code_tag", lambda: "0badc0de")
+    render_map(reload())
+    assert len(colourings) == 5
