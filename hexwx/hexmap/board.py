@@ -98,6 +98,12 @@ class HexMap:
         return derive(self.grid, self.geometry, self.elevation, self.terrain, self.table,
                       self.stairways)
 
+    @property
+    def thread_capacity(self) -> int:
+        """The most pixels one LOS thread on this map can hold (the kernel's scratch length):
+        a walk visits at most one pixel per step along both axes, with room to spare."""
+        return 2 * (self.grid.width_px + self.grid.height_px) + 64
+
     @cached_property
     def kernel_map(self) -> tuple[Any, ...]:
         """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""

@@ -8,6 +8,7 @@ board join answers to both boards' names, and the error says which hex it is the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 from hexwx.errors import UsageError
 from hexwx.hexmap.coords import Grid
@@ -30,6 +31,20 @@ def table_hex(grid: Grid, table: Table, key: str, name: object, *, example: str 
         raise table.error(key, f"hex {name!r} is not on this map") from None
 
 
+def hexes_once(grid: Grid, table: Table, key: str, owner: dict[int, tuple[str, str]],
+               clash: Callable[[str], str], *, example: str = "C4") -> Iterator[int]:
+    """The hexes listed under ``key`` of ``table``, each claimed for ``key`` in ``owner`` (hex ->
+    (key, name as written)); a hex some key already holds is a one-line error whose end
+    ``clash(that key)`` words."""
+    for written in table.list(key):
+        h = table_hex(grid, table, key, written, example=example)
+        if h in owner:
+            before, as_written = owner[h]
+            raise table.error(key, f"hex {written!r}{same_as(written, as_written)} {clash(before)}")
+        owner[h] = (key, written)
+        yield h
+
+
 def same_as(written: str, before: str) -> str:
     """" (the same hex as '1GG5')" when a hex is written under another name (a half hex on a
     board join answers to both boards' names), else ""."""
@@ -50,13 +65,8 @@ def read_levels(doc: Table, grid: Grid, *, example: str = "C4") -> dict[int, int
             raise lv.error(key, f"expected a whole-number level as the key, e.g. 1 = [\"{example}\"]") from None
         if not LEVEL_RANGE[0] <= level <= LEVEL_RANGE[1]:
             raise lv.error(key, f"level {level} outside {LEVEL_RANGE[0]}..{LEVEL_RANGE[1]}")
-        for written in lv.list(key):
-            h = table_hex(grid, lv, key, written, example=example)
-            if h in seen:
-                before, as_written = seen[h]
-                raise lv.error(key, f"hex {written!r}{same_as(written, as_written)} already "
-                                    f"has level {before}")
-            seen[h] = (key, written)
+        for h in hexes_once(grid, lv, key, seen, lambda before: f"already has level {before}",
+                            example=example):
             out[h] = level
     return out
 
@@ -72,15 +82,9 @@ def read_terrain(doc: Table, grid: Grid, *, example: str = "C4") -> dict[str, li
         if key not in HEX_KEYS:
             hint = " (hexside terrain goes in [hexsides])" if key in HEXSIDE_KEYS else ""
             raise tt.error(key, f"unknown terrain {key!r}{hint}; expected one of {', '.join(HEX_KEYS)}")
-        hexes = out.setdefault(key, [])
-        for written in tt.list(key):
-            h = table_hex(grid, tt, key, written, example=example)
-            if h in owner:
-                before, as_written = owner[h]
-                raise tt.error(key, f"hex {written!r}{same_as(written, as_written)} is "
-                                    f"already {before!r}")
-            owner[h] = (key, written)
-            hexes.append(h)
+        out.setdefault(key, []).extend(
+            hexes_once(grid, tt, key, owner, lambda before: f"is already {before!r}",
+                       example=example))
     return out
 
 

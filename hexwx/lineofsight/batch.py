@@ -112,7 +112,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     s_roof = roof[s] & (sl == levels[s] + 1)
     t_roof = roof[t] & (tl == levels[t] + 1)
     sE, tE = base[s] + sl, base[t] + tl
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     fog = _fog_spec(weather)
     res = K.trace_many(m.kernel_map, m.kernel_terrain, s, t, sE, tE, maxlen, roof_s=s_roof,
                        roof_t=t_roof, where=True, threads=threads, fog=fog)

@@ -92,7 +92,7 @@ def _acquire(m: HexMap) -> K.Scratch:
     threads never share one and a nested query (a signal handler, a callback) gets its own:
     ``los`` is thread-safe and re-entrant.
     """
-    n = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    n = m.thread_capacity
     pools: dict[int, list[K.Scratch]] | None = getattr(_LOCAL, "pools", None)
     if pools is None:
         pools = _LOCAL.pools = {}
@@ -335,7 +335,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     srcs = np.full(n, src, np.int64)
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     fog = _fog_spec(weather)
     res = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
                        roof_s=np.full(n, s_roof, np.int64), fog=fog)
@@ -366,7 +366,7 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
         return _los_table_levels(m, weather, from_level, to_level, all_locations)
     m = weathered(m, weather)
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     fog = _fog_spec(weather)
     res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
                              maxlen, threads, fog)

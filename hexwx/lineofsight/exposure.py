@@ -22,7 +22,7 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import _fog_spec, _fog_straight, _mist_totals, weathered
+from hexwx.lineofsight.engine import _apply_lv, _fog_spec, _fog_straight, weathered
 from hexwx.lineofsight.lv import FOG_TOPS
 
 
@@ -155,7 +155,7 @@ def _stored_or_traced(m: HexMap, threads: int | None) -> GroundPairs:
 
     def part(i: int) -> np.ndarray:
         if not traced:            # one walk gives every part
-            maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+            maxlen = m.thread_capacity
             res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
                                      m.hexes.base.astype(np.int64), maxlen, threads, None, tops)
             n = len(m)
@@ -191,7 +191,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         raise UsageError(f"no hex of this map has a location at level {level}; expected a level "
                          f"from 0 to {int(tops.max())}")
     obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     cached = _PAIRS.get(m) if level == 0 else None
     fog = _fog_spec(weather)
     fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
@@ -217,21 +217,16 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     blocked = reasons != 0
     if weather is not None and len(src):
         rng = _distances(m, src, tgt)
-        lv = _mist_totals(weather, rng)
-        if fog_lv is not None:                    # traced here with the fog
-            lv += fog_lv
-        elif fog is not None:                     # the cached pairs: straight thread - deficit
-            lv += _fog_straight(fog, base[src], base[tgt], rng)
+        if fog is not None and fog_lv is None:    # the cached pairs: straight thread - deficit
+            fog_lv = _fog_straight(fog, base[src], base[tgt], rng).astype(np.int64)
             if deficit is not None:
-                lv -= int(fog[2]) * deficit.astype(np.int64)
+                fog_lv -= int(fog[2]) * deficit.astype(np.int64)
                 capped = np.flatnonzero(deficit == 255)   # count not kept: trace those again
                 if len(capped):
-                    f = K.trace_many(m.kernel_map, m.kernel_terrain, src[capped], tgt[capped],
-                                     base[src[capped]], base[tgt[capped]], maxlen, fog=fog)[2]
-                    lv[capped] = _mist_totals(weather, rng[capped]) + f
-        bid = m.building_ids
-        lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
-        blocked = blocked | ((lv > 0) & (totals.astype(np.int64) + lv >= 6))
+                    fog_lv[capped] = K.trace_many(m.kernel_map, m.kernel_terrain, src[capped],
+                                                  tgt[capped], base[src[capped]],
+                                                  base[tgt[capped]], maxlen, fog=fog)[2]
+        _apply_lv(m, weather, src, tgt, 0, blocked, totals, rng, level, fog=fog_lv)
     sees = ~blocked & (src != tgt)
     count = np.bincount(tgt[sees], minlength=n).astype(np.int32)
     count[~valid] = -1

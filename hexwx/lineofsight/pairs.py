@@ -79,7 +79,7 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
     n = len(m)
     M, T = m.kernel_map, m.kernel_terrain
     elev = m.hexes.base.astype(np.int64)
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     col = np.asarray(m.grid.col, np.int32)
     dy2 = np.asarray(m.grid.dy2, np.int32)
     total = n * (n - 1)

@@ -267,7 +267,7 @@ def _drawing_code_tag() -> str:
 def _terrain_layer_tag(view: View) -> str:
     """Short name of a whole-map view at its scale, with the drawing code's digest."""
     import zlib
-    spec = f"{_drawing_code_tag()} {view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size}"
+    spec = f"{view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size}"
     return f"{_drawing_code_tag()}_{zlib.crc32(spec.encode()):08x}"
 
 
