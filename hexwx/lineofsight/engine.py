@@ -305,8 +305,12 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
     lv[same_bld] = 0
     s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
     t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
-    for i in np.flatnonzero((src == tgt) & (s_lv == t_lv)).tolist():   # one location
-        lv[i] = _same_location_lv(weather, int(m.hexes.base[src[i]] + s_lv[i]))
+    one = np.flatnonzero((src == tgt) & (s_lv == t_lv))                   # one location
+    if len(one):
+        heights, which = np.unique(m.hexes.base[src[one]].astype(np.int64) + s_lv[one],
+                                   return_inverse=True)
+        lv[one] = np.array([_same_location_lv(weather, int(e)) for e in heights.tolist()],
+                           np.int64)[which]
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
     out: np.ndarray = lv.astype(np.int32)
