@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from import_helpers import modules_loaded_by
 
 from hexwx.cli import (app, batch, exposure, hex as hex_commands, losbatch, minis, move, render,
                        saves, serve, table, weather)
@@ -47,10 +48,7 @@ def test_each_command_parses_with_only_itself_built() -> None:
 
 
 def _imported_by(args: list[str]) -> set[str]:
-    code = ("import sys\nfrom hexwx.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-            "print('\\n'.join(sorted(sys.modules)))" % (args,))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return set(out.stdout.split())
+    return modules_loaded_by(f"from hexwx.cli import main\nmain({args!r})")
 
 
 def test_help_imports_no_numpy_and_no_command_module() -> None:
