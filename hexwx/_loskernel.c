@@ -38,6 +38,18 @@
 
 typedef int64_t i64;
 
+/* Portable hints (GCC and Clang; no effect on any result): keep the rule chain out of the
+ * per-pixel loop, and read the raster ahead of the walk. */
+#ifdef __GNUC__
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define PREFETCH(p) __builtin_prefetch((p), 0, 1)
+#else
+#define NOINLINE
+#define ALWAYS_INLINE inline
+#define PREFETCH(p) ((void)0)
+#endif
+
 /* ---- layout ------------------------------------------------------------------------------ */
 
 enum { HX_LOS_X, HX_LOS_Y, HX_COL, HX_DY2, HX_CENTRE, HX_BASE, HX_DEPRESSION, HX_LEVELS,
@@ -125,6 +137,14 @@ static inline i64 pymod(i64 a, i64 b)
     if (r != 0 && ((r < 0) != (b < 0)))
         r += b;
     return r;
+}
+
+/* (i64)floor(v), exactly, for |v| < 2^53 (the walk's pixel rows): without SSE4.1 the
+ * compiler calls libm's floor(), once per column of every walk. */
+static inline i64 ifloor(double v)
+{
+    i64 t = (i64)v;  /* rounds toward zero */
+    return (double)t > v ? t - 1 : t;
 }
 
 static inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
@@ -342,7 +362,8 @@ typedef struct {
     /* the walk state */
     i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
     i64 roof_nb_s, roof_nb_t;  /* a rooftop end's neighbour across its first exit hexside */
-    i64 cand_x, cand_y, cand_h, memo_h, memo_t, memo_g, last_rec;
+    i64 cand_x, cand_y, cand_h, last_rec;
+    i64 memo_p;         /* the packed pixel remember() kept (its hex field 0: none) */
     /* fog (E3 3.311): each range key's lowest ground, when the caller asks (fl != NULL) */
     i64 *fl;
     i64 fog_last, fog_prev;  /* the two hexes fog_note() saw last */
@@ -1100,20 +1121,24 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
 
 /* True if no rule can react to this pixel (fast path, no depression rule active).
  *
- * c is the terrain's fast-path class, gh the pixel's hex.  Plain ground no higher than the
- * lower end (on a hexspine only away from inherent terrain, which a pair member may read
- * instead of the pixel); in an end hex, terrain that acts there only as building (A6.8,
- * which needs different elevations) or hexside terrain; or the same hex, terrain and ground
- * as the last evaluated pixel when that evaluation could not depend on the pixel's position
- * (see remember()). */
-static inline int skippable(const Trace *w, i64 c, int same, int inh_col, i64 gh, i64 t, i64 g)
+ * p is the packed pixel (terrain t, ground g, hex gh), c the terrain's fast-path class and lo_i
+ * the lower end's height rounded down (g <= lo_i is g <= lo, g being whole).  Plain ground no
+ * higher than the lower end (on a hexspine only away from inherent terrain, which a pair
+ * member may read instead of the pixel: inh_col is HX_INHERENT_NEAR there, else the all-zero
+ * column HX_ZERO); in an end hex, terrain that acts there only as building (A6.8, which needs
+ * different elevations) or hexside terrain; or the same hex, terrain and ground as the last
+ * evaluated pixel when that evaluation could not depend on the pixel's position (see
+ * remember(); p == memo_p compares all three at once). */
+static ALWAYS_INLINE int skippable(const Trace *w, i64 p, i64 c, int same, int inh_col, i64 lo_i)
 {
     const KMap *m = w->m;
-    if ((c & FAST_PLAIN) != 0 && (double)g <= w->lo && (gh < 0 || HX(gh, inh_col) == 0))
+    const i64 gh = (p >> 16) - 1;
+    if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i &&
+        (inh_col == HX_ZERO || gh < 0 || HX(gh, inh_col) == 0))
         return 1;
     if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt))
         return 1;
-    return gh == w->memo_h && t == w->memo_t && g == w->memo_g;
+    return p == w->memo_p;
 }
 
 /* Remember an evaluated pixel whose outcome any pixel of the same hex, terrain and ground
@@ -1128,11 +1153,9 @@ static inline void remember(Trace *w, i64 x, i64 y, i64 t, i64 g, int same)
     if (H == HEX_AT(x, y) && (same || (w->rs > 1 && w->rt > 1)) && HX(H, HX_HAS_CLIFF) == 0 &&
         !w->spine && TA(t, TA_HEXSIDE) == 0 && (same || TA(t, TA_BUILDING) == 0) &&
         (same || w->gign < 0 || w->gign == H || !inside(EXT(w->gign), x, y))) {
-        w->memo_h = H;
-        w->memo_t = t;
-        w->memo_g = g;
+        w->memo_p = (H + 1) * 65536 + (g + 128) * 256 + t;   /* the pixel's own packing */
     } else {
-        w->memo_h = -1;
+        w->memo_p &= 0xFFFF;   /* no hex; the terrain and ground stay (as skippable() reads them) */
     }
 }
 
@@ -1226,13 +1249,12 @@ static i64 walk_pixels(i64 sx, i64 sy, i64 tx, i64 ty, i64 W, i64 Hh, int32_t *x
     i64 dx = tx >= sx ? 1 : -1;
     i64 dyy = ty >= sy ? 1 : -1;
     double d = (double)(ty - sy) / (double)n;
-    double enter = (double)sy;
     double ex = (double)sy + d;
     i64 k = 0;
     i64 x = sx;
+    i64 y0 = sy;   /* floor of the row the column is entered at: the last column's y1 */
     for (i64 step = 0; step < n; step++) {
-        i64 y0 = (i64)floor(enter);
-        i64 y1 = (i64)floor(ex);
+        i64 y1 = ifloor(ex);
         i64 y = y0;
         for (;;) {
             if (0 <= x && x < W && 0 <= y && y < Hh && k < len) {
@@ -1246,38 +1268,148 @@ static i64 walk_pixels(i64 sx, i64 sy, i64 tx, i64 ty, i64 W, i64 Hh, int32_t *x
             if ((dyy > 0 && y > y1) || (dyy < 0 && y < y1))
                 break;
         }
-        enter = ex;
+        y0 = y1;
         ex = ex + d;
         x += dx;
     }
     return k;
 }
 
-/* Visit one pixel of the walk; returns 1 when the walk must stop. */
-static inline int visit(Trace *w, i64 x, i64 y, int fast, int same, int inh_col)
+/* The rule chain for a pixel the fast path cannot skip; returns 1 when the walk must stop. */
+static NOINLINE int visit_slow(Trace *w, i64 x, i64 y, i64 t, i64 g, int fast, int same)
 {
-    const KMap *m = w->m;
-    i64 p = m->pix[PIX_INDEX(x, y)];
-    w->visited++;
-    i64 t = p & 255;
-    i64 g = ((p >> 8) & 255) - 128;
-    i64 c = m->fast[t];
-    if (w->detail == 1)
-        record(w, (p >> 16) - 1);
-    if (w->fl)
-        fog_note(w, (p >> 16) - 1);
-    if ((c & FAST_BUILDING) == 0)
-        w->cand_h = -1;
-    if (fast && skippable(w, c, same, inh_col, (p >> 16) - 1, t, g)) {
-        w->left = 1;
-        return 0;
-    }
     pixel(w, x, y, t, g);
     if (w->reason != 0 || w->stop != 0)
         return 1;
     if (fast)
         remember(w, x, y, t, g, same);
     return 0;
+}
+
+/* Visit one pixel of the walk (packed pixel p); returns 1 when the walk must stop.  fog_on
+ * (w->fl != NULL) and detail (w->detail == 1) are constants where the walks are made. */
+static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same, int inh_col,
+                               i64 lo_i, int fog_on, int detail)
+{
+    const i64 t = p & 255, c = w->m->fast[t];
+    if (detail)
+        record(w, (p >> 16) - 1);
+    if (fog_on)
+        fog_note(w, (p >> 16) - 1);
+    if ((c & FAST_BUILDING) == 0)
+        w->cand_h = -1;
+    if (fast && skippable(w, p, c, same, inh_col, lo_i)) {
+        w->left = 1;
+        return 0;
+    }
+    return visit_slow(w, x, y, t, ((p >> 8) & 255) - 128, fast, same);
+}
+
+/* How far ahead of a walk the raster is read (pixels). */
+#define PF_DIST 16
+/* Columns of a shallow walk made at a time. */
+#define WALK_COLS 32
+
+/* The walk from the source (LOS-SPEC 4.2), visiting each pixel as it is made and stopping at
+ * the first block: the pixels of walk_pixels(sx, sy, tx, ty) in order.  Column by column, y
+ * running from the row the column is entered at (the last column's exit row) to the row it is
+ * left at; rows and columns off the raster are passed over. */
+static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col, int fog_on,
+                                       int detail)
+{
+    const KMap *m = w->m;
+    const int32_t *pix = m->pix;
+    const i64 W = m->width, Hh = m->height, sx = w->sx, sy = w->sy, tx = w->tx, ty = w->ty;
+    const i64 lo_i = ifloor(w->lo);
+    const i64 n = iabs(tx - sx) + 1;
+    const i64 dx = tx >= sx ? 1 : -1;
+    const i64 dyy = ty >= sy ? 1 : -1;
+    const double d = (double)(ty - sy) / (double)n;
+    double ex = (double)sy + d;
+    i64 x = sx, y0 = sy, vis = 0;
+    /* the raster is read about PF_DIST pixels ahead along the line (a hint only) */
+    const double ad = fabs(d);
+    const i64 ahead = (i64)(PF_DIST * ad / (1.0 + ad)) * dyy * W + (i64)(PF_DIST / (1.0 + ad)) * dx;
+    const uintptr_t base = (uintptr_t)pix;
+    i64 step = 0;
+    if (iabs(ty - sy) <= iabs(tx - sx) && 0 <= imin(sx, tx) && imax(sx, tx) < W &&
+        1 <= imin(sy, ty) && imax(sy, ty) < Hh - 1) {
+        /* a shallow line inside the raster (the common case): at most two rows per column
+         * (|d| < 1), and no pixel off the raster (the rows lie between sy and ty, give or
+         * take the rounding of the sum, far below a pixel).  Made WALK_COLS columns at a
+         * time without a branch per column, then visited. */
+        int32_t buf[2 * WALK_COLS];
+        while (step < n) {
+            i64 k = 0;
+            const i64 cols = imin(WALK_COLS, n - step);
+            for (i64 c = 0; c < cols; c++, x += dx) {
+                const i64 y1 = ifloor(ex);
+                ex = ex + d;
+                buf[k] = (int32_t)(y0 * W + x);
+                buf[k + 1] = (int32_t)(y1 * W + x);
+                k += 1 + (y1 != y0);
+                y0 = y1;
+            }
+            step += cols;
+            for (i64 i = 0; i < k; i++) {
+                const i64 at = buf[i];
+                vis++;
+                PREFETCH((const void *)(base + (uintptr_t)((at + ahead) * 4)));
+                if (visit(w, at % W, at / W, pix[at], fast, same, inh_col, lo_i, fog_on, detail)) {
+                    w->visited += vis;
+                    return;
+                }
+            }
+        }
+        w->visited += vis;
+        return;
+    }
+    for (; step < n; step++, x += dx) {
+        const i64 y1 = ifloor(ex);
+        ex = ex + d;
+        if (0 <= x && x < W) {
+            /* the rows y0 .. y1 in the walk's direction (only y0 if y1 lay behind it) */
+            i64 ya = y0, yb = (y1 - y0) * dyy >= 0 ? y1 : y0;
+            if (dyy > 0) {
+                ya = imax(ya, 0);
+                yb = imin(yb, Hh - 1);
+            } else {
+                ya = imin(ya, Hh - 1);
+                yb = imax(yb, 0);
+            }
+            if ((yb - ya) * dyy >= 0) {
+                for (i64 y = ya;; y += dyy) {
+                    vis++;
+                    PREFETCH((const void *)(base + (uintptr_t)((y * W + x + ahead) * 4)));
+                    if (visit(w, x, y, pix[y * W + x], fast, same, inh_col, lo_i, fog_on, detail)) {
+                        w->visited += vis;
+                        return;
+                    }
+                    if (y == yb)
+                        break;
+                }
+            }
+        }
+        y0 = y1;
+    }
+    w->visited += vis;
+}
+
+/* Visit the pixels xs/ys[0..k) backwards (the walk from the target), reading the raster
+ * PF_DIST pixels ahead. */
+static ALWAYS_INLINE void walk_backward(Trace *w, const int32_t *xs, const int32_t *ys, i64 k,
+                                        int fast, int same, int inh_col, int fog_on, int detail)
+{
+    const int32_t *pix = w->m->pix;
+    const i64 W = w->m->width, lo_i = ifloor(w->lo);
+    for (i64 i = k - 1; i >= 0; i--) {
+        if (i >= PF_DIST)
+            PREFETCH(pix + (i64)ys[i - PF_DIST] * W + xs[i - PF_DIST]);
+        w->visited++;
+        if (visit(w, xs[i], ys[i], pix[(i64)ys[i] * W + xs[i]], fast, same, inh_col, lo_i, fog_on,
+                  detail))
+            return;
+    }
 }
 
 /* Trace one LOS (LOS-SPEC 4).  out[6] receives (reason, block_x, block_y, block_hex,
@@ -1507,7 +1639,7 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->rt = R;
     w->left = TA(HX(src, HX_CENTRE), TA_BUILDING) == 1 ? 0 : 1;
     w->cand_h = -1;
-    w->memo_h = -1;
+    w->memo_p = 128 * 256;   /* no hex, terrain 0, ground 0 */
     /* A6.8, R8 (height advantage) and R9 (blind hexes) need ends at different elevations */
     int same = sE == tE && s_roof == t_roof;
     /* (a single query along a hexspine evaluates every pixel, to list both hexes of each pair) */
@@ -1517,43 +1649,24 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
      * only pixels of hexes with no inherent terrain around them may be skipped there */
     int inh_col = w->spine ? HX_INHERENT_NEAR : HX_ZERO;
     const i64 W = m->width, Hh = m->height;
+    /* (the batch case, fast and without the thread, gets walks of its own) */
+    const int batch = fast && detail != 1;
     if (canon == 0) {
         /* walk lazily from the source, stopping at the first block (LOS-SPEC 4.2) */
-        i64 n = iabs(tx - sx) + 1;
-        i64 dx = tx >= sx ? 1 : -1;
-        i64 dyy = ty >= sy ? 1 : -1;
-        double d = (double)(ty - sy) / (double)n;
-        double enter = (double)sy;
-        double ex = (double)sy + d;
-        i64 x = sx;
-        int stop = 0;
-        for (i64 step = 0; step < n && !stop; step++) {
-            i64 y = (i64)floor(enter);
-            i64 y1 = (i64)floor(ex);
-            for (;;) {
-                if (0 <= x && x < W && 0 <= y && y < Hh) {
-                    if (visit(w, x, y, fast, same, inh_col)) {
-                        stop = 1;
-                        break;
-                    }
-                }
-                if (y == y1)
-                    break;
-                y += dyy;
-                if ((dyy > 0 && y > y1) || (dyy < 0 && y < y1))
-                    break;
-            }
-            enter = ex;
-            ex = ex + d;
-            x += dx;
-        }
+        if (batch && fl)
+            walk_forward(w, 1, same, inh_col, 1, 0);
+        else if (batch)
+            walk_forward(w, 1, same, inh_col, 0, 0);
+        else
+            walk_forward(w, fast, same, inh_col, fl != NULL, detail == 1);
     } else {
         i64 n = walk_pixels(tx, ty, sx, sy, W, Hh, xs, ys, xy_len);
-        for (i64 j = 0; j < n; j++) {
-            i64 i = n - 1 - j;
-            if (visit(w, xs[i], ys[i], fast, same, inh_col))
-                break;
-        }
+        if (batch && fl)
+            walk_backward(w, xs, ys, n, 1, same, inh_col, 1, 0);
+        else if (batch)
+            walk_backward(w, xs, ys, n, 1, same, inh_col, 0, 0);
+        else
+            walk_backward(w, xs, ys, n, fast, same, inh_col, fl != NULL, detail == 1);
     }
     if (w->reason == 0 && w->cand_h >= 0)
         block(w, LEAVE_BUILDING, w->cand_x, w->cand_y, w->cand_h);

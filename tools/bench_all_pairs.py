@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Benchmark (and check) the all-pairs LOS kernel (issues #15, #16).
+
+    python tools/bench_all_pairs.py                          # bd02 and 02,03/04,05, 1 and 2 threads
+    python tools/bench_all_pairs.py --maps bd02 /tmp/b8.toml --runs 3
+    python tools/bench_all_pairs.py --dump /tmp/kref         # save every kernel answer ...
+    python tools/bench_all_pairs.py --check /tmp/kref        # ... and compare byte for byte later
+
+Timing: ``all_pairs_matrix`` at ground level with the fog deficit tops of exposure's ground
+pairs (exactly the trace of exposure's first heat map), wall time, median of ``--runs``, at each
+thread count; with the pixels the walk read per CPU second (one thread).  On a machine shared
+with other jobs compare figures measured side by side in one run.
+
+Dump / check (a kernel change must leave every answer alone): per map, ``all_pairs_matrix``
+at ground level (fog LV and deficits) and at random location elevations, ``all_pairs_rows`` of
+a few row blocks with fog (pixels read included), ``trace_many`` of random locations with
+rooftops, blocking pixels and fog, and single traces with the thread, hindrance keys and fog
+codes.  Needs ``$HEXWX_VASL_DIR``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from hexwx import _native as K
+from hexwx.io.load import load_map
+from hexwx.lineofsight.batch import locations
+from hexwx.lineofsight.exposure import _deficit_tops, _distances
+
+CHECK_MAPS = ["bd02", "bd04", "02,03/04,05", "01,r02", "r02/04", "maps/hill_village.toml"]
+
+
+def _key(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name)
+
+
+def answers(m) -> dict[str, np.ndarray]:
+    """Every kernel answer the check compares, by name."""
+    M, T = m.kernel_map, m.kernel_terrain
+    n, maxlen = len(m), m.thread_capacity
+    base = m.hexes.base.astype(np.int64)
+    lo = int(base.min())
+    rng = np.random.default_rng(15)
+    out: dict[str, np.ndarray] = {}
+    fog1 = K.fog_spec(lo + 1, 1)
+    r = K.all_pairs_matrix(M, T, base, maxlen, 2, fog1, _deficit_tops(m))
+    for i, a in enumerate(r):
+        out[f"ground_{i}"] = a
+    top = (m.hexes.levels + m.hexes.rooftop.astype(bool)).astype(np.int64)
+    elev = base + (rng.integers(0, 3, n) % (top + 1))
+    fog2 = K.fog_spec(2 * lo + 3, 2, 2)
+    r = K.all_pairs_matrix(M, T, elev, maxlen, 2, fog2, (lo + 1, lo + 2))
+    for i, a in enumerate(r):
+        out[f"levels_{i}"] = a
+    for a0 in np.linspace(0, n - 6, 4).astype(int):
+        r = K.all_pairs_rows(M, T, elev, maxlen, int(a0), int(a0) + 5, 2, fog1)
+        for i, a in enumerate(r):
+            out[f"rows{a0}_{i}"] = np.asarray(a)
+    h, lv = locations(m)
+    k = min(20000, len(h) ** 2)
+    i, j = rng.integers(0, len(h), k), rng.integers(0, len(h), k)
+    s, t, sl, tl = h[i], h[j], lv[i], lv[j]
+    tops = m.hexes.levels.astype(np.int64) + 1
+    rs = (m.hexes.rooftop[s].astype(bool) & (sl == tops[s])).astype(np.int64)
+    rt = (m.hexes.rooftop[t].astype(bool) & (tl == tops[t])).astype(np.int64)
+    es, et = base[s] + sl, base[t] + tl
+    r = K.trace_many(M, T, s, t, es, et, maxlen, rs, rt, where=True, threads=2, fog=fog1)
+    for q, a in enumerate(r):
+        out[f"many_{q}"] = a
+    sc = K.Scratch(maxlen)
+    single = []
+    ranges = _distances(m, s, t)
+    for q in range(0, k, 40):
+        o = K.trace(M, T, int(s[q]), int(t[q]), int(es[q]), int(et[q]), int(rs[q]), int(rt[q]), sc, 1, fog2)
+        keys, nth = int(ranges[q]) + 1, o[5]
+        single.append(np.concatenate([np.asarray(o, np.int64), sc.hv[:keys], sc.hh[:keys],
+                                      sc.fk[:keys], sc.thread[:nth], sc.tkeys[:nth]]))
+    out["single"] = np.concatenate(single)
+    return out
+
+
+def run_check(root: Path, dump: bool, maps: list[str]) -> int:
+    bad = 0
+    for name in maps:
+        m = load_map(name)
+        got = answers(m)
+        d = root / _key(name)
+        d.mkdir(parents=True, exist_ok=True)
+        if dump:
+            for k, a in got.items():
+                np.save(d / f"{k}.npy", a)
+            print(f"{name}: dumped {len(got)} arrays")
+            continue
+        diff = []
+        for k, a in got.items():
+            ref = np.load(d / f"{k}.npy")
+            if ref.dtype != a.dtype or ref.shape != a.shape or ref.tobytes() != a.tobytes():
+                diff.append(k)
+        extra = {p.stem for p in d.glob("*.npy")} - set(got)
+        print(f"{name}: {'identical' if not diff and not extra else 'DIFFERENT: ' + ', '.join(diff + sorted(extra))}"
+              f" ({len(got)} arrays)")
+        bad += bool(diff or extra)
+    return 1 if bad else 0
+
+
+def bench(maps: list[str], threads: list[int], runs: int) -> None:
+    for name in maps:
+        m = load_map(name)
+        M, T = m.kernel_map, m.kernel_terrain
+        base = m.hexes.base.astype(np.int64)
+        tops = _deficit_tops(m)
+        K.all_pairs_rows(M, T, base, m.thread_capacity, 0, 1, threads=1)   # the kernel's copy, untimed
+        cells = []
+        for th in threads:
+            ws = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                K.all_pairs_matrix(M, T, base, m.thread_capacity, th, None, tops)
+                ws.append(time.perf_counter() - t)
+            cells.append(f"{th} thr {1000 * statistics.median(ws):.0f} ms (min {1000 * min(ws):.0f})")
+        n = len(m)
+        cpu = vis = 0.0
+        for a0 in np.linspace(0, n - 4, 16).astype(int):
+            t = time.thread_time()
+            r = K.all_pairs_rows(M, T, base, m.thread_capacity, int(a0), int(a0) + 4, threads=1)
+            cpu += time.thread_time() - t
+            vis += r[4]
+        print(f"{name}: {n} hexes, tops {tops}: " + "; ".join(cells) +
+              f"; rows {vis / cpu / 1e6:.0f} M px/CPU s; load {os.getloadavg()[0]:.1f}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--maps", nargs="*", default=None)
+    ap.add_argument("--threads", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--runs", type=int, default=5)
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--dump", type=Path, help="save every answer under this folder")
+    g.add_argument("--check", type=Path, help="compare every answer with a --dump folder")
+    args = ap.parse_args(argv)
+    if not os.environ.get("HEXWX_VASL_DIR"):
+        print("set HEXWX_VASL_DIR", file=sys.stderr)
+        return 2
+    if args.dump or args.check:
+        return run_check(args.dump or args.check, bool(args.dump), args.maps or CHECK_MAPS)
+    bench(args.maps or ["bd02", "02,03/04,05"], args.threads, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
