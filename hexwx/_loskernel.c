@@ -755,6 +755,37 @@ static i64 fog_deficit(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i6
     return deficit;
 }
 
+/* fog_deficit() at each fog top tops[j] (j < ntops) into out[j * stride], at most 255.
+ *
+ * The same count, the cheaper way: a key counts when the straight thread's fog hinders there
+ * (fog_rule() with no ground known) and this thread's does not.  At an end key (rs or rt 0)
+ * both rules read only the end's elevation, so an end never counts; at a key between the ends
+ * the rules differ only where the key's lowest ground (FOG_ABSENT: no hex, above any top) is
+ * not below the top (3.311).  With the top at or above the higher end, fog hinders at every
+ * key between the ends (FOG_IN, FOG_LEVEL): the count is of those keys whose lowest ground is
+ * not below the top.  (Between the ends' elevations fog_deficit() itself counts.) */
+static void fog_deficits(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i64 *fl,
+                         const i64 *tops, i64 ntops, uint8_t *out, i64 stride)
+{
+    const i64 lo = imin(sE, tE), hi = imax(sE, tE);
+    i64 R = -1;
+    for (i64 j = 0; j < ntops; j++) {
+        const i64 top = tops[j];
+        i64 deficit = 0;
+        if (fl != NULL && top > lo) {
+            if (R < 0)
+                R = hex_range(m, src, tgt);
+            if (top >= hi) {
+                for (i64 k = 1; k < R; k++)
+                    deficit += fl[k] >= top;
+            } else {
+                deficit = fog_deficit(m, src, tgt, sE, tE, fl, top);
+            }
+        }
+        out[j * stride] = (uint8_t)imin(255, deficit);
+    }
+}
+
 /* The fog LV (fog = (top, d, drm)) of a thread of one hex per range step with fog in every
  * hex (lv.lv_total_straight), by end elevations and range: out[a][b][r] for the source at
  * elevation lo + a, the target at lo + b, range r < ranges.  fog_deficit() counts what a real
@@ -1871,12 +1902,13 @@ static void *all_pairs_worker(void *arg)
             job->fwd_total[f] = (int16_t)out[4];
             if (job->fog)
                 job->fwd_lv[f] = (int16_t)fog_total(m, a, b, ea, eb, fl, job->fog, NULL);
-            for (i64 k = 0; k < job->ntops; k++)
-                job->deficit[k * nn + f] = (uint8_t)imin(255, fog_deficit(m, a, b, ea, eb, fl, job->tops[k]));
+            if (job->ntops > 0)
+                fog_deficits(m, a, b, ea, eb, fl, job->tops, job->ntops, job->deficit + f, nn);
             /* the kernel is reciprocal, except the ground-ignore update (R1b) of a pair with a
              * depression end, which depends on direction: trace those both ways.  The same
              * keys serve the fog of (b, a) otherwise (they count from the lower id, a) */
-            if (HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0)
+            const int both_ways = HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0;
+            if (both_ways)
                 trace_counted(m, b, a, eb, ea, 0, 0, s.xs, s.ys, job->maxlen, s.hv, s.hh, s.thread,
                               s.tkeys, 1, 0, fl, out, &visited);
             if (job->full) {
@@ -1889,8 +1921,13 @@ static void *all_pairs_worker(void *arg)
             if (job->fog)
                 (job->full ? job->fwd_lv : job->rev_lv)[r] =
                     (int16_t)fog_total(m, b, a, eb, ea, fl, job->fog, NULL);
-            for (i64 k = 0; k < job->ntops; k++)
-                job->deficit[k * nn + r] = (uint8_t)imin(255, fog_deficit(m, b, a, eb, ea, fl, job->tops[k]));
+            /* fog_rule() is the same seen from either end: with the same keys (no second
+             * trace) the deficits of (b, a) are those of (a, b) */
+            if (job->ntops > 0 && both_ways)
+                fog_deficits(m, b, a, eb, ea, fl, job->tops, job->ntops, job->deficit + r, nn);
+            else
+                for (i64 k = 0; k < job->ntops; k++)
+                    job->deficit[k * nn + r] = job->deficit[k * nn + f];
         }
     }
     pthread_mutex_lock(&job->lock);
