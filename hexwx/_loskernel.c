@@ -1338,50 +1338,100 @@ static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same
 
 /* How far ahead of a walk the raster is read (pixels). */
 #define PF_DIST 16
-/* Columns of a shallow walk made at a time. */
-#define WALK_COLS 32
+/* Pixels of a walk from the source made at a time (room for a few more). */
+#define WALK_CHUNK 64
+
+/* A walk (LOS-SPEC 4.2) as walk_pixels() makes it: column by column from (sx, sy), x stepping
+ * by dx, the column left at row floor(ex) where ex grows by d per column, and entered at the
+ * row the last column was left at (y0). */
+typedef struct {
+    i64 n, dx, dyy, x, y0, step, W;
+    double d, ex;
+    int inner;      /* the line lies inside the raster, a pixel off its top and bottom edges */
+    int shallow;    /* |d| < 1: one or two rows per column */
+} Walk;
+
+static ALWAYS_INLINE void walk_init(Walk *g, i64 sx, i64 sy, i64 tx, i64 ty, i64 W, i64 Hh)
+{
+    g->n = iabs(tx - sx) + 1;
+    g->dx = tx >= sx ? 1 : -1;
+    g->dyy = ty >= sy ? 1 : -1;
+    g->d = (double)(ty - sy) / (double)g->n;
+    g->ex = (double)sy + g->d;
+    g->x = sx;
+    g->y0 = sy;
+    g->step = 0;
+    g->W = W;
+    /* inside the raster the rows lie between sy and ty (the rounding of the sum stays far
+     * below a pixel), so no pixel is off it */
+    g->inner = 0 <= imin(sx, tx) && imax(sx, tx) < W && 1 <= imin(sy, ty) && imax(sy, ty) < Hh - 1;
+    g->shallow = iabs(ty - sy) <= iabs(tx - sx);
+}
+
+/* The next columns of an inner walk into buf as raster indices y * W + x, until the walk ends
+ * or at least `want` pixels are made; at most 2 * cols + 1 for a shallow walk of `cols`
+ * columns, else the rows of the columns made.  Returns the count. */
+static ALWAYS_INLINE i64 walk_fill(Walk *g, int32_t *buf, i64 want)
+{
+    const i64 W = g->W, dx = g->dx, dyy = g->dyy;
+    const double d = g->d;
+    double ex = g->ex;
+    i64 x = g->x, y0 = g->y0, step = g->step, k = 0;
+    if (g->shallow) {
+        /* one or two rows per column, without a branch per column */
+        const i64 end = imin(g->n, step + want);
+        for (; step < end; step++, x += dx) {
+            const i64 y1 = ifloor(ex);
+            ex = ex + d;
+            buf[k] = (int32_t)(y0 * W + x);
+            buf[k + 1] = (int32_t)(y1 * W + x);
+            k += 1 + (y1 != y0);
+            y0 = y1;
+        }
+    } else {
+        for (; step < g->n && k < want; step++, x += dx) {
+            const i64 y1 = ifloor(ex);
+            ex = ex + d;
+            /* the rows y0 .. y1 in the walk's direction (only y0 if y1 lay behind it) */
+            const i64 yb = (y1 - y0) * dyy >= 0 ? y1 : y0;
+            for (i64 y = y0;; y += dyy) {
+                buf[k++] = (int32_t)(y * W + x);
+                if (y == yb)
+                    break;
+            }
+            y0 = y1;
+        }
+    }
+    g->ex = ex;
+    g->x = x;
+    g->y0 = y0;
+    g->step = step;
+    return k;
+}
 
 /* The walk from the source (LOS-SPEC 4.2), visiting each pixel as it is made and stopping at
- * the first block: the pixels of walk_pixels(sx, sy, tx, ty) in order.  Column by column, y
- * running from the row the column is entered at (the last column's exit row) to the row it is
- * left at; rows and columns off the raster are passed over. */
+ * the first block: the pixels of walk_pixels(sx, sy, tx, ty) in order.  An inner walk is made
+ * a block of pixels at a time; otherwise rows and columns off the raster are passed over. */
 static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col, int fog_on,
                                        int detail)
 {
     const KMap *m = w->m;
     const int32_t *pix = m->pix;
-    const i64 W = m->width, Hh = m->height, sx = w->sx, sy = w->sy, tx = w->tx, ty = w->ty;
+    const i64 W = m->width, Hh = m->height;
     const i64 lo_i = ifloor(w->lo);
-    const i64 n = iabs(tx - sx) + 1;
-    const i64 dx = tx >= sx ? 1 : -1;
-    const i64 dyy = ty >= sy ? 1 : -1;
-    const double d = (double)(ty - sy) / (double)n;
-    double ex = (double)sy + d;
-    i64 x = sx, y0 = sy, vis = 0;
+    Walk g;
+    walk_init(&g, w->sx, w->sy, w->tx, w->ty, W, Hh);
+    const i64 dx = g.dx, dyy = g.dyy;
     /* the raster is read about PF_DIST pixels ahead along the line (a hint only) */
-    const double ad = fabs(d);
+    const double ad = fabs(g.d);
     const i64 ahead = (i64)(PF_DIST * ad / (1.0 + ad)) * dyy * W + (i64)(PF_DIST / (1.0 + ad)) * dx;
     const uintptr_t base = (uintptr_t)pix;
-    i64 step = 0;
-    if (iabs(ty - sy) <= iabs(tx - sx) && 0 <= imin(sx, tx) && imax(sx, tx) < W &&
-        1 <= imin(sy, ty) && imax(sy, ty) < Hh - 1) {
-        /* a shallow line inside the raster (the common case): at most two rows per column
-         * (|d| < 1), and no pixel off the raster (the rows lie between sy and ty, give or
-         * take the rounding of the sum, far below a pixel).  Made WALK_COLS columns at a
-         * time without a branch per column, then visited. */
-        int32_t buf[2 * WALK_COLS];
-        while (step < n) {
-            i64 k = 0;
-            const i64 cols = imin(WALK_COLS, n - step);
-            for (i64 c = 0; c < cols; c++, x += dx) {
-                const i64 y1 = ifloor(ex);
-                ex = ex + d;
-                buf[k] = (int32_t)(y0 * W + x);
-                buf[k + 1] = (int32_t)(y1 * W + x);
-                k += 1 + (y1 != y0);
-                y0 = y1;
-            }
-            step += cols;
+    i64 vis = 0;
+    /* a steep column longer than the block: the walk below */
+    if (g.inner && (g.shallow || fabs(g.d) < WALK_CHUNK)) {
+        int32_t buf[4 * WALK_CHUNK];
+        while (g.step < g.n) {
+            const i64 k = walk_fill(&g, buf, g.shallow ? WALK_CHUNK / 2 : WALK_CHUNK);
             for (i64 i = 0; i < k; i++) {
                 const i64 at = buf[i];
                 vis++;
@@ -1395,9 +1445,11 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
         w->visited += vis;
         return;
     }
-    for (; step < n; step++, x += dx) {
+    i64 x = g.x, y0 = g.y0;
+    double ex = g.ex;
+    for (i64 step = 0; step < g.n; step++, x += dx) {
         const i64 y1 = ifloor(ex);
-        ex = ex + d;
+        ex = ex + g.d;
         if (0 <= x && x < W) {
             /* the rows y0 .. y1 in the walk's direction (only y0 if y1 lay behind it) */
             i64 ya = y0, yb = (y1 - y0) * dyy >= 0 ? y1 : y0;
@@ -1426,13 +1478,30 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
     w->visited += vis;
 }
 
-/* Visit the pixels xs/ys[0..k) backwards (the walk from the target), reading the raster
- * PF_DIST pixels ahead. */
-static ALWAYS_INLINE void walk_backward(Trace *w, const int32_t *xs, const int32_t *ys, i64 k,
-                                        int fast, int same, int inh_col, int fog_on, int detail)
+/* The walk from the target visited backwards (the pixels of walk_pixels(tx, ty, sx, sy) from
+ * the last), stopping at the first block.  An inner walk is made whole as raster indices into
+ * xs (when xs holds it); otherwise by walk_pixels() into xs/ys. */
+static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 xy_len, int fast,
+                                        int same, int inh_col, int fog_on, int detail)
 {
-    const int32_t *pix = w->m->pix;
-    const i64 W = w->m->width, lo_i = ifloor(w->lo);
+    const KMap *m = w->m;
+    const int32_t *pix = m->pix;
+    const i64 W = m->width, Hh = m->height, lo_i = ifloor(w->lo);
+    Walk g;
+    walk_init(&g, w->tx, w->ty, w->sx, w->sy, W, Hh);
+    if (g.inner && 2 * g.n + iabs(w->ty - w->sy) + 4 <= xy_len) {
+        const i64 k = walk_fill(&g, xs, xy_len);
+        for (i64 i = k - 1; i >= 0; i--) {
+            if (i >= PF_DIST)
+                PREFETCH(pix + xs[i - PF_DIST]);
+            const i64 at = xs[i];
+            w->visited++;
+            if (visit(w, at % W, at / W, pix[at], fast, same, inh_col, lo_i, fog_on, detail))
+                return;
+        }
+        return;
+    }
+    const i64 k = walk_pixels(w->tx, w->ty, w->sx, w->sy, W, Hh, xs, ys, xy_len);
     for (i64 i = k - 1; i >= 0; i--) {
         if (i >= PF_DIST)
             PREFETCH(pix + (i64)ys[i - PF_DIST] * W + xs[i - PF_DIST]);
@@ -1691,13 +1760,12 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
         else
             walk_forward(w, fast, same, inh_col, fl != NULL, detail == 1);
     } else {
-        i64 n = walk_pixels(tx, ty, sx, sy, W, Hh, xs, ys, xy_len);
         if (batch && fl)
-            walk_backward(w, xs, ys, n, 1, same, inh_col, 1, 0);
+            walk_backward(w, xs, ys, xy_len, 1, same, inh_col, 1, 0);
         else if (batch)
-            walk_backward(w, xs, ys, n, 1, same, inh_col, 0, 0);
+            walk_backward(w, xs, ys, xy_len, 1, same, inh_col, 0, 0);
         else
-            walk_backward(w, xs, ys, n, fast, same, inh_col, fl != NULL, detail == 1);
+            walk_backward(w, xs, ys, xy_len, fast, same, inh_col, fl != NULL, detail == 1);
     }
     if (w->reason == 0 && w->cand_h >= 0)
         block(w, LEAVE_BUILDING, w->cand_x, w->cand_y, w->cand_h);
