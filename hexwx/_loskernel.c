@@ -1369,9 +1369,11 @@ static ALWAYS_INLINE void walk_init(Walk *g, i64 sx, i64 sy, i64 tx, i64 ty, i64
 }
 
 /* The next columns of an inner walk into buf as raster indices y * W + x, until the walk ends
- * or at least `want` pixels are made; at most 2 * cols + 1 for a shallow walk of `cols`
- * columns, else the rows of the columns made.  Returns the count. */
-static ALWAYS_INLINE i64 walk_fill(Walk *g, int32_t *buf, i64 want)
+ * or `want` columns (shallow) / at least `want` pixels (steep) are made: at most 2 * want + 1
+ * for a shallow walk, else the rows of the columns made.  Returns the count.  The raster is
+ * read ahead here (pix, a hint only): each column's last pixel, the row the next column
+ * starts in.  (The rows of an inner walk are >= 0: the row is the sum truncated.) */
+static ALWAYS_INLINE i64 walk_fill(Walk *g, int32_t *buf, i64 want, const int32_t *pix)
 {
     const i64 W = g->W, dx = g->dx, dyy = g->dyy;
     const double d = g->d;
@@ -1380,18 +1382,24 @@ static ALWAYS_INLINE i64 walk_fill(Walk *g, int32_t *buf, i64 want)
     if (g->shallow) {
         /* one or two rows per column, without a branch per column */
         const i64 end = imin(g->n, step + want);
-        for (; step < end; step++, x += dx) {
-            const i64 y1 = ifloor(ex);
+        i64 at0 = y0 * W + x;
+        for (; step < end; step++) {
+            const i64 y1 = (i64)ex;
+            const i64 at1 = y1 * W + x;
             ex = ex + d;
-            buf[k] = (int32_t)(y0 * W + x);
-            buf[k + 1] = (int32_t)(y1 * W + x);
+            PREFETCH(pix + at1);
+            buf[k] = (int32_t)at0;
+            buf[k + 1] = (int32_t)at1;
             k += 1 + (y1 != y0);
             y0 = y1;
+            x += dx;
+            at0 = at1 + dx;
         }
     } else {
         for (; step < g->n && k < want; step++, x += dx) {
-            const i64 y1 = ifloor(ex);
+            const i64 y1 = (i64)ex;
             ex = ex + d;
+            PREFETCH(pix + y1 * W + x);
             /* the rows y0 .. y1 in the walk's direction (only y0 if y1 lay behind it) */
             const i64 yb = (y1 - y0) * dyy >= 0 ? y1 : y0;
             for (i64 y = y0;; y += dyy) {
@@ -1431,16 +1439,15 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
     if (g.inner && (g.shallow || fabs(g.d) < WALK_CHUNK)) {
         int32_t buf[4 * WALK_CHUNK];
         while (g.step < g.n) {
-            const i64 k = walk_fill(&g, buf, g.shallow ? WALK_CHUNK / 2 : WALK_CHUNK);
+            const i64 k = walk_fill(&g, buf, g.shallow ? WALK_CHUNK / 2 : WALK_CHUNK, pix);
             for (i64 i = 0; i < k; i++) {
                 const i64 at = buf[i];
-                vis++;
-                PREFETCH((const void *)(base + (uintptr_t)((at + ahead) * 4)));
                 if (visit(w, at % W, at / W, pix[at], fast, same, inh_col, lo_i, fog_on, detail)) {
-                    w->visited += vis;
+                    w->visited += vis + i + 1;
                     return;
                 }
             }
+            vis += k;
         }
         w->visited += vis;
         return;
@@ -1490,7 +1497,7 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
     Walk g;
     walk_init(&g, w->tx, w->ty, w->sx, w->sy, W, Hh);
     if (g.inner && 2 * g.n + iabs(w->ty - w->sy) + 4 <= xy_len) {
-        const i64 k = walk_fill(&g, xs, xy_len);
+        const i64 k = walk_fill(&g, xs, xy_len, pix);
         for (i64 i = k - 1; i >= 0; i--) {
             if (i >= PF_DIST)
                 PREFETCH(pix + xs[i - PF_DIST]);
