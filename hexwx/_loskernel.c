@@ -114,6 +114,8 @@ typedef struct KMap {
 #define TA(t, c) ((i64)m->ta[(i64)(t) * TA_NCOL + (c)])
 #define NB(h, k) H6(h, k, H6_NEIGHBOUR)
 #define EXT(h) (m->ext + (i64)(h) * 12)
+/* inside(EXT(h), x, y), the bounding box read from bbox rather than made */
+#define INSIDE_EXT(h, x, y) inside_ext(m->ext, m->bbox, (i64)(h), (x), (y))
 #define LOC(h, k, xy) ((i64)m->loc[((i64)(h) * 6 + (k)) * 2 + (xy)])
 /* The packed pixel raster, row-major; the grid lookup (hex id or -1) is read from the packed
  * pixel, the same word the walk reads, rather than from the x-major hex_at array (whose
@@ -153,6 +155,8 @@ static inline i64 iabs(i64 a) { return a < 0 ? -a : a; }
 
 /* ---- pixel geometry (LOS-SPEC 1.5-1.8) ---------------------------------------------------- */
 
+static int inside_edges(const int32_t *poly, i64 x, i64 y);
+
 /* Java AWT polygon insideness of integer pixel (x, y) for a hexagon poly[6][2] (LOS-SPEC 1.5). */
 static int inside(const int32_t *poly, i64 x, i64 y)
 {
@@ -166,6 +170,21 @@ static int inside(const int32_t *poly, i64 x, i64 y)
     /* 1. the half-open bounding box */
     if (x < minx || x >= maxx || y < miny || y >= maxy)
         return 0;
+    return inside_edges(poly, x, y);
+}
+
+/* inside() for the extended border of hex h, whose bounding box the map keeps (bbox). */
+static inline int inside_ext(const int32_t *ext, const int32_t *bbox, i64 h, i64 x, i64 y)
+{
+    const int32_t *b = bbox + h * 4;
+    if (x < b[0] || x >= b[1] || y < b[2] || y >= b[3])
+        return 0;
+    return inside_edges(ext + h * 12, x, y);
+}
+
+/* Step 2 of inside(), for a pixel inside the polygon's bounding box. */
+static int inside_edges(const int32_t *poly, i64 x, i64 y)
+{
     /* 2. even-odd crossings */
     int crossings = 0;
     for (int k = 0; k < 6; k++) {
@@ -901,7 +920,7 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
             return;
         }
         if (w->cand_h < 0 && H != tgt && !(tE > g + h) && TA(HX(tgt, HX_CENTRE), TA_BUILDING) == 1 &&
-            !inside(EXT(tgt), x, y)) {
+            !INSIDE_EXT(tgt, x, y)) {
             /* mirrored for the target: blocks if the thread stays in building terrain from
              * here to the target (decided when the walk ends).  A pixel inside the target's
              * extended border is the target's here, as one inside the source's is the
@@ -1077,7 +1096,7 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
             skip = 1;
         if (!(depr != 0 && h >= 1)) {
             i64 gi = w->gign;
-            if (gi >= 0 && (H == gi || inside(EXT(gi), x, y)))
+            if (gi >= 0 && (H == gi || INSIDE_EXT(gi, x, y)))
                 skip = 1;
             if ((w->exit_act == 1 || w->entry_act == 1) && depr != 0)
                 skip = 1;
@@ -1183,7 +1202,7 @@ static inline void remember(Trace *w, i64 x, i64 y, i64 t, i64 g, int same)
     i64 H = w->cur;
     if (H == HEX_AT(x, y) && (same || (w->rs > 1 && w->rt > 1)) && HX(H, HX_HAS_CLIFF) == 0 &&
         !w->spine && TA(t, TA_HEXSIDE) == 0 && (same || TA(t, TA_BUILDING) == 0) &&
-        (same || w->gign < 0 || w->gign == H || !inside(EXT(w->gign), x, y))) {
+        (same || w->gign < 0 || w->gign == H || !INSIDE_EXT(w->gign, x, y))) {
         w->memo_p = (H + 1) * 65536 + (g + 128) * 256 + t;   /* the pixel's own packing */
     } else {
         w->memo_p &= 0xFFFF;   /* no hex; the terrain and ground stay (as skippable() reads them) */
@@ -1198,9 +1217,9 @@ static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
     const int32_t *bb = m->bbox;
     /* the end hexes own the pixels of their extended borders */
     int in_src = bb[src * 4] <= x && x < bb[src * 4 + 1] && bb[src * 4 + 2] <= y && y < bb[src * 4 + 3] &&
-                 inside(EXT(src), x, y);
+                 inside_edges(EXT(src), x, y);
     int in_tgt = !in_src && bb[tgt * 4] <= x && x < bb[tgt * 4 + 1] && bb[tgt * 4 + 2] <= y &&
-                 y < bb[tgt * 4 + 3] && inside(EXT(tgt), x, y);
+                 y < bb[tgt * 4 + 3] && inside_edges(EXT(tgt), x, y);
     i64 H;
     if (in_src) {
         H = src;
@@ -1220,7 +1239,7 @@ static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
         i64 P = -1;
         for (int k = 0; k < 6; k++) {
             i64 o = NB(H, k);
-            if (o >= 0 && o != src && o != tgt && inside(EXT(o), x, y)) {
+            if (o >= 0 && o != src && o != tgt && INSIDE_EXT(o, x, y)) {
                 P = o;
                 break;
             }
@@ -1237,7 +1256,7 @@ static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
             i64 members[2] = {H, P};
             for (int i = 0; i < 2; i++) {
                 i64 member = members[i];
-                if (member == src || member == tgt || !inside(EXT(member), x, y))
+                if (member == src || member == tgt || !INSIDE_EXT(member, x, y))
                     continue;
                 i64 tm = t;
                 i64 cm = HX(member, HX_CENTRE);
