@@ -1366,7 +1366,7 @@ static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same
 typedef struct {
     i64 n, dx, dyy, x, y0, step, W;
     double d, ex;
-    int inner;      /* the line lies inside the raster, a pixel off its top and bottom edges */
+    int inner;      /* every pixel of the walk lies on the raster, and every sum ex is >= 0 */
     int shallow;    /* |d| < 1: one or two rows per column */
 } Walk;
 
@@ -1381,9 +1381,12 @@ static ALWAYS_INLINE void walk_init(Walk *g, i64 sx, i64 sy, i64 tx, i64 ty, i64
     g->y0 = sy;
     g->step = 0;
     g->W = W;
-    /* inside the raster the rows lie between sy and ty (the rounding of the sum stays far
-     * below a pixel), so no pixel is off it */
-    g->inner = 0 <= imin(sx, tx) && imax(sx, tx) < W && 1 <= imin(sy, ty) && imax(sy, ty) < Hh - 1;
+    /* the sums ex run from sy towards ty, never past sy (each adds d, of the sign of ty - sy)
+     * and ending within far less than a pixel of ty: with both ends on the raster every row
+     * is on it -- unless the walk runs up to row 0, where a sum a trifle below 0 gives row
+     * -1 -- and every sum is >= 0 */
+    g->inner = 0 <= imin(sx, tx) && imax(sx, tx) < W && 0 <= sy && imax(sy, ty) < Hh &&
+               (ty >= sy || ty >= 1);
     g->shallow = iabs(ty - sy) <= iabs(tx - sx);
 }
 
