@@ -43,7 +43,7 @@ typedef int64_t i64;
 #ifdef __GNUC__
 #define NOINLINE __attribute__((noinline))
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-#define PREFETCH(p) __builtin_prefetch((p), 0, 1)
+#define PREFETCH(p) __builtin_prefetch((p), 0, 3)
 #else
 #define NOINLINE
 #define ALWAYS_INLINE inline
