@@ -193,6 +193,8 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
     maxlen = m.thread_capacity
     cached = _PAIRS.get(m) if level == 0 else None
+    if cached is None and level == 0 and m.kept(f"{_PAIRS_PART}_reasons") is not None:
+        cached = ground_pairs(m)       # an earlier process traced them: read, not traced
     fog = _fog_spec(weather)
     fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
     deficit: np.ndarray | None = None     # or the cached fog deficit per pair
