@@ -272,7 +272,7 @@ def test_pairs_whose_fog_deficit_is_capped_are_traced_again(monkeypatch: pytest.
         return real(*a, **kw)
     monkeypatch.setattr(E.K, "trace_many", counting)
     for top in sorted(capped):
-        w = AslWeather(fog_level=top - 1, fog_drm=2)       # fog up to this top
+        w = AslWeather(fog_level=top - 1, fog_drm=3)       # fog up to this top, dense
         t = los_table(weathered(m, w), weather=w)
         sees = np.zeros((len(m), len(m)), bool)
         sees[t.src, t.tgt] = ~t.blocked
