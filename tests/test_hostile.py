@@ -343,6 +343,7 @@ def test_random_bytes_never_give_a_traceback(tmp_path_factory, capsys, data, zip
 
 
 @FUZZ
+@pytest.mark.filterwarnings("error::RuntimeWarning")   # an overflow in shapely is a failure too
 @given(value=st.one_of(st.floats(), st.integers(min_value=-10 ** 30, max_value=10 ** 30),
                        st.text(max_size=8), st.booleans()),
        key=st.sampled_from(["size = [{v}, 48]", "facing = {v}", "bases = {v}", "turns = {v}",

@@ -10,16 +10,20 @@ and movement results are computed once beforehand (they are not rendering).
 
 ``--fresh`` (issue #16's target: one board's render <= 2x a Pillow decode + encode of the same
 image): each round starts fresh interpreters, interleaved so that load on a shared machine
-hits them alike, with .pyc files written and reused as for a user:
+hits them alike, with .pyc files written and reused as for a user, and a map cache of their own (a temporary
+folder, filled by the warm-up run):
 
 * ``pillow``: ``Image.open(ART).save(OUT)``, ART being the board's own art (the GIF in its
   archive) saved once as an RGB PNG of 1800 x 645 (the mode and size of a render);
 * ``pillow P``: the same with the art kept as a palette PNG (cheaper: one byte a pixel);
 * ``render``: ``hexwx render BOARD -o OUT.png``;
 * ``import numpy`` (the start-up every render pays);
+* ``render, no cache``: the same with ``HEXWX_NO_CACHE=1`` (the board decoded and every layer
+  drawn, as the first render of a board on a machine does);
 * ``floor``: ``import numpy`` (with one OpenBLAS thread, as the command line asks) and
-  Pillow's drawing modules, then encode the render's own image (its pixels read raw from a
-  file): the least a render can cost, before reading a board or drawing anything;
+  Pillow's drawing modules, then encode the render's own image with hexwx's PNG writer (its
+  pixels read raw from a file): the least a render can cost, before reading a board or drawing
+  anything;
 * with ``--more``: ``hexwx render maps/hill_village.toml`` and a 2 x 2 layout of boards.
 
 Prints each median and the median of the per-round ratios render / pillow.  Needs
@@ -115,6 +119,7 @@ def fresh(args: argparse.Namespace) -> int:
         return 2
     py = sys.executable
     with tempfile.TemporaryDirectory() as d:
+        ENV["HEXWX_CACHE_DIR"] = f"{d}/cache"     # every run here (bench_startup.wall) uses ENV
         rgb, pal = Path(d) / "art.png", Path(d) / "art_p.png"
         board_art(args.board, rgb, pal)
         size = own_pixels(py, args.board, Path(d))
@@ -122,11 +127,14 @@ def fresh(args: argparse.Namespace) -> int:
             "pillow": [py, "-c", f"from PIL import Image; Image.open({str(rgb)!r}).save({d + '/o.png'!r})"],
             "pillow P": [py, "-c", f"from PIL import Image; Image.open({str(pal)!r}).save({d + '/o.png'!r})"],
             "render": [py, "-m", "hexwx", "render", args.board, "-o", f"{d}/r.png"],
+            "render, no cache": ["env", "HEXWX_NO_CACHE=1", py, "-m", "hexwx", "render", args.board,
+                                 "-o", f"{d}/n.png"],
             "import numpy": [py, "-c", "import numpy"],
             "floor": [py, "-c", "import os; os.environ.setdefault('OPENBLAS_NUM_THREADS', '1'); "
                       "import numpy; from PIL import Image, ImageDraw, ImageFont; "
-                      f"Image.frombytes('RGB', {size}, open({d + '/r.raw'!r}, 'rb').read())"
-                      f".save({d + '/f.png'!r})"],
+                      "from hexwx.render.png import png_bytes; "
+                      f"open({d + '/f.png'!r}, 'wb').write(png_bytes(Image.frombytes('RGB', {size}, "
+                      f"open({d + '/r.raw'!r}, 'rb').read())))"],
         }
         if args.more:
             runs["render hill_village"] = [py, "-m", "hexwx", "render",

@@ -97,20 +97,24 @@ class _Ignored:
         return self
 
 
-class _OneCommand:
-    """The subparsers action as a command module's ``register`` sees it when only ``command``
-    runs: the module's other commands are not built (a start-up does not need them)."""
+class _Registrar:
+    """The subparsers action as a command module's ``register`` sees it: each command's help
+    line comes from :data:`COMMANDS` (written once, there), and when only ``command`` runs,
+    the module's other commands are not built (a start-up does not need them)."""
 
-    def __init__(self, action: Any, command: str) -> None:
+    def __init__(self, action: Any, command: str | None) -> None:
         self._action, self._command = action, command
 
     def add_parser(self, name: str, **kwargs: Any) -> Any:
-        if name == self._command:
-            return self._action.add_parser(name, **kwargs)
-        return _Ignored()
+        if self._command is not None and name != self._command:
+            return _Ignored()
+        return self._action.add_parser(name, help=_HELP[name], **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._action, name)
+
+
+_HELP = {c.name: c.help for c in COMMANDS}
 
 
 def build_parser(load: Sequence[str] | None = None, command: str | None = None) -> argparse.ArgumentParser:
@@ -135,8 +139,7 @@ def build_parser(load: Sequence[str] | None = None, command: str | None = None) 
             subparsers.add_parser(cmd.name, help=cmd.help)
         elif cmd.module not in done:
             done.add(cmd.module)
-            importlib.import_module(cmd.module).register(
-                subparsers if command is None else _OneCommand(subparsers, command))
+            importlib.import_module(cmd.module).register(_Registrar(subparsers, command))
     return parser
 
 

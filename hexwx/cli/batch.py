@@ -36,7 +36,7 @@ already there.  See docs/performance.md for throughput and sizing.
 def register(subparsers: Any) -> None:
     from hexwx.cli.hex import add_threads_option
     p = subparsers.add_parser(
-        "batch", help="LOS tables for many maps x levels x weather states (local pool or Dask)",
+        "batch",
         description="Write the all-pairs LOS table of every (map, source level, weather state) "
                     "of a batch spec into DIR, one file each; files already there are skipped.  "
                     "Runs on a local process pool (default) or on Dask distributed (--dask).",

@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
     from hexwx.cli.hex import MAP_HELP, add_map_options
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
-        "exposure", help="for every hex, how many hexes (or enemy hexes) see it, under weather",
+        "exposure",
         description="The exposure heat map: for every hex, how many other hexes at ground level "
                     "have LOS to its location at --level (default 0), under the weather (terrain "
                     "+ LV of 6 or more blocks, E3.1).  With --from only those hexes count as "

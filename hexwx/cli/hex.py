@@ -181,7 +181,7 @@ def _cmd_import_vasl(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
-        "los", help="line of sight between two locations, with DRM and reasons",
+        "los",
         description="Line of sight from FROM to TO on MAP (a hexwx .toml map, a VASL board\n"
                     "archive, a board name such as bd02 or r02, or a layout such as \"r05/r02/r04\";\n"
                     "see docs/layouts.md): blocked or clear, where and why, every hindrance and LV DRM with\n"
@@ -208,7 +208,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_los)
 
     p = subparsers.add_parser(
-        "los-table", help="LOS between every ordered pair of hexes, as CSV",
+        "los-table",
         description="CSV of src,tgt,range,blocked,hindrance for every ordered pair of distinct "
                     "hexes at ground level (hindrance empty when blocked).  With weather flags "
                     "an lv column holds each pair's LV DRM, and terrain + LV of 6 or more blocks.  "
@@ -237,7 +237,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_los_table)
 
     p = subparsers.add_parser(
-        "import-vasl", help="write a hexwx map file from a VASL board archive",
+        "import-vasl",
         description="Convert a VASL board archive into a hexwx TOML map (whole-hex terrain, "
                     "ground levels, hexside terrain and roads) for your own use.")
     p.add_argument("archive", metavar="ARCHIVE", help="VASL board archive, e.g. bd02")

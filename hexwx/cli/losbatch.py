@@ -181,7 +181,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hexwx.cli.hex import MAP_HELP, add_map_options
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
-        "los-batch", help="LOS of every pair listed in a CSV, at any levels",
+        "los-batch",
         description="Answer every pair of PAIRS.csv (columns src,tgt and optionally src_level,"
                     "tgt_level: the level in the hex, 0 ground, building levels, rooftop) on MAP "
                     "with the kernel of `hexwx los`, in one pass.  Output: CSV (default) or JSON "

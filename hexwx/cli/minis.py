@@ -48,7 +48,7 @@ a die of 4-6 puts a piece in a sector, a second die its type (seed 003).  Units 
 def register(subparsers: Any) -> None:
     """Add ``minis weather`` and ``minis terrain`` to the ``hexwx`` parser."""
     minis = subparsers.add_parser(
-        "minis", help="miniatures weather (AGV, Mini-Nap 2, Wesencraft, Huzzah!) and random terrain",
+        "minis",
         description="Weather for miniatures rules, turn by turn, with its exact odds and a Monte "
                     "Carlo over many games; and the seed 003 random terrain generator.")
     sub = minis.add_subparsers(dest="minis_command", metavar="SUBCOMMAND",

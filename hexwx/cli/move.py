@@ -38,7 +38,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     """Add ``path`` and ``reach`` to the hexwx command line."""
     p = subparsers.add_parser(
-        "path", help="cheapest path for a unit class under weather, with the cost of each step",
+        "path",
         description="The cheapest path from FROM to TO for a unit class under ASL E3 weather: "
         "each step's cost with its parts and rule citations (chapter B defaults; rain 3.54, "
         "mud 3.64, ground snow 3.723-3.724, deep snow 3.733-3.7331, drifts 3.752).",
@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_path)
 
     r = subparsers.add_parser(
-        "reach", help="every hex a unit class can reach with N MF/MP under weather",
+        "reach",
         description="Every hex a unit class can reach from FROM with N MF (infantry, cavalry) "
         "or MP (vehicles) under ASL E3 weather, with its cost.  Hexes reached only with the "
         "road bonus (B3.4) are marked *, hexes across a drift (whole move, 3.752) !.",

@@ -33,7 +33,7 @@ under the image (also printed) explains each overlay.  See docs/rendering.md.
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "render", help="draw a map, scenario or table with overlays to a PNG",
+        "render",
         description="Draw a hex map (terrain, ground levels, hexsides, hex ids, board joins) or a "
                     "tabletop scenario (terrain, bases, visibility) as an annotated PNG, with "
                     "optional overlays: a LOS thread with its hindrances, a viewshed, a movement "

@@ -97,7 +97,7 @@ def _cmd_sight(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     from hexwx.cli.hex import add_map_options
     p = subparsers.add_parser(
-        "import-vsav", help="write a hex scenario from a VASL save (.vsav)",
+        "import-vsav",
         description="Read a VASL save and write a hexwx hex scenario: the save's board layout "
                     "and terrain SSRs as the [map] table, and one [[units]] entry (id, hex, "
                     "kind, side, nationality) per piece on the boards.  Pieces off the boards "
@@ -112,7 +112,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_import_vsav)
 
     p = subparsers.add_parser(
-        "sight", help="who sees whom: LOS between the units of opposing sides",
+        "sight",
         description="Every ordered pair of units on opposing sides of a hex scenario: LOS "
                     "blocked or clear, the terrain hindrance DRM and the weather LV DRM under "
                     "the scenario's weather (at setup, or at Game Turn N with --turn).  Units "

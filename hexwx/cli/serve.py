@@ -10,7 +10,7 @@ from hexwx.errors import UsageError
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "serve", help="the map in a local web page (click two hexes for their LOS) and a JSON API",
+        "serve",
         description="Serve MAP (hexwx map or VASL board archive), a hex SCENARIO or a tabletop "
                     "scenario as a web page on this machine: click a hex (and its level) and "
                     "another for the LOS with every hindrance, weather panel, viewshed, "

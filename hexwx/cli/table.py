@@ -23,7 +23,7 @@ the smaller of the weather's and (Mini-Nap 2) the time of day's.  See docs/table
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "table", help="sight, range and movement on a miniatures tabletop scenario",
+        "table",
         description="Answer questions about a tabletop scenario file on a given turn: can a "
                     "unit see another, the range and arc of fire, and a unit's movement "
                     "allowance under the weather and ground.  With no question, print an "

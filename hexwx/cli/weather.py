@@ -232,7 +232,7 @@ def _cmd_effects(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``hexwx weather`` with its ``roll``, ``run`` and ``effects`` subcommands."""
     p = subparsers.add_parser(
-        "weather", help="ASL E3 weather: DYO roll, turn-by-turn run, effects",
+        "weather",
         description="ASL Chapter E3 weather: roll DYO weather for a month, run the Wind Change "
         "DR turn by turn, or list what a weather state does (with rule numbers).")
     sub = p.add_subparsers(dest="weather_command", metavar="SUBCOMMAND",

@@ -71,15 +71,25 @@ class HexMap:
         map, and kept on disk when the map came through the on-disk cache (its
         :class:`DerivedStore`, set by :mod:`hexwx.io.mapcache`), so a later process reads it
         instead of deriving it again.  Read-only."""
-        memo: dict[str, np.ndarray] = self.__dict__.setdefault("_derived", {})
-        value = memo.get(name)
+        value = self.kept(name)
         if value is None:
+            value = np.asarray(build())
             store: DerivedStore | None = self.__dict__.get("_store")
-            value = store.load(name) if store is not None else None
-            if value is None:
-                value = np.asarray(build())
-                if store is not None:
-                    store.save(name, value)
+            if store is not None:
+                store.save(name, value)
+            value.setflags(write=False)
+            self.__dict__["_derived"][name] = value
+        return value
+
+    def kept(self, name: str) -> np.ndarray | None:
+        """The array :meth:`derived` made as ``name``, when it is in memory or in the on-disk
+        map cache; None otherwise (nothing is built)."""
+        memo: dict[str, np.ndarray] = self.__dict__.setdefault("_derived", {})
+        if name in memo:
+            return memo[name]
+        store: DerivedStore | None = self.__dict__.get("_store")
+        value = store.load(name) if store is not None else None
+        if value is not None:
             value.setflags(write=False)
             memo[name] = value
         return value

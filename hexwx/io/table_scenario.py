@@ -28,6 +28,9 @@ GROUNDS = ("normal", "rough", "mud", "soft", "hard")
 
 _TOP_KEYS = ("name", "rules", "turns", "start", "table", "weather", "terrain", "units", "notes")
 _TABLE_KEYS = ("size", "unit", "base")
+#: The longest side of a table, in cm: 100 m, far beyond any real table (the largest club
+#: tables are some 10 m), and small enough that areas and buffers stay finite numbers.
+MAX_TABLE_CM = 10_000
 _WEATHER_KEYS = ("mode", "seed", "options", "weather", "visibility", "movement", "ground",
                  "fire_effects", "schedule")
 _STATE_KEYS = ("turn", "weather", "visibility", "movement", "ground", "fire_effects")
@@ -285,6 +288,9 @@ def load_table_scenario(path: str | Path) -> TableScenario:
     w, d = _numbers(tab, "size", 2, "[width, depth]")
     if w <= 0 or d <= 0:
         raise tab.error("size", f"expected a positive width and depth, got {tab.raw('size')!r}")
+    if max(to_cm(w, unit), to_cm(d, unit)) > MAX_TABLE_CM:
+        raise tab.error("size", f"expected a table of at most {MAX_TABLE_CM // 100} m a side, "
+                                f"got {tab.raw('size')!r} {unit}")
     base_size = (4.0, 4.0) if unit == "cm" else (1.5, 1.5)
     if "base" in tab:
         bw, bd = _numbers(tab, "base", 2, "[frontage, depth]")

@@ -254,11 +254,11 @@ def _mist_table(weather: AslWeather, ranges: int) -> np.ndarray:
 
 def _mist_totals(weather: AslWeather, rng: np.ndarray) -> np.ndarray:
     """The LV DRM by range (mist, rain, falling snow; 3.32, 3.51, 3.52, 3.71, 3.711) of each
-    pair: a new int64 array."""
-    if not weather.mist or len(rng) == 0:
-        return np.zeros(len(rng), np.int64)
+    pair: a new int64 array of the shape of ``rng``."""
+    if not weather.mist or rng.size == 0:
+        return np.zeros(rng.shape, np.int64)
     out: np.ndarray = _mist_table(weather, int(rng.max()) + 1)[rng]
-    return out
+    return out.astype(np.int64, copy=False)
 
 
 def _fog_straight(fog: np.ndarray, s_elev: np.ndarray, t_elev: np.ndarray,
@@ -290,6 +290,8 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
               fog: np.ndarray | None = None) -> np.ndarray:
     """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
 
+    The pairs are (``src``, ``tgt``) broadcast together to the shape of ``rng``, ``blocked``
+    and ``hindrance``: one list of pairs, or observers ``[k, 1]`` against targets ``[1, n]``.
     ``fog``: the kernel's fog LV of each pair (traced with :func:`_fog_spec`; required when
     the weather has fog).  ``s_level``/``t_level``: each end's level in its hex (a number or
     one per pair).  As :func:`lv.lv_hindrances` has it: fire within one building gets no LV
@@ -301,16 +303,15 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
             raise ValueError("fog LV of the pairs is missing: trace them with the fog spec")
         lv += fog
     bid = m.building_ids
-    same_bld = (bid[src] >= 0) & (bid[src] == bid[tgt])
-    lv[same_bld] = 0
-    s_lv = np.broadcast_to(np.asarray(s_level, np.int64), src.shape)
-    t_lv = np.broadcast_to(np.asarray(t_level, np.int64), tgt.shape)
-    one = np.flatnonzero((src == tgt) & (s_lv == t_lv))                   # one location
-    if len(one):
-        heights, which = np.unique(m.hexes.base[src[one]].astype(np.int64) + s_lv[one],
-                                   return_inverse=True)
+    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
+    s_lv, t_lv = np.asarray(s_level, np.int64), np.asarray(t_level, np.int64)
+    one = (src == tgt) & (s_lv == t_lv)                                   # one location
+    if one.any():
+        one = np.broadcast_to(one, lv.shape)
+        height = np.broadcast_to(m.hexes.base[src].astype(np.int64) + s_lv, lv.shape)[one]
+        heights, which = np.unique(height, return_inverse=True)
         lv[one] = np.array([_same_location_lv(weather, int(e)) for e in heights.tolist()],
-                           np.int64)[which]
+                           np.int64)[which.ravel()]
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
     out: np.ndarray = lv.astype(np.int32)

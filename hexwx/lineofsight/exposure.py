@@ -190,60 +190,62 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     if not valid.any():
         raise UsageError(f"no hex of this map has a location at level {level}; expected a level "
                          f"from 0 to {int(tops.max())}")
-    obs = list(range(n)) if observers is None else _parse_hexes(m, observers)
-    maxlen = m.thread_capacity
+    obs = np.arange(n, dtype=np.int64) if observers is None else np.asarray(
+        _parse_hexes(m, observers), np.int64)
     cached = _PAIRS.get(m) if level == 0 else None
+    if cached is None and level == 0 and m.kept(f"{_PAIRS_PART}_reasons") is not None:
+        cached = ground_pairs(m)       # an earlier process traced them: read, not traced
     fog = _fog_spec(weather)
     fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
     deficit: np.ndarray | None = None     # or the cached fog deficit per pair
+    # the pairs: observers [k, 1] against targets [1, t], answers [k, t]
     if level == 0 and (observers is None or cached is not None) and (fog is None or fog[1] == 1):
         gp = ground_pairs(m)       # (deficits are kept at whole fog tops: scale 1)
-        ob = np.asarray(obs, np.int64)
-        src = np.repeat(ob, n)
-        tgt = np.tile(np.arange(n, dtype=np.int64), len(ob))
-        reasons, totals = gp.reasons[ob].ravel(), gp.hindrance[ob].ravel()
+        tg = np.arange(n, dtype=np.int64)
+        every = observers is None
+        reasons, totals = (gp.reasons, gp.hindrance) if every else (gp.reasons[obs], gp.hindrance[obs])
         if fog is not None and int(fog[0]) in gp.fog_deficit:
-            deficit = gp.fog_deficit[int(fog[0])][ob].ravel()
+            deficit = gp.fog_deficit[int(fog[0])]
+            deficit = deficit if every else deficit[obs]
     else:
         tg = np.flatnonzero(valid).astype(np.int64)
-        src = np.repeat(np.asarray(obs, np.int64), len(tg))
-        tgt = np.tile(tg, len(obs))
+        src, tgt = np.repeat(obs, len(tg)), np.tile(tg, len(obs))
         roof_t = (m.hexes.rooftop.astype(bool) & (m.hexes.levels.astype(np.int64) + 1 == level))
         res = K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, base[src],
-                           base[tgt] + level, maxlen, None, roof_t[tgt].astype(np.int64), fog=fog)
-        reasons, totals = res[0], res[1]
+                           base[tgt] + level, m.thread_capacity, None,
+                           roof_t[tgt].astype(np.int64), fog=fog)
+        reasons, totals = res[0].reshape(len(obs), len(tg)), res[1].reshape(len(obs), len(tg))
         if fog is not None:
-            fog_lv = res[2]
+            fog_lv = res[2].reshape(len(obs), len(tg))
+    obs_c, tg_r = obs[:, None], tg[None, :]
     blocked = reasons != 0
-    if weather is not None and len(src):
-        rng = _distances(m, src, tgt)
+    if weather is not None and blocked.size:
+        ranges = _ranges(m)
+        rng = ranges if observers is None and len(tg) == n else ranges[obs_c, tg_r]
         if fog is not None and fog_lv is None:    # the cached pairs: straight thread - deficit
-            fog_lv = _fog_straight(fog, base[src], base[tgt], rng).astype(np.int64)
+            fog_lv = _fog_straight(fog, base[obs_c], base[tg_r], rng)
             if deficit is not None:
-                fog_lv -= int(fog[2]) * deficit.astype(np.int64)
-                capped = np.flatnonzero(deficit == 255)   # count not kept: trace those again
-                if len(capped):
-                    fog_lv[capped] = K.trace_many(m.kernel_map, m.kernel_terrain, src[capped],
-                                                  tgt[capped], base[src[capped]],
-                                                  base[tgt[capped]], maxlen, fog=fog)[2]
-        _apply_lv(m, weather, src, tgt, 0, blocked, totals, rng, level, fog=fog_lv)
-    sees = ~blocked & (src != tgt)
-    count = np.bincount(tgt[sees], minlength=n).astype(np.int32)
+                fog_lv -= deficit.astype(np.int32) * int(fog[2])
+                capped = np.nonzero(deficit == 255)   # count not kept: trace those again
+                if len(capped[0]):
+                    cs, ct = obs[capped[0]], tg[capped[1]]
+                    fog_lv[capped] = K.trace_many(m.kernel_map, m.kernel_terrain, cs, ct, base[cs],
+                                                  base[ct], m.thread_capacity, fog=fog)[2]
+        _apply_lv(m, weather, obs_c, tg_r, 0, blocked, totals, rng, level, fog=fog_lv)
+    sees = ~blocked & (obs_c != tg_r)
+    count = np.full(n, -1, np.int32)
+    count[tg] = sees.sum(axis=0, dtype=np.int32)
     count[~valid] = -1
     seen = None
     if observers is not None:
         seen = np.zeros((len(obs), n), bool)
-        oi = np.repeat(np.arange(len(obs)), len(src) // max(len(obs), 1))
-        seen[oi[sees], tgt[sees]] = True
+        seen[:, tg] = sees
     wx = weather.describe() if weather is not None and hasattr(weather, "describe") else "Clear"
     return Exposure(level=level, observers=None if observers is None else tuple(m.grid.names(obs)),
                     count=count, n_observers=len(obs), weather=wx, seen=seen, map=shown)
 
 
-def _distances(m: HexMap, src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
-    """Range of each (src, tgt) pair (vectorised; no n x n matrix)."""
-    g = m.grid
-    dc = np.abs(g.col[src].astype(np.int64) - g.col[tgt])
-    dy = np.abs(g.dy2[src].astype(np.int64) - g.dy2[tgt])
-    out: np.ndarray = dc + np.maximum(0, (dy - dc) // 2)
-    return out
+def _ranges(m: HexMap) -> np.ndarray:
+    """The range between every two hexes of ``m`` (int16 [n, n]), made once per map and kept
+    with it (:meth:`HexMap.derived`)."""
+    return m.derived("range_matrix", m.grid.distance_matrix)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from hexwx.render.hexmap import los_caption, make_view, render_map, terrain_class
-from hexwx.render.style import PNG_COMPRESS_LEVEL, Marker, Rendering, save_png
+from hexwx.render.png import png_bytes
+from hexwx.render.style import Marker, Rendering, save_png
 from hexwx.render.table import render_table, sight_caption
 
 if TYPE_CHECKING:
@@ -80,10 +81,7 @@ def sight_png(sight: Any, margin_frac: float = 0.12) -> bytes:
     (x0, y0), (x1, y1) = r.to_image(min(xs) - margin, max(ys) + margin), r.to_image(max(xs) + margin, min(ys) - margin)
     box = (max(0, min(x0, x1)), max(0, min(y0, y1)), min(r.image.width, max(x0, x1)),
            min(r.image.height, max(y0, y1)))
-    import io
-    buf = io.BytesIO()
-    r.image.crop(box).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    return png_bytes(r.image.crop(box))
 
 
 def table_png(obj: Any) -> bytes:

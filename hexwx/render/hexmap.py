@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 import weakref
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -227,38 +227,65 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
 
 def kept_terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
     """:func:`terrain_layer` of a whole-map view, kept with the map in the on-disk map cache
-    (:meth:`HexMap.derived`): a later render of the map at this scale reads the pixels instead of
-    colouring them.  The name of the kept array covers the view and this drawing code (its
-    source), so a change of colours or patterns never shows a stale picture."""
-    name = f"render_terrain_{_terrain_layer_tag(view)}"
-    made: list[tuple[Image.Image, set[str], list[int]]] = []
+    (:func:`_kept_picture`): a later render of the map at this scale reads the pixels instead
+    of colouring them."""
+    def draw() -> tuple[Image.Image, list[int]]:
+        image, classes, levels = terrain_layer(m, view)
+        return image, [len(classes)] + [_CLASS_KEYS.index(c) for c in sorted(classes)] + levels
 
-    def pixels() -> np.ndarray:
-        made.append(terrain_layer(m, view))
-        image, classes, levels = made[0]
-        meta = [len(classes)] + [_CLASS_KEYS.index(c) for c in sorted(classes)] + levels
-        return np.concatenate([np.asarray(meta, np.int32).view(np.uint8),
+    image, meta = _kept_picture(m, view, "terrain", "RGB", draw)
+    n_classes = meta[0]
+    return image, {_CLASS_KEYS[i] for i in meta[1:1 + n_classes]}, meta[1 + n_classes:]
+
+
+def kept_decorations_layer(m: HexMap, view: View, hexes: Iterable[int],
+                           hex_ids: bool) -> tuple[Image.Image, set[str]]:
+    """:func:`decorations_layer` of a whole-map view, kept with the map in the on-disk map
+    cache (:func:`_kept_picture`), with and without hex ids apart."""
+    keys = list(HEXSIDE_STYLES)
+
+    def draw() -> tuple[Image.Image, list[int]]:
+        image, sides = decorations_layer(m, view, hexes, hex_ids)
+        return image, sorted(keys.index(k) for k in sides)
+
+    image, meta = _kept_picture(m, view, "lines_ids" if hex_ids else "lines", "RGBA", draw)
+    return image, {keys[i] for i in meta}
+
+
+def _kept_picture(m: HexMap, view: View, what: str, mode: str,
+                  draw: Callable[[], tuple[Image.Image, list[int]]]) -> tuple[Image.Image, list[int]]:
+    """The picture ``draw()`` makes of a whole-map view (at final size, in ``mode``) with a few
+    whole numbers about it (what the legend needs), kept as one array with the map
+    (:meth:`HexMap.derived`: on disk when the map came through the map cache).  The array's
+    name covers ``what``, the view and the drawing code (:func:`_drawing_code_tag`), so a change
+    of colours, lines or fonts never shows a stale picture."""
+    name = f"render_{what}_{_terrain_layer_tag(view)}"
+    made: list[tuple[Image.Image, list[int]]] = []
+
+    def packed() -> np.ndarray:
+        made.append(draw())
+        image, meta = made[0]
+        return np.concatenate([np.asarray([len(meta), *meta], np.int32).view(np.uint8),
                                np.asarray(image, np.uint8).ravel()])
 
-    packed = m.derived(name, pixels)
+    data = m.derived(name, packed)
     if made:
         return made[0]
-    n_classes = int(packed[:4].view(np.int32)[0])
-    w, h = view.size
-    head = len(packed) - w * h * 3
-    meta = packed[:head].view(np.int32)
-    classes = {_CLASS_KEYS[int(i)] for i in meta[1:1 + n_classes]}
-    image = Image.frombytes("RGB", (w, h), packed[head:].tobytes())
-    return image, classes, [int(v) for v in meta[1 + n_classes:]]
+    n_meta = int(data[:4].view(np.int32)[0])
+    head = 4 * (1 + n_meta)
+    meta = [int(v) for v in data[4:head].view(np.int32)]
+    return Image.frombytes(mode, view.size, data[head:].tobytes()), meta
 
 
 @lru_cache(maxsize=1)
 def _drawing_code_tag() -> str:
-    """A digest of the modules whose code decides the terrain layer's pixels."""
+    """A digest of what decides a kept picture's pixels: the code of this module and of the
+    style, and the Pillow release (its built-in font and text rasteriser)."""
     import zlib
     from pathlib import Path
+    import PIL
     from hexwx.render import style
-    crc = 0
+    crc = zlib.crc32(PIL.__version__.encode())
     for f in (Path(__file__), Path(style.__file__)):
         crc = zlib.crc32(f.read_bytes(), crc)
     return f"{crc:08x}"
@@ -400,18 +427,35 @@ def grid_runs(m: HexMap, hexes: Iterable[int]) -> list[tuple[Hex, int, int]]:
     return runs
 
 
-def draw_grid(base: Image.Image, m: HexMap, view: View, hexes: Iterable[int]) -> None:
-    """Thin translucent hex outlines on the final-size ``base``, each hexside drawn once
-    (:func:`grid_runs`).  The lines are drawn into a mask at SUPERSAMPLE x (anti-aliased once
-    it is averaged down) and the colour is painted through it once, so where lines meet at a
-    vertex the tone stays even."""
+def decorations_layer(m: HexMap, view: View, hexes: Iterable[int],
+                      hex_ids: bool) -> tuple[Image.Image, set[str]]:
+    """The map's fixed line work over ``hexes`` as one transparent RGBA layer at final size,
+    drawn at SUPERSAMPLE x and averaged down: the grid (:func:`grid_mask`), hexside features
+    (their style keys are returned, for the legend), board joins and, with ``hex_ids``, hex
+    names.  Pasted over the terrain and its veils it gives the pixels drawing each straight on
+    the picture gives (to a level or two; a little more at a few pixels where a name's halo
+    crosses the translucent grid), so it can be kept with the map
+    (:func:`kept_decorations_layer`) and serve every render of the view."""
+    layer = Image.new("RGBA", view.canvas_size, (*GRID_LINE[:3], 0))
+    layer.putalpha(grid_mask(m, view, hexes))
+    d = ImageDraw.Draw(layer)
+    sides = draw_hexsides(d, m, view, hexes)
+    draw_board_joins(d, m, view)
+    if hex_ids:
+        draw_hex_ids(d, m, view, hexes)
+    return downsample(layer, view.size), sides
+
+
+def grid_mask(m: HexMap, view: View, hexes: Iterable[int]) -> Image.Image:
+    """The thin translucent hex outlines as an alpha mask at SUPERSAMPLE x, each hexside drawn
+    once (:func:`grid_runs`), so where lines meet at a vertex the tone stays even."""
     mask = Image.new("L", view.canvas_size, 0)
     md = ImageDraw.Draw(mask)
     w = max(1, round(view.k * 0.9))
     for h, k, n in grid_runs(m, hexes):
         pts = _hex_poly(m, view, h)
         md.line([pts[(k + i) % 6] for i in range(n + 1)], fill=GRID_LINE[3], width=w)
-    base.paste(GRID_LINE[:3], (0, 0, *base.size), downsample(mask, base.size))
+    return mask
 
 
 def _hexside_segments(m: HexMap, hexes: Iterable[int]) -> list[tuple[str, Hex, int]]:
@@ -974,36 +1018,43 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         veil_reach(base, m, view, reach)
         captions.append(_reach_caption(m, reach, reach_src))
         overlays += ["reach"]
-    # 2. lines and text at SUPERSAMPLE x, straight onto the base enlarged, then averaged down
-    #    (the grid, translucent, goes through a mask: draw_grid)
-    draw_grid(base, m, view, hexes)
-    canvas = base.resize(view.canvas_size, Image.Resampling.NEAREST)
-    d = ImageDraw.Draw(canvas)
-    if viewshed is not None:
-        markers += label_viewshed(d, m, view, viewshed, vs_src, hexes)
-    if exposure is not None:
-        markers += label_exposure(d, m, view, exposure, hexes)
-    if reach is not None:
-        markers += label_reach(d, m, view, reach, reach_src if reach_src is not None else 0)
-    sides = draw_hexsides(d, m, view, hexes)
-    draw_board_joins(d, m, view)
-    if hex_ids:
-        draw_hex_ids(d, m, view, hexes)
-    if weather is not None:
-        markers += draw_drifts(d, m, view, weather)
+    # 2. the fixed line work (grid, hexsides, joins, hex ids), one layer pasted over
+    if window is None and m.kept_on_disk:
+        lines, sides = kept_decorations_layer(m, view, hexes, hex_ids)
+    else:
+        lines, sides = decorations_layer(m, view, hexes, hex_ids)
+    base.paste(lines, (0, 0), lines)
+    # 3. overlays: lines and text at SUPERSAMPLE x on the picture enlarged, then averaged down
+    drifts = weather is not None and bool(weather.drifts)
+    image = base
+    if drifts or units or any(o is not None for o in (viewshed, exposure, reach, path, los)):
+        canvas = base.resize(view.canvas_size, Image.Resampling.NEAREST)
+        d = ImageDraw.Draw(canvas)
+        if viewshed is not None:
+            markers += label_viewshed(d, m, view, viewshed, vs_src, hexes)
+        if exposure is not None:
+            markers += label_exposure(d, m, view, exposure, hexes)
+        if reach is not None:
+            markers += label_reach(d, m, view, reach, reach_src if reach_src is not None else 0)
+        if weather is not None:
+            markers += draw_drifts(d, m, view, weather)
+        if path is not None:
+            markers += draw_path(d, m, view, path)
+        if units:
+            from hexwx.render.units import draw_units
+            markers += draw_units(d, m, view, units)
+        if los is not None:
+            markers += draw_los(d, m, view, los)
+        image = downsample(canvas, view.size)
     if path is not None:
-        markers += draw_path(d, m, view, path)
         captions.append(_path_caption(path))
         overlays += ["path"]
     if units:
-        from hexwx.render.units import draw_units, units_caption
-        markers += draw_units(d, m, view, units)
+        from hexwx.render.units import units_caption
         captions.append(units_caption(units))
     if los is not None:
-        markers += draw_los(d, m, view, los)
         captions.append(los_caption(los))
         overlays += ["los"]
-    image = downsample(canvas, view.size)
     caption = "\n".join(captions)
     entries = legend_entries(classes, levels, sides, overlays)
     if legend:

@@ -13,7 +13,6 @@ in the opposite tone), so labels stay legible on dark terrain.
 """
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -23,6 +22,7 @@ from typing import Iterable, Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from hexwx.errors import DataError
+from hexwx.render.png import png_bytes
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -397,9 +397,7 @@ class Rendering:
         return [m for m in self.markers if m.kind == kind]
 
     def to_png(self) -> bytes:
-        buf = io.BytesIO()
-        self.image.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-        return buf.getvalue()
+        return png_bytes(self.image)
 
     def _repr_png_(self) -> bytes:
         return self.to_png()
@@ -407,12 +405,6 @@ class Rendering:
     def save(self, path: str | Path, *, inputs: tuple[object, ...] = ()) -> Path:
         """Write the image as PNG to ``path``; DataError (one line) if it cannot be written."""
         return save_png(self.image, path, inputs=inputs)
-
-
-#: zlib level of the PNGs hexwx writes.  Measured on a board render (1800 x 707): level 3
-#: encodes in 30 ms against 42 ms at Pillow's default 6, for files 8 % larger (282 against
-#: 260 KiB); levels 1-2 are no faster, 9 takes 230 ms for 4 % less.
-PNG_COMPRESS_LEVEL = 3
 
 
 def save_png(image: Image.Image, path: str | Path, *, inputs: tuple[object, ...] = ()) -> Path:
@@ -427,7 +419,7 @@ def save_png(image: Image.Image, path: str | Path, *, inputs: tuple[object, ...]
     if p.suffix.lower() != ".png":
         raise UsageError(f"output file {str(p)!r} must end in .png")
     with open_output(p, inputs=inputs) as f:
-        image.save(f, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+        f.write(png_bytes(image))
     return p
 
 

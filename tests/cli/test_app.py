@@ -68,7 +68,7 @@ def test_each_module_registers_exactly_its_rows_of_the_table() -> None:
     assert set(_ALL) == set(app.COMMAND_MODULES)  # a new command module is tested here too
     for module in MODULES:
         parser = argparse.ArgumentParser()
-        module.register(parser.add_subparsers())
+        module.register(app._Registrar(parser.add_subparsers(), None))   # help: the table's
         assert _commands(parser) == [(c.name, c.help) for c in app.COMMANDS
                                      if c.module == module.__name__]
 

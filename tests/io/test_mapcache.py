@@ -523,6 +523,8 @@ def test_exposure_pairs_are_traced_once_across_processes(cache: Path,
     m = load_map(board, vasl_metadata=meta)
     weathers = [None, FOG, AslWeather(fog_level=0, fog_drm=2), AslWeather(base="Mist")]
     first = [E.exposure(m, weather=w).count for w in weathers]
+    spotters = ["A1", "C5", "H3"]
+    first_seen = [E.exposure(m, observers=spotters, weather=w).seen for w in weathers]
     assert E.ground_pairs(m).fog_deficit, "expected a fog top some thread clears"
     parts = {p.name.split(".")[1] for p in cache.glob("*.*.npy")}
     assert {"ground_pairs_v1_reasons", "ground_pairs_v1_hindrance"} <= parts
@@ -530,6 +532,8 @@ def test_exposure_pairs_are_traced_once_across_processes(cache: Path,
     traces = counting(monkeypatch, K, "all_pairs_matrix")
     again = load_map(board, vasl_metadata=meta)
     assert again is not m
-    for w, want in zip(weathers, first):
+    rows = counting(monkeypatch, K, "trace_many")
+    for w, want, seen in zip(weathers, first, first_seen):   # observers first: read from disk
+        np.testing.assert_array_equal(E.exposure(again, observers=spotters, weather=w).seen, seen)
         np.testing.assert_array_equal(E.exposure(again, weather=w).count, want)
-    assert traces == []
+    assert traces == [] and rows == []

@@ -162,7 +162,14 @@ BAD = [
     ("turns = 6", "turns = 6\nstart = \"teatime\"", r"start: expected a time such as"),
     ('side = "french"', 'sidee = "french"', r"units\[0\]\.sidee: unknown key"),
     ("size = [120, 80]", "size = [120]", r"table\.size: expected \[width, depth\]"),
+    ("size = [120, 80]", "size = [1e300, 80]", r"table\.size: expected a table of at most 100 m a side"),
+    ("size = [120, 80]", "size = [120, 10001]", r"table\.size: expected a table of at most 100 m"),
 ]
+
+
+def test_a_table_of_a_hundred_metres_loads(tmp_path: Path) -> None:
+    sc = load_table_scenario(write(tmp_path, BASIC.replace("size = [120, 80]", "size = [10000, 80]")))
+    assert sc.table.width == 10000
 
 
 @pytest.mark.parametrize("old,new,message", BAD, ids=[b[1] for b in BAD])

@@ -249,3 +249,34 @@ def test_straight_thread_cube_equals_the_reference() -> None:
             want = [[[lv_total_straight(w, source_elevation=a - 1, target_elevation=b - 1, range=r)
                       for r in range(30)] for b in range(6)] for a in range(6)]
             assert cube.tolist() == want, w.describe()
+
+
+def test_pairs_whose_fog_deficit_is_capped_are_traced_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fog deficit is kept up to 255 (no real map comes near); a pair at 255 has its fog LV
+    traced again.  Stored pairs with every deficit set to 255 must still give the answers of a
+    fresh trace, for every observer and for a few."""
+    from hexwx.lineofsight import exposure as E
+    from hexwx.io import load
+    monkeypatch.setenv("HEXWX_NO_CACHE", "1")     # a map of its own, its pairs traced here
+    monkeypatch.setattr(load, "_CACHE", type(load._CACHE)())
+    m = load_map(HILL)
+    gp = E.ground_pairs(m)
+    assert gp.fog_deficit, "expected a fog top some thread clears"
+    capped = {top: np.where(d > 0, np.uint8(255), d) for top, d in gp.fog_deficit.items()}
+    monkeypatch.setitem(E._PAIRS, m, gp._replace(fog_deficit=capped))
+    retraced: list[int] = []
+    real = E.K.trace_many
+
+    def counting(*a, **kw):  # type: ignore[no-untyped-def]
+        retraced.append(len(a[2]))
+        return real(*a, **kw)
+    monkeypatch.setattr(E.K, "trace_many", counting)
+    for top in sorted(capped):
+        w = AslWeather(fog_level=top - 1, fog_drm=3)       # fog up to this top, dense
+        t = los_table(weathered(m, w), weather=w)
+        sees = np.zeros((len(m), len(m)), bool)
+        sees[t.src, t.tgt] = ~t.blocked
+        assert (exposure(m, weather=w).count == sees.sum(axis=0)).all(), w.describe()
+        few = [3, 40, 77]
+        assert (exposure(m, observers=few, weather=w).count == sees[few].sum(axis=0)).all()
+    assert retraced and sum(retraced) >= sum(int((d == 255).sum()) for d in capped.values())

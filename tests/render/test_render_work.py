@@ -179,11 +179,12 @@ def test_caption_wrapping_agrees_with_measuring_every_line_whole() -> None:
             assert wrap(text, size, width) == measured(text, size, width), (text, size, width)
 
 
-def test_the_terrain_layer_is_coloured_once_per_map_and_scale(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """A whole-map render keeps its coloured terrain with the map in the on-disk cache: a later
-    load of the map draws the same picture without colouring it again, while another scale, a
-    window or a change of the drawing code colours anew."""
+@pytest.mark.parametrize("layer", ["terrain_layer", "decorations_layer"])
+def test_the_kept_layers_are_drawn_once_per_map_and_scale(layer: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole-map render keeps its coloured terrain and its line work with the map in the
+    on-disk cache: a later load of the map draws the same picture without drawing them again,
+    while another scale, a window or a change of the drawing code draws anew."""
     from hexwx.io import load
     monkeypatch.setenv("HEXWX_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("HEXWX_NO_CACHE", raising=False)
@@ -192,28 +193,60 @@ def test_the_terrain_layer_is_coloured_once_per_map_and_scale(tmp_path: Path,
         monkeypatch.setattr(load, "_CACHE", type(load._CACHE)())   # a new process, as it were
         return load_map(MAP)
 
-    colourings: list[int] = []
-    real = H.terrain_layer
+    drawings: list[int] = []
+    real = getattr(H, layer)
 
     def counting(*a, **k):  # type: ignore[no-untyped-def]
-        colourings.append(1)
+        drawings.append(1)
         return real(*a, **k)
-    monkeypatch.setattr(H, "terrain_layer", counting)
+    monkeypatch.setattr(H, layer, counting)
     first = render_map(reload())
-    assert len(colourings) == 1
+    assert len(drawings) == 1
     m = reload()
     assert m.kept_on_disk
     again = render_map(m)
-    assert len(colourings) == 1
+    assert len(drawings) == 1
     assert again.image.tobytes() == first.image.tobytes() and again.legend == first.legend
     monkeypatch.setenv("HEXWX_NO_CACHE", "1")
-    plain = render_map(reload())                       # no cache: coloured, the same pixels
-    assert len(colourings) == 2 and plain.image.tobytes() == first.image.tobytes()
+    plain = render_map(reload())                       # no cache: drawn, the same pixels
+    assert len(drawings) == 2 and plain.image.tobytes() == first.image.tobytes()
     monkeypatch.delenv("HEXWX_NO_CACHE")
     render_map(reload(), scale=0.5)
     render_map(reload(), window=["A1", "C3"])
-    assert len(colourings) == 4
+    assert len(drawings) == 4
+    render_map(reload(), hex_ids=False)
+    assert len(drawings) == 4 + (layer == "decorations_layer")   # the ids are in the lines only
     H._drawing_code_tag.cache_clear()
     monkeypatch.setattr(H, "_drawing_code_tag", lambda: "0badc0de")
     render_map(reload())
-    assert len(colourings) == 5
+    assert len(drawings) == 5 + (layer == "decorations_layer")
+
+
+@pytest.mark.parametrize("board", ["bd02", MAP])
+def test_the_line_layer_pasted_over_looks_like_lines_drawn_on_the_picture(board: object) -> None:
+    """The grid, hexsides, joins and hex ids drawn on a transparent layer and pasted over the
+    terrain give the pixels of drawing them straight on the enlarged picture: off by a level or
+    two where anti-aliased edges meet, more only at a few pixels where a name's halo crosses the
+    translucent grid (there the layer has the grid's sharp line, the picture its average)."""
+    from hexwx.render.style import GRID_LINE, downsample
+    if board == "bd02":
+        archive("bd02")
+    m = load_map(board)                              # type: ignore[arg-type]
+    view = H.make_view(m, scale=0.6)
+    hexes = H.visible_hexes(m, view)
+    base, _classes, _levels = H.terrain_layer(m, view)
+    straight = base.copy()
+    straight.paste(GRID_LINE[:3], (0, 0, *base.size), downsample(H.grid_mask(m, view, hexes), base.size))
+    canvas = straight.resize(view.canvas_size, Image.Resampling.NEAREST)
+    d = ImageDraw.Draw(canvas)
+    sides = H.draw_hexsides(d, m, view, hexes)
+    H.draw_board_joins(d, m, view)
+    H.draw_hex_ids(d, m, view, hexes)
+    straight = downsample(canvas, view.size)
+    lines, layer_sides = H.decorations_layer(m, view, hexes, True)
+    base.paste(lines, (0, 0), lines)
+    diff = np.abs(np.asarray(base, np.int16) - np.asarray(straight, np.int16))
+    assert layer_sides == sides
+    worst = diff.max(axis=2)
+    assert (worst > 3).mean() < 1e-4 and (worst > 0).mean() < 0.05, (int(worst.max()), float((worst > 0).mean()))
+    assert np.abs(np.asarray(base, np.int16) - np.asarray(H.terrain_layer(m, view)[0], np.int16)).max() > 100
