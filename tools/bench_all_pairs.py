@@ -31,13 +31,21 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.io.load import load_map
 from hexwx.lineofsight.batch import locations
-from hexwx.lineofsight.exposure import _deficit_tops, _distances
+from hexwx.lineofsight.exposure import _deficit_tops
 
 CHECK_MAPS = ["bd02", "bd04", "02,03/04,05", "01,r02", "r02/04", "maps/hill_village.toml"]
 
 
 def _key(name: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name)
+
+
+def _ranges(m, src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
+    """Range of each (src, tgt) pair (LOS-SPEC 1.7)."""
+    g = m.grid
+    dc = np.abs(g.col[src].astype(np.int64) - g.col[tgt])
+    dy = np.abs(g.dy2[src].astype(np.int64) - g.dy2[tgt])
+    return dc + np.maximum(0, (dy - dc) // 2)
 
 
 def answers(m) -> dict[str, np.ndarray]:
@@ -75,7 +83,7 @@ def answers(m) -> dict[str, np.ndarray]:
         out[f"many_{q}"] = a
     sc = K.Scratch(maxlen)
     single = []
-    ranges = _distances(m, s, t)
+    ranges = _ranges(m, s, t)
     for q in range(0, k, 40):
         o = K.trace(M, T, int(s[q]), int(t[q]), int(es[q]), int(et[q]), int(rs[q]), int(rt[q]), sc, 1, fog2)
         keys, nth = int(ranges[q]) + 1, o[5]
