@@ -1127,7 +1127,7 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     int cliff_flag = 0;
     if (!spine) {
         i64 gh = HEX_AT(x, y);
-        if (gh >= 0) {
+        if (gh >= 0 && HX(gh, HX_HAS_CLIFF)) {  /* (a hex with no cliff hexside: none near) */
             int L = nearest_loc(m, x, y, gh);
             if (L >= 0 && H6(gh, L, H6_CLIFF) != 0)
                 cliff_flag = 1;
