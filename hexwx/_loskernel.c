@@ -1358,7 +1358,7 @@ static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same
 /* How far ahead of a walk the raster is read (pixels). */
 #define PF_DIST 16
 /* Pixels of a walk from the source made at a time (room for a few more). */
-#define WALK_CHUNK 64
+#define WALK_CHUNK 128
 
 /* A walk (LOS-SPEC 4.2) as walk_pixels() makes it: column by column from (sx, sy), x stepping
  * by dx, the column left at row floor(ex) where ex grows by d per column, and entered at the
