@@ -1357,7 +1357,8 @@ static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same
 
 /* How far ahead of a walk the raster is read (pixels). */
 #define PF_DIST 16
-/* Pixels of a walk from the source made at a time (room for a few more). */
+/* Pixels of a walk from the source made at a time (a block; walk_fill() may make up to twice
+ * as many, the buffers hold four times as many). */
 #define WALK_CHUNK 128
 
 /* A walk (LOS-SPEC 4.2) as walk_pixels() makes it: column by column from (sx, sy), x stepping
@@ -1386,7 +1387,7 @@ static ALWAYS_INLINE void walk_init(Walk *g, i64 sx, i64 sy, i64 tx, i64 ty, i64
      * is on it -- unless the walk runs up to row 0, where a sum a trifle below 0 gives row
      * -1 -- and every sum is >= 0 */
     g->inner = 0 <= imin(sx, tx) && imax(sx, tx) < W && 0 <= sy && imax(sy, ty) < Hh &&
-               (ty >= sy || ty >= 1);
+               (ty >= sy || ty >= 1) && W * Hh <= INT32_MAX;   /* (indices as int32) */
     g->shallow = iabs(ty - sy) <= iabs(tx - sx);
 }
 
@@ -1457,7 +1458,7 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
     const i64 ahead = (i64)(PF_DIST * ad / (1.0 + ad)) * dyy * W + (i64)(PF_DIST / (1.0 + ad)) * dx;
     const uintptr_t base = (uintptr_t)pix;
     i64 vis = 0;
-    /* a steep column longer than the block: the walk below */
+    /* an inner walk a block at a time (one whose columns may be longer than a block: below) */
     if (g.inner && (g.shallow || fabs(g.d) < WALK_CHUNK)) {
         int32_t buf[4 * WALK_CHUNK];
         while (g.step < g.n) {
@@ -1777,7 +1778,6 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     /* on a hexspine a pixel may be read as a neighbour's inherent terrain (LOS-SPEC 4.2), so
      * only pixels of hexes with no inherent terrain around them may be skipped there */
     int inh_col = w->spine ? HX_INHERENT_NEAR : HX_ZERO;
-    const i64 W = m->width, Hh = m->height;
     /* (the batch case, fast and without the thread, gets walks of its own) */
     const int batch = fast && detail != 1;
     if (canon == 0) {
