@@ -5,6 +5,7 @@
     python tools/bench_all_pairs.py --maps bd02 /tmp/b8.toml --runs 3
     python tools/bench_all_pairs.py --dump /tmp/kref         # save every kernel answer ...
     python tools/bench_all_pairs.py --check /tmp/kref        # ... and compare byte for byte later
+    python tools/bench_all_pairs.py --against /tmp/old.so    # side by side with another build
 
 Timing: ``all_pairs_matrix`` at ground level with the fog deficit tops of exposure's ground
 pairs (exactly the trace of exposure's first heat map), wall time, median of ``--runs``, at each
@@ -15,11 +16,15 @@ Dump / check (a kernel change must leave every answer alone): per map, ``all_pai
 at ground level (fog LV and deficits) and at random location elevations, ``all_pairs_rows`` of
 a few row blocks with fog (pixels read included), ``trace_many`` of random locations with
 rooftops, blocking pixels and fog, and single traces with the thread, hindrance keys and fog
-codes.  Needs ``$HEXWX_VASL_DIR``.
+codes.  ``--against LIB`` loads another build of the kernel (e.g. ``hexwx/_loskernel.c`` of
+another commit, compiled with the flags of pyproject.toml) and alternates runs of the two in
+this process: wall and CPU medians, and whether the two answered alike.  Needs
+``$HEXWX_VASL_DIR``.
 """
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import statistics
 import sys
@@ -143,6 +148,41 @@ def bench(maps: list[str], threads: list[int], runs: int) -> None:
               f"; rows {vis / cpu / 1e6:.0f} M px/CPU s; load {os.getloadavg()[0]:.1f}", flush=True)
 
 
+def against(maps: list[str], threads: list[int], runs: int, lib: Path) -> None:
+    """Alternate all_pairs_matrix runs of this build and of ``lib``; medians and sameness."""
+    other = ctypes.CDLL(str(lib)).hexwx_all_pairs_matrix
+    other.argtypes = K.clib().hexwx_all_pairs_matrix.argtypes
+    other.restype = ctypes.c_int
+    for name in maps:
+        m = load_map(name)
+        base = np.ascontiguousarray(m.hexes.base, np.int64)
+        n = len(m)
+        tops = np.ascontiguousarray(_deficit_tops(m), np.int64)
+        p = K._prepared(m.kernel_map, m.kernel_terrain)
+        for th in threads:
+            fns = {"this": K.clib().hexwx_all_pairs_matrix, lib.name: other}
+            wall: dict[str, list[float]] = {k: [] for k in fns}
+            cpu: dict[str, list[float]] = {k: [] for k in fns}
+            out: dict[str, bytes] = {}
+            for _ in range(runs):
+                for k, f in fns.items():
+                    r, t = np.zeros((n, n), np.int8), np.zeros((n, n), np.int16)
+                    d = np.zeros((len(tops), n, n), np.uint8)
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    f(p.ref, n, base.ctypes.data, m.thread_capacity, th, r.ctypes.data, t.ctypes.data,
+                      None, None, len(tops), tops.ctypes.data if len(tops) else None,
+                      d.ctypes.data if len(tops) else None)
+                    wall[k].append(time.perf_counter() - w0)
+                    cpu[k].append(time.process_time() - c0)
+                    out[k] = r.tobytes() + t.tobytes() + d.tobytes()
+            cells = [f"{k} {1000 * statistics.median(wall[k]):.0f} ms (CPU {1000 * statistics.median(cpu[k]):.0f})"
+                     for k in fns]
+            ratio = statistics.median(wall[lib.name]) / statistics.median(wall["this"])
+            print(f"{name}, {th} thread(s): " + "; ".join(cells) + f"; {ratio:.2f}x; answers "
+                  f"{'identical' if out['this'] == out[lib.name] else 'DIFFERENT'}; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--maps", nargs="*", default=None)
@@ -151,12 +191,16 @@ def main(argv: list[str] | None = None) -> int:
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--dump", type=Path, help="save every answer under this folder")
     g.add_argument("--check", type=Path, help="compare every answer with a --dump folder")
+    g.add_argument("--against", type=Path, help="another build of the kernel (.so) to run side by side")
     args = ap.parse_args(argv)
     if not os.environ.get("HEXWX_VASL_DIR"):
         print("set HEXWX_VASL_DIR", file=sys.stderr)
         return 2
     if args.dump or args.check:
         return run_check(args.dump or args.check, bool(args.dump), args.maps or CHECK_MAPS)
+    if args.against:
+        against(args.maps or ["bd02", "02,03/04,05"], args.threads, args.runs, args.against)
+        return 0
     bench(args.maps or ["bd02", "02,03/04,05"], args.threads, args.runs)
     return 0
 
