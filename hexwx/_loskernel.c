@@ -2057,14 +2057,16 @@ static int run_all_pairs(AllPairs *job, i64 nthreads)
 /* LOS between every ordered pair of hexes (hex i at elevation elev[i]) on nthreads threads;
  * reasons and totals are [n][n].  With fog (fog = (top, d, drm), else NULL) lv [n][n] receives
  * each pair's fog LV (fog_total()); with ntops > 0, deficit [ntops][n][n] the fog_deficit() of
- * each pair at each fog top tops[k] (at most 255).  Returns 0, or -1 if memory or threads ran
- * out. */
+ * each pair at each fog top tops[k] (at most 255).  Only the pairs (a, b) and (b, a) with a in
+ * [a0, a1) and b > a are traced ([0, n): all; the rest of the arrays is left as it is), so a
+ * caller may fill the matrices a block of rows at a time.  Returns 0, or -1 if memory or
+ * threads ran out. */
 int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
                            int8_t *reasons, int16_t *totals, const i64 *fog, int16_t *lv,
-                           i64 ntops, const i64 *tops, uint8_t *deficit)
+                           i64 ntops, const i64 *tops, uint8_t *deficit, i64 a0, i64 a1)
 {
-    AllPairs job = {m, n, maxlen, 0, n, elev, reasons, NULL, totals, NULL, 1, fog, lv, NULL,
-                    ntops, tops, deficit, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0};
+    AllPairs job = {m, n, maxlen, a0, a1, elev, reasons, NULL, totals, NULL, 1, fog, lv, NULL,
+                    ntops, tops, deficit, PTHREAD_MUTEX_INITIALIZER, a0, 0, 0};
     return run_all_pairs(&job, nthreads);
 }
 

@@ -159,7 +159,7 @@ def clib() -> ctypes.CDLL:
                                          _ptr, _ptr, _ptr, _ptr, _ptr]
         lib.hexwx_trace_many.restype = ctypes.c_int
         lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
-                                               _i64, _ptr, _ptr]
+                                               _i64, _ptr, _ptr, _i64, _i64]
         lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
         lib.hexwx_all_pairs_rows.argtypes = [kp, _i64, _ptr, _i64, _i64, _i64, _i64, _ptr, _ptr,
                                              _ptr, _ptr, _ptr, _ptr, _ptr, _ptr]
@@ -421,7 +421,8 @@ def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: i
 
 def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int,
                      threads: int | None = None, fog: np.ndarray | None = None,
-                     fog_tops: tuple[int, ...] = ()) -> tuple[np.ndarray, ...]:
+                     fog_tops: tuple[int, ...] = (), rows: tuple[int, int] | None = None,
+                     out: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, ...]:
     """LOS between every ordered pair of hexes (hex i at elevation elev[i]).
 
     Returns (reason int8 [n, n], hindrance int16 [n, n]), then with ``fog``
@@ -434,6 +435,10 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
     end, whose ground-ignore update (R1b) depends on direction: those are traced both ways.
     The pairs are shared among ``threads`` threads (default: the CPUs of this process's
     affinity, :func:`available_cpus`).
+
+    ``rows`` (a0, a1): only the pairs (a, b) and (b, a) with a0 <= a < a1 and b > a, written
+    into ``out`` (arrays as this function returns them, from an earlier call) or into new
+    zeroed arrays: a caller may fill the matrices a block of rows at a time.
     """
     p = _prepared(M, T)
     elev = np.ascontiguousarray(elev, np.int64)
@@ -441,22 +446,28 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
     if n != p.n:
         raise ValueError(f"elev has {n} entries, expected one per hex ({p.n})")
     _check_range(p)
-    reasons = np.zeros((n, n), np.int8)
-    totals = np.zeros((n, n), np.int16)
-    lv = np.zeros((n, n), np.int16) if fog is not None else None
+    a0, a1 = (0, n) if rows is None else (int(rows[0]), int(rows[1]))
+    if not 0 <= a0 <= a1 <= n:
+        raise ValueError(f"rows {rows!r}: expected 0 <= a0 <= a1 <= {n}")
     tops = np.ascontiguousarray(fog_tops, np.int64)
-    deficit = np.zeros((len(tops), n, n), np.uint8) if len(tops) else None
+    shapes: list[tuple[tuple[int, ...], type[np.generic]]] = [((n, n), np.int8), ((n, n), np.int16)]
+    shapes += [((n, n), np.int16)] if fog is not None else []
+    shapes += [((len(tops), n, n), np.uint8)] if len(tops) else []
+    if out is None:
+        out = tuple(np.zeros(shape, dtype) for shape, dtype in shapes)
+    elif len(out) != len(shapes) or any(
+            a.shape != shape or a.dtype != dtype or not a.flags.c_contiguous or not a.flags.writeable
+            for a, (shape, dtype) in zip(out, shapes)):
+        raise ValueError("out: expected the arrays all_pairs_matrix returns for this map and options")
+    reasons, totals = out[0], out[1]
+    lv = out[2] if fog is not None else None
+    deficit = out[-1] if len(tops) else None
     if clib().hexwx_all_pairs_matrix(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
                                      reasons.ctypes.data, totals.ctypes.data, _fog_arg(fog),
                                      None if lv is None else lv.ctypes.data, len(tops),
                                      tops.ctypes.data if len(tops) else None,
-                                     None if deficit is None else deficit.ctypes.data) != 0:
+                                     None if deficit is None else deficit.ctypes.data, a0, a1) != 0:
         raise MemoryError("the LOS kernel could not allocate its scratch buffers")
-    out: tuple[np.ndarray, ...] = (reasons, totals)
-    if lv is not None:
-        out += (lv,)
-    if deficit is not None:
-        out += (deficit,)
     return out
 
 

@@ -128,38 +128,69 @@ def ground_pairs(m: HexMap, threads: int | None = None) -> GroundPairs:
     kernel in one walk; computed once per map and kept while it lives (weather LV is applied
     afterwards, so every weather without drifts reuses it, fog of any level and density too).
     ``threads``: kernel threads of the trace (default every CPU; ``hexwx serve`` warms with
-    fewer, leaving a CPU for clicks)."""
+    fewer, leaving a CPU for clicks).  An asker with the default who finds a trace on fewer
+    threads running waits for it, and the trace takes every CPU from its next block of rows
+    on (:data:`TRACE_BLOCKS`)."""
     with _PAIRS_LOCK:
         got = _PAIRS.get(m)
+        if got is None and threads is None:
+            _HURRY.setdefault(m, threading.Event()).set()
     if got is None:
         with _COMPUTE_LOCK:          # one trace at a time: a second asker waits and reuses it
             with _PAIRS_LOCK:
                 got = _PAIRS.get(m)
+                hurry = _HURRY.setdefault(m, threading.Event())
             if got is None:
-                got = _stored_or_traced(m, threads)
+                got = _stored_or_traced(m, threads, hurry)
                 with _PAIRS_LOCK:
                     _PAIRS[m] = got
     return got
+
+
+#: An asker in a hurry for a map's ground pairs (:func:`ground_pairs`): set, the trace running
+#: for it on fewer threads takes every CPU from its next block of rows.
+_HURRY: weakref.WeakKeyDictionary[HexMap, threading.Event] = weakref.WeakKeyDictionary()
+
+#: Blocks of rows of equal pair counts in which the all-pairs trace is run (on 4 boards, about
+#: 70 ms each on one thread): the granularity at which a trace on fewer threads speeds up.
+TRACE_BLOCKS = 16
+
+
+def row_blocks(n: int, blocks: int = TRACE_BLOCKS) -> list[tuple[int, int]]:
+    """Rows [a0, a1) of the all-pairs trace of ``n`` hexes in up to ``blocks`` blocks of about
+    equal pairs (row a holds the pairs (a, b) and (b, a) for every b > a: n - 1 - a of them)."""
+    if n < 2:
+        return [(0, n)]
+    through = np.cumsum(np.arange(n - 1, -1, -1, dtype=np.int64))    # pairs of rows 0..a
+    marks = np.linspace(0, int(through[-1]), blocks + 1)[1:-1]
+    cuts = sorted({int(c) + 1 for c in np.searchsorted(through, marks)} - {0, n})
+    edges = [0, *cuts, n]
+    return list(zip(edges[:-1], edges[1:]))
 
 
 #: Version of the stored ground pairs' layout (the kernel and map code are in the cache key).
 _PAIRS_PART = "ground_pairs_v1"
 
 
-def _stored_or_traced(m: HexMap, threads: int | None) -> GroundPairs:
+def _stored_or_traced(m: HexMap, threads: int | None, hurry: threading.Event) -> GroundPairs:
     """The ground pairs of ``m`` as :meth:`HexMap.derived` arrays: read from the map's on-disk
     cache when an earlier process traced them (a map loaded through :mod:`hexwx.io.mapcache`),
-    else traced now (and stored there)."""
+    else traced now (and stored there), block by block of rows: on ``threads`` threads, on
+    every CPU once ``hurry`` is set."""
     tops = _deficit_tops(m)
     traced: list[np.ndarray] = []
 
     def part(i: int) -> np.ndarray:
         if not traced:            # one walk gives every part
-            maxlen = m.thread_capacity
-            res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
-                                     m.hexes.base.astype(np.int64), maxlen, threads, None, tops)
             n = len(m)
-            traced.extend((res[0], res[1], res[2] if tops else np.zeros((0, n, n), np.uint8)))
+            args = (m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
+                    m.thread_capacity)
+            out = None
+            for rows in row_blocks(n):
+                out = K.all_pairs_matrix(*args, None if hurry.is_set() else threads, None, tops,
+                                         rows=rows, out=out)
+            assert out is not None
+            traced.extend((out[0], out[1], out[2] if tops else np.zeros((0, n, n), np.uint8)))
         return traced[i]
 
     tag = "_".join(f"{'m' if t < 0 else 't'}{abs(t)}" for t in tops) or "none"

@@ -75,9 +75,10 @@ def test_concurrent_askers_share_one_all_pairs_trace(monkeypatch: pytest.MonkeyP
     calls: list[int] = []
     real = E.K.all_pairs_matrix
 
-    def counting(*a):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(*a)
+    def counting(*a, **kw):  # type: ignore[no-untyped-def]
+        if kw.get("rows", (0, 0))[0] == 0:           # a trace's first block of rows
+            calls.append(1)
+        return real(*a, **kw)
     monkeypatch.setattr(E.K, "all_pairs_matrix", counting)
     out: list[np.ndarray] = []
     ts = [threading.Thread(target=lambda w=w: out.append(exposure(m, weather=w).count))
@@ -88,3 +89,72 @@ def test_concurrent_askers_share_one_all_pairs_trace(monkeypatch: pytest.MonkeyP
         t.join()
     assert len(calls) <= 1 and len(out) == 4
     assert all(any((o == exposure(m, weather=w).count).all() for o in out) for w in WEATHERS[:4])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 17, 346, 1332])
+def test_row_blocks_cover_every_row_once_with_about_equal_pairs(n: int) -> None:
+    from hexwx.lineofsight.exposure import TRACE_BLOCKS, row_blocks
+    blocks = row_blocks(n)
+    assert blocks[0][0] == 0 and blocks[-1][1] == n and len(blocks) <= TRACE_BLOCKS
+    assert all(a1 == b0 for (_a0, a1), (b0, _b1) in zip(blocks, blocks[1:]))
+    assert all(a0 < a1 for a0, a1 in blocks) or n == 0
+    pairs = [sum(n - 1 - a for a in range(a0, a1)) for a0, a1 in blocks]
+    if n >= 346:
+        assert len(blocks) == TRACE_BLOCKS
+        assert max(pairs) - min(pairs) <= 2 * n, pairs     # within two rows of each other
+
+
+def test_the_trace_in_blocks_of_rows_is_the_whole_trace(m) -> None:  # type: ignore[no-untyped-def]
+    from hexwx import _native as K
+    from hexwx.lineofsight.exposure import _deficit_tops
+    args = (m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64), m.thread_capacity)
+    tops = _deficit_tops(m)
+    assert tops
+    whole = K.all_pairs_matrix(*args, 2, None, tops)
+    out = None
+    for rows in [(0, 5), (5, 6), (6, 6), (6, 100), (100, len(m))]:
+        out = K.all_pairs_matrix(*args, 1, None, tops, rows=rows, out=out)
+    assert out is not None and len(out) == len(whole) == 3
+    for a, b in zip(whole, out):
+        assert np.array_equal(a, b)
+    part = K.all_pairs_matrix(*args, 1, None, tops, rows=(6, 100))
+    assert (part[0][:6] == 0).all() and (part[0][100:, 100:] == 0).all() and part[0][6:100].any()
+    with pytest.raises(ValueError):
+        K.all_pairs_matrix(*args, 1, None, tops, rows=(5, 4))
+    with pytest.raises(ValueError):
+        K.all_pairs_matrix(*args, 1, None, (), rows=(0, 5), out=out)     # no deficits asked
+
+
+def test_an_asker_in_a_hurry_gives_a_slower_trace_every_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """hexwx serve traces in the background on fewer threads; an exposure asked meanwhile makes
+    the rest of the trace (its next blocks of rows) run on every CPU, and gets its answer."""
+    import threading
+    import time
+
+    from hexwx.io import load
+    from hexwx.lineofsight import exposure as E
+    monkeypatch.setenv("HEXWX_NO_CACHE", "1")          # a map of its own: nothing traced yet
+    monkeypatch.setattr(load, "_CACHE", type(load._CACHE)())
+    mine = load_map(MAP)
+    asked: list[int | None] = []
+    real = E.K.all_pairs_matrix
+
+    def recording(*a, **kw):  # type: ignore[no-untyped-def]
+        asked.append(a[4])
+        if len(asked) == 1:                           # the first block: until the asker comes
+            deadline = time.monotonic() + 20
+            while not (mine in E._HURRY and E._HURRY[mine].is_set()) and time.monotonic() < deadline:
+                time.sleep(0.005)
+        return real(*a, **kw)
+    monkeypatch.setattr(E.K, "all_pairs_matrix", recording)
+    warm = threading.Thread(target=E.ground_pairs, args=(mine,), kwargs={"threads": 1})
+    warm.start()
+    while not asked:
+        time.sleep(0.005)
+    got = E.ground_pairs(mine)                         # waits for the trace, hurrying it
+    warm.join()
+    assert asked[0] == 1 and len(asked) == len(E.row_blocks(len(mine)))
+    assert all(t is None for t in asked[1:])
+    whole = real(mine.kernel_map, mine.kernel_terrain, mine.hexes.base.astype(np.int64),
+                 mine.thread_capacity, None, None, E._deficit_tops(mine))
+    assert np.array_equal(got.reasons, whole[0]) and np.array_equal(got.hindrance, whole[1])
