@@ -107,11 +107,26 @@ def fog_spec(top: int, drm: int, scale: int = 1) -> np.ndarray:
 
 
 def _fog_arg(fog: np.ndarray | None) -> int | None:
+    """The address of a fog spec for the kernel; checked once per array (the engine keeps one
+    spec per weather, and a single query is a few microseconds)."""
     if fog is None:
         return None
+    known = _FOG_ADDRESSES.get(id(fog))
+    if known is not None and known[0] is fog:
+        return known[1]
     if fog.dtype != np.int64 or fog.shape != (3,) or not fog.flags.c_contiguous:
         raise ValueError("fog must be a fog_spec() array")
-    return int(fog.ctypes.data)
+    address = int(fog.ctypes.data)
+    if fog.flags.writeable:          # its contents may change: not kept
+        return address
+    if len(_FOG_ADDRESSES) >= 256:
+        _FOG_ADDRESSES.clear()
+    _FOG_ADDRESSES[id(fog)] = (fog, address)   # (the array is held: its id is not reused)
+    return address
+
+
+#: id -> (read-only fog spec, its address): :func:`_fog_arg`'s checked specs.
+_FOG_ADDRESSES: dict[int, tuple[np.ndarray, int]] = {}
 
 
 class KernelNotBuiltError(HexwxError, ImportError):

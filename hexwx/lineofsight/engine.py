@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -157,12 +157,14 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         terrain_total += drm
     canon = src > tgt
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
+    names = m.grid.names(ids)
     th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k, lo)
-          for nm, gr, k, lo in zip(m.grid.names(ids), m.hexes.base[ids].tolist(), keys,
+          for nm, gr, k, lo in zip(names, m.hexes.base[ids].tolist(), keys,
                                    m.lowest_ground[ids].tolist())]
     if not th or th[0].rs != 0:
         th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0,
                                int(m.lowest_ground[src])))
+        names, keys = [th[0].name, *names], [th[0].key, *keys]
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
     lv_items: list[Hindrance] = []
@@ -172,7 +174,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
             target_positive_tem = location_tem(m, tgt, int(to_level),
                                                infantry=target_is_infantry)[0] > 0
         fog_items = None if fog is None or fog_codes is None else _kernel_fog(
-            fog, th, fog_codes, sE)
+            fog.tolist(), names, keys, fog_codes, sE)
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
                        target_winter_camouflage, bool(target_positive_tem), fog_items)
     lv_total = sum(h.drm for h in lv_items)
@@ -216,26 +218,44 @@ def _fog_spec(weather: AslWeather | None) -> np.ndarray | None:
     return spec
 
 
-def _kernel_fog(fog: np.ndarray, thread: list[ThreadHex], codes: list[int],
-                sE: int) -> list[Hindrance]:
+def _kernel_fog(fog: list[int], names: list[str], keys: list[int],
+                codes: list[int], sE: int) -> list[Hindrance]:
     """The fog hindrances of a single query from the kernel's fog code per range key: one per
-    key that holds hindering fog, naming the key's hexes in thread order (a hexspine pair, a
-    grazed corner count once), then firing out of fog (A24.8) -- :func:`lv.fog_lv`'s answer."""
-    top, d, drm = fog.tolist()
+    key that holds hindering fog, naming the key's hexes (``names`` of the thread in order,
+    ``keys`` their range keys: a hexspine pair, a grazed corner count once), then firing out
+    of fog (A24.8) -- :func:`lv.fog_lv`'s answer.  ``fog``: [top, scale, DRM] (the spec)."""
+    top, d, drm = fog
     groups: dict[int, list[str]] = {}
-    for t in thread:
-        k = t.key
+    for name, k in zip(names, keys):
         if codes[k]:            # keys run 0..range: the kernel keys every hex of the thread
-            names = groups.get(k)
-            if names is None:
-                groups[k] = [t.name]
+            at = groups.get(k)
+            if at is None:
+                groups[k] = [name]
             else:
-                names.append(t.name)
-    out = [_hindrance("/".join(names), drm, "fog", FOG_RULES[codes[k]])
-           for k, names in groups.items()]
+                at.append(name)
+    out = [_fog_hindrance(names_[0] if len(names_) == 1 else "/".join(names_), drm, codes[k])
+           for k, names_ in groups.items()]
     if sE * d < top:
-        out.append(_hindrance(thread[0].name, 1, "firing out of fog", "A24.8"))
+        out.append(_hindrance(names[0], 1, "firing out of fog", "A24.8"))
     return out
+
+
+def _fog_hindrance(hexes: str, drm: int, code: int) -> Hindrance:
+    """The (frozen, shared) fog hindrance of ``hexes`` at density ``drm`` for the kernel's
+    fog ``code``: fogged queries name the same hexes again and again (a plain dict per DRM and
+    code is cheaper than :func:`_hindrance`'s cache on this hot path; it is emptied when big)."""
+    table = _FOG_HINDRANCES.get((drm, code))
+    if table is None:
+        table = _FOG_HINDRANCES[(drm, code)] = {}
+    got = table.get(hexes)
+    if got is None:
+        if len(table) >= 20_000:
+            table.clear()
+        got = table[hexes] = Hindrance(hexes, drm, "fog", FOG_RULES[code])
+    return got
+
+
+_FOG_HINDRANCES: dict[tuple[int, int], dict[str, Hindrance]] = {}
 
 
 @lru_cache(maxsize=8192)
@@ -297,25 +317,36 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
     one per pair).  As :func:`lv.lv_hindrances` has it: fire within one building gets no LV
     (E3 3.8), fire within one location halved fog (3.311).
     """
-    lv = _mist_totals(weather, rng)
     if weather.fog:
         if fog is None:
             raise ValueError("fog LV of the pairs is missing: trace them with the fog spec")
-        lv += fog
+        lv = np.broadcast_to(fog, rng.shape).astype(np.int64)
+        if weather.mist:
+            lv += _mist_totals(weather, rng)
+    else:
+        lv = _mist_totals(weather, rng)
     bid = m.building_ids
-    lv[(bid[src] >= 0) & (bid[src] == bid[tgt])] = 0
-    s_lv, t_lv = np.asarray(s_level, np.int64), np.asarray(t_level, np.int64)
-    one = (src == tgt) & (s_lv == t_lv)                                   # one location
+    b_src = bid[src]
+    lv[(b_src >= 0) & (b_src == bid[tgt])] = 0
+    one = src == tgt                                                      # one location
+    if not isinstance(s_level, int) or not isinstance(t_level, int) or s_level != t_level:
+        one = one & (np.asarray(s_level) == np.asarray(t_level))
     if one.any():
-        one = np.broadcast_to(one, lv.shape)
-        height = np.broadcast_to(m.hexes.base[src].astype(np.int64) + s_lv, lv.shape)[one]
-        heights, which = np.unique(height, return_inverse=True)
-        lv[one] = np.array([_same_location_lv(weather, int(e)) for e in heights.tolist()],
-                           np.int64)[which.ravel()]
+        if one.shape != lv.shape:
+            one = np.broadcast_to(one, lv.shape)
+        height = np.broadcast_to(m.hexes.base[src] + np.asarray(s_level, np.int64), lv.shape)[one]
+        lv[one] = [_same_location_lv(weather, e) for e in height.tolist()] if len(height) <= 64 \
+            else _by_value(height, lambda e: _same_location_lv(weather, e))
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
     out: np.ndarray = lv.astype(np.int32)
     return out
+
+
+def _by_value(values: np.ndarray, of: Callable[[int], int]) -> np.ndarray:
+    """``of(v)`` for each of many ``values``, called once per distinct value."""
+    distinct, which = np.unique(values, return_inverse=True)
+    return np.array([of(int(v)) for v in distinct.tolist()], np.int64)[which.ravel()]
 
 
 @lru_cache(maxsize=256)
