@@ -24,6 +24,7 @@ from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.engine import _apply_lv, _fog_spec, _fog_straight, weathered
 from hexwx.lineofsight.lv import FOG_TOPS
+from hexwx.lineofsight.pairs import row_blocks
 
 
 @dataclass(frozen=True)
@@ -156,16 +157,10 @@ _HURRY: weakref.WeakKeyDictionary[HexMap, threading.Event] = weakref.WeakKeyDict
 TRACE_BLOCKS = 16
 
 
-def row_blocks(n: int, blocks: int = TRACE_BLOCKS) -> list[tuple[int, int]]:
-    """Rows [a0, a1) of the all-pairs trace of ``n`` hexes in up to ``blocks`` blocks of about
-    equal pairs (row a holds the pairs (a, b) and (b, a) for every b > a: n - 1 - a of them)."""
-    if n < 2:
-        return [(0, n)]
-    through = np.cumsum(np.arange(n - 1, -1, -1, dtype=np.int64))    # pairs of rows 0..a
-    marks = np.linspace(0, int(through[-1]), blocks + 1)[1:-1]
-    cuts = sorted({int(c) + 1 for c in np.searchsorted(through, marks)} - {0, n})
-    edges = [0, *cuts, n]
-    return list(zip(edges[:-1], edges[1:]))
+def trace_blocks(n: int, blocks: int = TRACE_BLOCKS) -> list[tuple[int, int]]:
+    """Rows [a0, a1) of the all-pairs trace of ``n`` hexes in about ``blocks`` blocks of about
+    equal pairs (:func:`hexwx.lineofsight.pairs.row_blocks`)."""
+    return row_blocks(n, max(1, -(-n * (n - 1) // 2 // blocks)))
 
 
 #: Version of the stored ground pairs' layout (the kernel and map code are in the cache key).
@@ -186,7 +181,7 @@ def _stored_or_traced(m: HexMap, threads: int | None, hurry: threading.Event) ->
             args = (m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
                     m.thread_capacity)
             out = None
-            for rows in row_blocks(n):
+            for rows in trace_blocks(n):
                 out = K.all_pairs_matrix(*args, None if hurry.is_set() else threads, None, tops,
                                          rows=rows, out=out)
             assert out is not None
