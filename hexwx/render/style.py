@@ -432,8 +432,20 @@ def downsample(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
         return canvas
     f = canvas.width // size[0]
     if f > 1 and canvas.size == (size[0] * f, size[1] * f):
-        return canvas.reduce(f)
+        if canvas.mode not in ("RGBA", "LA") or canvas.height <= _STRIP_ROWS * f:
+            return canvas.reduce(f)
+        # with alpha, reduce() weights by it through two whole-image copies (premultiplied and
+        # back): strip by strip they stay small (the same pixels: each block is averaged alone)
+        out = Image.new(canvas.mode, size)
+        for y in range(0, canvas.height, _STRIP_ROWS * f):
+            strip = canvas.crop((0, y, canvas.width, min(canvas.height, y + _STRIP_ROWS * f)))
+            out.paste(strip.reduce(f), (0, y // f))
+        return out
     return canvas.resize(size, Image.Resampling.LANCZOS)
+
+
+#: Final rows per strip when a canvas with alpha is averaged down (:func:`downsample`).
+_STRIP_ROWS = 256
 
 
 def stack(parts: Sequence[Image.Image], background: RGB = PAPER) -> Image.Image:

@@ -250,3 +250,14 @@ def test_the_line_layer_pasted_over_looks_like_lines_drawn_on_the_picture(board:
     worst = diff.max(axis=2)
     assert (worst > 3).mean() < 1e-4 and (worst > 0).mean() < 0.05, (int(worst.max()), float((worst > 0).mean()))
     assert np.abs(np.asarray(base, np.int16) - np.asarray(H.terrain_layer(m, view)[0], np.int16)).max() > 100
+
+
+def test_a_layer_with_alpha_is_averaged_down_strip_by_strip_to_the_same_pixels() -> None:
+    """downsample() reduces a tall RGBA canvas a strip at a time (bounded memory): the pixels
+    are those of one whole reduce()."""
+    from hexwx.render import style
+    rng = np.random.default_rng(5)
+    rows = 2 * (2 * style._STRIP_ROWS + 37)                 # three strips, the last one short
+    canvas = Image.fromarray(rng.integers(0, 256, (rows, 90, 4), dtype=np.uint8), "RGBA")
+    small = style.downsample(canvas, (45, rows // 2))
+    assert small.mode == "RGBA" and np.array_equal(np.asarray(small), np.asarray(canvas.reduce(2)))
