@@ -259,7 +259,7 @@ def _kept_picture(m: HexMap, view: View, what: str, mode: str,
     (:meth:`HexMap.derived`: on disk when the map came through the map cache).  The array's
     name covers ``what``, the view and the drawing code (:func:`_drawing_code_tag`), so a change
     of colours, lines or fonts never shows a stale picture."""
-    name = f"render_{what}_{_terrain_layer_tag(view)}"
+    name = f"render_{what}_{_view_tag(view)}"
     made: list[tuple[Image.Image, list[int]]] = []
 
     def packed() -> np.ndarray:
@@ -291,7 +291,7 @@ def _drawing_code_tag() -> str:
     return f"{crc:08x}"
 
 
-def _terrain_layer_tag(view: View) -> str:
+def _view_tag(view: View) -> str:
     """Short name of a whole-map view at its scale, with the drawing code's digest."""
     import zlib
     spec = f"{view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size}"
