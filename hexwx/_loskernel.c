@@ -1344,8 +1344,7 @@ static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same
     const i64 t = p & 255, c = w->m->fast[t];
     if (detail)
         record(w, (p >> 16) - 1);
-    if (fog_on)
-        fog_note(w, (p >> 16) - 1);
+    (void)fog_on;           /* the walks note fog where the pixel's hex changes (FOG_STEP) */
     if ((c & FAST_BUILDING) == 0)
         w->cand_h = -1;
     if (fast && skippable(w, p, c, same, inh_col, lo_i)) {
@@ -1354,6 +1353,17 @@ static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same
     }
     return visit_slow(w, x, y, t, ((p >> 8) & 255) - 128, fast, same);
 }
+
+/* Note pixel p's hex for fog (fog_note()) when it differs from the last pixel's: a compare of
+ * a register per pixel (fog_note() also skips the hex before that one, where pixels along a
+ * hexside alternate between two hexes).  fog_bits starts at -1 in each walk. */
+#define FOG_STEP(p)                                                                          \
+    do {                                                                                     \
+        if (fog_on && ((p) >> 16) != fog_bits) {                                             \
+            fog_bits = (p) >> 16;                                                            \
+            fog_note(w, fog_bits - 1);                                                       \
+        }                                                                                    \
+    } while (0)
 
 /* How far ahead of a walk the raster is read (pixels). */
 #define PF_DIST 16
@@ -1457,15 +1467,16 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
     const double ad = fabs(g.d);
     const i64 ahead = (i64)(PF_DIST * ad / (1.0 + ad)) * dyy * W + (i64)(PF_DIST / (1.0 + ad)) * dx;
     const uintptr_t base = (uintptr_t)pix;
-    i64 vis = 0;
+    i64 vis = 0, fog_bits = -1;
     /* an inner walk a block at a time (one whose columns may be longer than a block: below) */
     if (g.inner && (g.shallow || fabs(g.d) < WALK_CHUNK)) {
         int32_t buf[4 * WALK_CHUNK];
         while (g.step < g.n) {
             const i64 k = walk_fill(&g, buf, g.shallow ? WALK_CHUNK / 2 : WALK_CHUNK, pix);
             for (i64 i = 0; i < k; i++) {
-                const i64 at = buf[i];
-                if (visit(w, at % W, at / W, pix[at], fast, same, inh_col, lo_i, fog_on, detail)) {
+                const i64 at = buf[i], p = pix[at];
+                FOG_STEP(p);
+                if (visit(w, at % W, at / W, p, fast, same, inh_col, lo_i, fog_on, detail)) {
                     w->visited += vis + i + 1;
                     return;
                 }
@@ -1494,7 +1505,9 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
                 for (i64 y = ya;; y += dyy) {
                     vis++;
                     PREFETCH((const void *)(base + (uintptr_t)((y * W + x + ahead) * 4)));
-                    if (visit(w, x, y, pix[y * W + x], fast, same, inh_col, lo_i, fog_on, detail)) {
+                    const i64 p = pix[y * W + x];
+                    FOG_STEP(p);
+                    if (visit(w, x, y, p, fast, same, inh_col, lo_i, fog_on, detail)) {
                         w->visited += vis;
                         return;
                     }
@@ -1518,15 +1531,17 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
     const int32_t *pix = m->pix;
     const i64 W = m->width, Hh = m->height, lo_i = ifloor(w->lo);
     Walk g;
+    i64 fog_bits = -1;
     walk_init(&g, w->tx, w->ty, w->sx, w->sy, W, Hh);
     if (g.inner && 2 * g.n + iabs(w->ty - w->sy) + 4 <= xy_len) {
         const i64 k = walk_fill(&g, xs, xy_len, pix);
         for (i64 i = k - 1; i >= 0; i--) {
             if (i >= PF_DIST)
                 PREFETCH(pix + xs[i - PF_DIST]);
-            const i64 at = xs[i];
+            const i64 at = xs[i], p = pix[at];
             w->visited++;
-            if (visit(w, at % W, at / W, pix[at], fast, same, inh_col, lo_i, fog_on, detail))
+            FOG_STEP(p);
+            if (visit(w, at % W, at / W, p, fast, same, inh_col, lo_i, fog_on, detail))
                 return;
         }
         return;
@@ -1536,8 +1551,9 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
         if (i >= PF_DIST)
             PREFETCH(pix + (i64)ys[i - PF_DIST] * W + xs[i - PF_DIST]);
         w->visited++;
-        if (visit(w, xs[i], ys[i], pix[(i64)ys[i] * W + xs[i]], fast, same, inh_col, lo_i, fog_on,
-                  detail))
+        const i64 p = pix[(i64)ys[i] * W + xs[i]];
+        FOG_STEP(p);
+        if (visit(w, xs[i], ys[i], p, fast, same, inh_col, lo_i, fog_on, detail))
             return;
     }
 }
