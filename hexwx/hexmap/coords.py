@@ -349,19 +349,23 @@ class Grid:
         dy = abs(int(self.dy2[a]) - int(self.dy2[b]))
         return dc + max(0, (dy - dc) // 2)
 
+    def ranges(self, a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
+        """Range between hexes ``a`` and ``b``, arrays (or ids) that broadcast together: int32
+        of their broadcast shape (the formula of :meth:`distance`, vectorised)."""
+        col, dy2 = self.col.astype(np.int32, copy=False), self.dy2.astype(np.int32, copy=False)
+        dc = np.abs(col[a] - col[b])
+        dy = np.abs(dy2[a] - dy2[b])
+        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32, copy=False)
+        return out
+
     def distances_from(self, a: Hex) -> np.ndarray:
         """Range from ``a`` to every hex, as an int32 array."""
-        dc = np.abs(self.col - self.col[a])
-        dy = np.abs(self.dy2 - self.dy2[a])
-        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
-        return out
+        return self.ranges(int(a), np.arange(len(self.col)))
 
     def distance_matrix(self) -> np.ndarray:
         """All-pairs range matrix (n x n int16)."""
-        dc = np.abs(self.col[:, None] - self.col[None, :])
-        dy = np.abs(self.dy2[:, None] - self.dy2[None, :])
-        out: np.ndarray = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int16)
-        return out
+        n = np.arange(len(self.col))
+        return self.ranges(n[:, None], n[None, :]).astype(np.int16)
 
     def neighbour(self, h: Hex, side: int) -> Hex:
         """The hex across hexside ``side`` (0 N .. 5 NW) of ``h``, or -1 off the map."""

@@ -120,7 +120,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     reason = reasons.astype(np.int8)
     blocked = reason != 0
     hindrance = totals.astype(np.int32)
-    rng = m.grid.distance_matrix()[s, t].astype(np.int32) if len(s) else np.zeros(0, np.int32)
+    rng = m.grid.ranges(s, t)
     lv = None
     if weather is not None and len(s):
         was = blocked.copy()

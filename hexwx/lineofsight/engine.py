@@ -411,8 +411,7 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     src, tgt = np.divmod(np.arange(n * n), n)
     keep = src != tgt
     src, tgt = src[keep], tgt[keep]
-    dist = m.grid.distance_matrix()
-    rng = dist[src, tgt].astype(np.int32)
+    rng = m.grid.ranges(src, tgt)
     blocked = reasons[src, tgt] != 0
     hindrance = totals[src, tgt].astype(np.int32)
     lv = None

@@ -80,8 +80,6 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
     M, T = m.kernel_map, m.kernel_terrain
     elev = m.hexes.base.astype(np.int64)
     maxlen = m.thread_capacity
-    col = np.asarray(m.grid.col, np.int32)
-    dy2 = np.asarray(m.grid.dy2, np.int32)
     total = n * (n - 1)
     blocks = row_blocks(n, chunk_pairs)
     done = pixels = 0
@@ -106,9 +104,7 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
             reason[0::2], reason[1::2] = fr, rr
             hindrance = np.empty(len(src), np.int32)
             hindrance[0::2], hindrance[1::2] = ft, rt
-            dc = np.abs(col[src] - col[tgt])
-            dy = np.abs(dy2[src] - dy2[tgt])
-            rng = (dc + np.maximum(0, (dy - dc) // 2)).astype(np.int32)
+            rng = m.grid.ranges(src, tgt)
             blocked = reason != 0
             lv = None
             if weather is not None:
