@@ -171,7 +171,7 @@ def against(maps: list[str], threads: list[int], runs: int, lib: Path) -> None:
                     w0, c0 = time.perf_counter(), time.process_time()
                     f(p.ref, n, base.ctypes.data, m.thread_capacity, th, r.ctypes.data, t.ctypes.data,
                       None, None, len(tops), tops.ctypes.data if len(tops) else None,
-                      d.ctypes.data if len(tops) else None)
+                      d.ctypes.data if len(tops) else None, 0, n)
                     wall[k].append(time.perf_counter() - w0)
                     cpu[k].append(time.process_time() - c0)
                     out[k] = r.tobytes() + t.tobytes() + d.tobytes()
