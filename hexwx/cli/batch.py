@@ -37,9 +37,11 @@ def register(subparsers: Any) -> None:
     from hexwx.cli.hex import add_threads_option
     p = subparsers.add_parser(
         "batch",
-        description="Write the all-pairs LOS table of every (map, source level, weather state) "
-                    "of a batch spec into DIR, one file each; files already there are skipped.  "
-                    "Runs on a local process pool (default) or on Dask distributed (--dask).",
+        # (raw text, for the spec's layout in the epilog: the lines are broken here)
+        description="Write the all-pairs LOS table of every (map, source level, weather\n"
+                    "state) of a batch spec into DIR, one file each; files already there are\n"
+                    "skipped.  Runs on a local process pool (default) or on Dask distributed\n"
+                    "(--dask).",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("spec", metavar="SPEC", help="batch spec (.toml)")
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="directory for the tables")
