@@ -1,7 +1,7 @@
 /*
  * The pixel-walk LOS kernel of hexwx (LOS-SPEC sections 1 and 4), in plain C99.
  *
- * This file is the compiled half of hexwx/loskernel.py: that module documents the rules,
+ * This file is the compiled half of hexwx/_native.py: that module documents the rules,
  * the array layout and the reciprocity scheme, and calls the functions here through ctypes.
  * The code is a line-by-line translation of the former numba kernel: the same rule chain in
  * the same order, the same integer arithmetic (Python floor division and modulo where an
@@ -9,10 +9,10 @@
  * (blocked, reason, blocking pixel, hindrances, thread) is identical.
  *
  * Nothing here touches Python objects, so the Python side may release the GIL around a call
- * (it does for the batch functions), and hexwx_all_pairs_matrix() runs its pairs on POSIX
+ * (every ctypes call does), and the batch functions run their pairs on POSIX
  * threads.
  *
- * Array layout (all C-contiguous; built once per map by hexwx.board.HexMap.kernel_map and
+ * Array layout (all C-contiguous; built once per map by hexwx.hexmap.board.HexMap.kernel_map and
  * kernel_terrain, see the KMap struct below):
  *   hex_at [width][height] int32   grid lookup, hex id or -1 (x-major)
  *   hx     [n][HX_NCOL]    int32   per-hex ints, columns HX_* below (HX_COLUMNS in Python);
@@ -60,10 +60,10 @@ enum { TA_OBSTACLE, TA_HINDRANCE, TA_HALF, TA_INHERENT, TA_SPLIT, TA_LOW_OBS, TA
        TA_HEIGHT, TA_CATEGORY, TA_FLAGS, TA_BUILDING, TA_BUILDING_TERRAIN, TA_HEXSIDE,
        TA_PLAIN, TA_END_SKIP, TA_NCOL };
 
-/* fast-path classes of terrain codes (hexwx.loskernel.FAST_*) */
+/* fast-path classes of terrain codes (hexwx._native.FAST_*) */
 enum { FAST_PLAIN = 1, FAST_BUILDING = 2, FAST_END_SKIP = 4, FAST_HEXSIDE = 8 };
 
-/* reason codes (LOS-SPEC 5); texts and citations live in hexwx.los.REASONS */
+/* reason codes (LOS-SPEC 5); texts and citations live in hexwx.lineofsight.engine.REASONS */
 enum { CLEAR = 0, HIGHER_THAN_BOTH = 1, GROUND_HIGHER = 2, HEIGHT_ADVANTAGE = 3, HALF_LEVEL = 4,
        BLIND_OBSTACLE = 5, BLIND_CREST = 6, HEXSIDE = 7, BOCAGE = 8, ROWHOUSE = 9,
        HINDRANCE_SIX = 10, LEAVE_BUILDING = 11, EXITS_DEPRESSION = 12, ENTERS_DEPRESSION = 13,
@@ -75,7 +75,7 @@ enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
 /* A key no hex of the thread has (the per-key lowest ground, see fog_note()). */
 #define FOG_ABSENT INT64_MAX
 
-/* terrain name flags (mirror hexwx.terrain) */
+/* terrain name flags (mirror hexwx.hexmap.terrain) */
 #define F_LIGHT_WOODS (1 << 0)
 #define F_ROOFLESS (1 << 1)
 #define F_CLIFF (1 << 2)
@@ -84,13 +84,12 @@ enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
 #define F_ROWHOUSE (1 << 9)
 #define F_DENSE_JUNGLE (1 << 13)
 #define F_ROAD_NAME (1 << 14)
-/* categories (mirror hexwx.terrain.Category) */
+/* categories (mirror hexwx.hexmap.terrain.Category) */
 #define C_ROAD 1
 #define C_WATER 2
-#define C_DEPRESSION 4
 #define C_BRIDGE 10
 
-/* One map, as the Python wrapper passes it (field order matches loskernel._KMap).
+/* One map, as the Python wrapper passes it (field order matches hexwx._native._KMap).
  *
  * Frames: a board turned round among upright boards has a frame, the whole map turned round
  * about that board's rectangle (pixel (x, y) of the map is (ox - x, oy - y) of the frame,
@@ -758,9 +757,7 @@ static i64 fog_total(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i64 
  * pairs keeps it per fog top, so that a weather change needs no new trace). */
 static i64 fog_deficit(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const i64 *fl, i64 top)
 {
-    if (fl == NULL || top <= imin(sE, tE))
-        return 0;  /* only the end hexes can hold hindering fog: they count alike */
-    const i64 R = hex_range(m, src, tgt);
+    const i64 R = hex_range(m, src, tgt);   /* (its caller: fl given, top above the lower end) */
     const int canon = src > tgt;
     i64 deficit = 0;
     for (i64 k = 0; k <= R; k++) {
@@ -1214,12 +1211,9 @@ static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
 {
     const KMap *m = w->m;
     const i64 src = w->src, tgt = w->tgt;
-    const int32_t *bb = m->bbox;
     /* the end hexes own the pixels of their extended borders */
-    int in_src = bb[src * 4] <= x && x < bb[src * 4 + 1] && bb[src * 4 + 2] <= y && y < bb[src * 4 + 3] &&
-                 inside_edges(EXT(src), x, y);
-    int in_tgt = !in_src && bb[tgt * 4] <= x && x < bb[tgt * 4 + 1] && bb[tgt * 4 + 2] <= y &&
-                 y < bb[tgt * 4 + 3] && inside_edges(EXT(tgt), x, y);
+    int in_src = INSIDE_EXT(src, x, y);
+    int in_tgt = !in_src && INSIDE_EXT(tgt, x, y);
     i64 H;
     if (in_src) {
         H = src;
@@ -1291,7 +1285,7 @@ static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
 }
 
 /* Pixels of the thread from (sx, sy) to (tx, ty) as VASL walks it (LOS-SPEC 4.2): one column
- * per step, y running from floor(enter) to floor(exit) of the column. */
+ * per step, y running from the row the column is entered at to floor(exit) of the column. */
 static i64 walk_pixels(i64 sx, i64 sy, i64 tx, i64 ty, i64 W, i64 Hh, int32_t *xs, int32_t *ys,
                        i64 len)
 {
@@ -1336,15 +1330,15 @@ static NOINLINE int visit_slow(Trace *w, i64 x, i64 y, i64 t, i64 g, int fast, i
     return 0;
 }
 
-/* Visit one pixel of the walk (packed pixel p); returns 1 when the walk must stop.  fog_on
- * (w->fl != NULL) and detail (w->detail == 1) are constants where the walks are made. */
+/* Visit one pixel of the walk (packed pixel p); returns 1 when the walk must stop.  detail
+ * (w->detail == 1) is a constant where the walks are made; the walks note fog themselves
+ * (FOG_STEP, where the pixel's hex changes). */
 static ALWAYS_INLINE int visit(Trace *w, i64 x, i64 y, i64 p, int fast, int same, int inh_col,
-                               i64 lo_i, int fog_on, int detail)
+                               i64 lo_i, int detail)
 {
     const i64 t = p & 255, c = w->m->fast[t];
     if (detail)
         record(w, (p >> 16) - 1);
-    (void)fog_on;           /* the walks note fog where the pixel's hex changes (FOG_STEP) */
     if ((c & FAST_BUILDING) == 0)
         w->cand_h = -1;
     if (fast && skippable(w, p, c, same, inh_col, lo_i)) {
@@ -1476,7 +1470,7 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
             for (i64 i = 0; i < k; i++) {
                 const i64 at = buf[i], p = pix[at];
                 FOG_STEP(p);
-                if (visit(w, at % W, at / W, p, fast, same, inh_col, lo_i, fog_on, detail)) {
+                if (visit(w, at % W, at / W, p, fast, same, inh_col, lo_i, detail)) {
                     w->visited += vis + i + 1;
                     return;
                 }
@@ -1507,7 +1501,7 @@ static ALWAYS_INLINE void walk_forward(Trace *w, int fast, int same, int inh_col
                     PREFETCH((const void *)(base + (uintptr_t)((y * W + x + ahead) * 4)));
                     const i64 p = pix[y * W + x];
                     FOG_STEP(p);
-                    if (visit(w, x, y, p, fast, same, inh_col, lo_i, fog_on, detail)) {
+                    if (visit(w, x, y, p, fast, same, inh_col, lo_i, detail)) {
                         w->visited += vis;
                         return;
                     }
@@ -1541,7 +1535,7 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
             const i64 at = xs[i], p = pix[at];
             w->visited++;
             FOG_STEP(p);
-            if (visit(w, at % W, at / W, p, fast, same, inh_col, lo_i, fog_on, detail))
+            if (visit(w, at % W, at / W, p, fast, same, inh_col, lo_i, detail))
                 return;
         }
         return;
@@ -1553,7 +1547,7 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
         w->visited++;
         const i64 p = pix[(i64)ys[i] * W + xs[i]];
         FOG_STEP(p);
-        if (visit(w, xs[i], ys[i], p, fast, same, inh_col, lo_i, fog_on, detail))
+        if (visit(w, xs[i], ys[i], p, fast, same, inh_col, lo_i, detail))
             return;
     }
 }
@@ -1567,7 +1561,7 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
                           i64 *visited);
 
-/* One trace for a single query.  With fog (fog = (top, d, drm), see fog_total(); NULL: no
+/* One trace (a single query; trace_many's workers call it per pair too).  With fog (fog = (top, d, drm), see fog_total(); NULL: no
  * fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
 void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
@@ -1951,7 +1945,7 @@ int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *target
 /* The all-pairs job shared by the worker threads: rows a in [a0, a1) are handed out one at a
  * time.  Pair (a, b), b > a, is written at index base(a) + b - a - 1 of the output arrays,
  * where base(a) counts the pairs of the rows before a: the mirrored (b, a) result goes to the
- * `rev` arrays at the same index.  The whole matrix is rows [0, n) written through `full`. */
+ * `rev` arrays at the same index.  With `full`, results go into [n][n] matrices at (a, b) and (b, a), for any rows [a0, a1). */
 typedef struct {
     const KMap *m;
     i64 n, maxlen, a0, a1;
@@ -2105,12 +2099,12 @@ int hexwx_all_pairs_rows(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 
 
 /* ---- the Python module ---------------------------------------------------------------------
  * A module with no methods: it exists so that setuptools builds this file as an extension
- * (hexwx/_loskernel*.so) and Python can locate it; hexwx.loskernel loads the same file with
+ * (hexwx/_loskernel*.so) and Python can locate it; hexwx._native loads the same file with
  * ctypes and calls the hexwx_* functions above. */
 
 static struct PyModuleDef loskernel_module = {
     PyModuleDef_HEAD_INIT, "_loskernel",
-    "Compiled LOS kernel of hexwx; called through ctypes by hexwx.loskernel.", -1,
+    "Compiled LOS kernel of hexwx; called through ctypes by hexwx._native.", -1,
     NULL, NULL, NULL, NULL, NULL,
 };
 

@@ -6,7 +6,8 @@ hexside terrain (B9), ground level, split and half-level terrain, higher-than-bo
 advantage (A6.2), blind hexes (A6.4, B10.23) and the hindrance count (B.10).
 
 Reciprocity (DESIGN principle 2): the pixels of a thread are always generated from the end
-with the lower hex id and visited in reverse when the source is the other end, and hindrances
+that comes first in the canonical order (the hex id; a turned board's own order in its frame,
+below) and visited in reverse when the source is the other end, and hindrances
 are keyed by range from that canonical end, so A->B and B->A see the same pixels and count the
 same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4).
 
@@ -44,7 +45,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -92,12 +92,7 @@ SAME_HEX = 17
 #: Length of the per-key hindrance buffers the C batch functions use (range + 1 must fit).
 _HV_LEN = 4096
 
-#: Fog codes per range key (the kernel's FOG_*): no fog, in the fog, level with the fog top
-#: (A6.2), in the fog top's blind zone (A6.4); citations in hexwx.lineofsight.lv.FOG_RULES.
-FOG_NONE, FOG_IN, FOG_LEVEL, FOG_BLIND = 0, 1, 2, 3
-
-
-def fog_spec(top: int, drm: int, scale: int = 1) -> np.ndarray:
+def fog_spec(top: int, *, drm: int, scale: int = 1) -> np.ndarray:
     """The ``fog`` argument of the kernel functions: fog top (level L + 1 for fog at level L and
     lower) times ``scale``, ``scale`` (the kernel multiplies elevations and ground by it) and the
     density DRM per hex (E3 3.311)."""
@@ -398,6 +393,21 @@ def row_pairs(n: int, a0: int, a1: int) -> int:
     return (a1 - a0) * (n - 1) - (a1 - a0) * (a0 + a1 - 1) // 2
 
 
+def _all_pairs_args(M: KernelArrays, T: KernelArrays, elev: np.ndarray, a0: int,
+                    a1: int) -> tuple[_Prepared, np.ndarray, int]:
+    """The checks of the all-pairs functions: the prepared map, the elevations (one per hex,
+    int64) and the hex count; ValueError for rows outside 0..n."""
+    p = _prepared(M, T)
+    elev = np.ascontiguousarray(elev, np.int64)
+    n = len(elev)
+    if n != p.n:
+        raise ValueError(f"elev has {n} entries, expected one per hex ({p.n})")
+    if not 0 <= a0 <= a1 <= n:
+        raise ValueError(f"rows {a0}..{a1} outside 0..{n}")
+    _check_range(p)
+    return p, elev, n
+
+
 def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int, a0: int, a1: int,
                    threads: int | None = None, fog: np.ndarray | None = None) -> tuple[Any, ...]:
     """LOS of the pairs (a, b) and (b, a) for every a in [a0, a1) and b > a (hex i at elev[i]).
@@ -408,14 +418,7 @@ def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: i
     time, so a caller can stream it in bounded memory.  Runs on ``threads`` threads (default:
     the CPUs of this process's affinity) with the GIL released.
     """
-    p = _prepared(M, T)
-    elev = np.ascontiguousarray(elev, np.int64)
-    n = len(elev)
-    if n != p.n:
-        raise ValueError(f"elev has {n} entries, expected one per hex ({p.n})")
-    if not 0 <= a0 <= a1 <= n:
-        raise ValueError(f"rows {a0}..{a1} outside 0..{n}")
-    _check_range(p)
+    p, elev, n = _all_pairs_args(M, T, elev, a0, a1)
     count = row_pairs(n, a0, a1)
     fr, rr = np.zeros(count, np.int8), np.zeros(count, np.int8)
     ft, rt = np.zeros(count, np.int16), np.zeros(count, np.int16)
@@ -455,15 +458,8 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
     into ``out`` (arrays as this function returns them, from an earlier call) or into new
     zeroed arrays: a caller may fill the matrices a block of rows at a time.
     """
-    p = _prepared(M, T)
-    elev = np.ascontiguousarray(elev, np.int64)
-    n = len(elev)
-    if n != p.n:
-        raise ValueError(f"elev has {n} entries, expected one per hex ({p.n})")
-    _check_range(p)
-    a0, a1 = (0, n) if rows is None else (int(rows[0]), int(rows[1]))
-    if not 0 <= a0 <= a1 <= n:
-        raise ValueError(f"rows {rows!r}: expected 0 <= a0 <= a1 <= {n}")
+    a0, a1 = (0, len(elev)) if rows is None else (int(rows[0]), int(rows[1]))
+    p, elev, n = _all_pairs_args(M, T, elev, a0, a1)
     tops = np.ascontiguousarray(fog_tops, np.int64)
     shapes: list[tuple[tuple[int, ...], type[np.generic]]] = [((n, n), np.int8), ((n, n), np.int16)]
     shapes += [((n, n), np.int16)] if fog is not None else []

@@ -156,6 +156,18 @@ def read_text_input(path: str | os.PathLike[str], what: str = "an input file",
 _METHODS = {0: "stored", 8: "deflated", 12: "bzip2", 14: "LZMA"}
 
 
+def is_zip(path: str | os.PathLike[str]) -> bool:
+    """True if ``path`` is a regular file that starts like a zip archive (a VASL board or
+    save); a FIFO or device is never opened to look (it could hang)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PK\x03\x04"
+    except (OSError, ValueError):
+        return False
+
+
 def open_zip(source: str | os.PathLike[str] | bytes | IO[bytes], what: str = "a zip archive") -> zipfile.ZipFile:
     """A :class:`zipfile.ZipFile` of a regular file (or bytes / a binary file object) whose
     entry count is within limits; DataError naming the file otherwise.  Close it after use."""

@@ -45,14 +45,6 @@ def _key(name: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name)
 
 
-def _ranges(m, src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
-    """Range of each (src, tgt) pair (LOS-SPEC 1.7)."""
-    g = m.grid
-    dc = np.abs(g.col[src].astype(np.int64) - g.col[tgt])
-    dy = np.abs(g.dy2[src].astype(np.int64) - g.dy2[tgt])
-    return dc + np.maximum(0, (dy - dc) // 2)
-
-
 def answers(m) -> dict[str, np.ndarray]:
     """Every kernel answer the check compares, by name."""
     M, T = m.kernel_map, m.kernel_terrain
@@ -61,13 +53,13 @@ def answers(m) -> dict[str, np.ndarray]:
     lo = int(base.min())
     rng = np.random.default_rng(15)
     out: dict[str, np.ndarray] = {}
-    fog1 = K.fog_spec(lo + 1, 1)
+    fog1 = K.fog_spec(lo + 1, drm=1)
     r = K.all_pairs_matrix(M, T, base, maxlen, 2, fog1, _deficit_tops(m))
     for i, a in enumerate(r):
         out[f"ground_{i}"] = a
     top = (m.hexes.levels + m.hexes.rooftop.astype(bool)).astype(np.int64)
     elev = base + (rng.integers(0, 3, n) % (top + 1))
-    fog2 = K.fog_spec(2 * lo + 3, 2, 2)
+    fog2 = K.fog_spec(2 * lo + 3, drm=2, scale=2)
     r = K.all_pairs_matrix(M, T, elev, maxlen, 2, fog2, (lo + 1, lo + 2))
     for i, a in enumerate(r):
         out[f"levels_{i}"] = a
@@ -88,7 +80,7 @@ def answers(m) -> dict[str, np.ndarray]:
         out[f"many_{q}"] = a
     sc = K.Scratch(maxlen)
     single = []
-    ranges = _ranges(m, s, t)
+    ranges = m.grid.ranges(s, t)
     for q in range(0, k, 40):
         o = K.trace(M, T, int(s[q]), int(t[q]), int(es[q]), int(et[q]), int(rs[q]), int(rt[q]), sc, 1, fog2)
         keys, nth = int(ranges[q]) + 1, o[5]
@@ -104,11 +96,15 @@ def run_check(root: Path, dump: bool, maps: list[str]) -> int:
         m = load_map(name)
         got = answers(m)
         d = root / _key(name)
-        d.mkdir(parents=True, exist_ok=True)
         if dump:
+            d.mkdir(parents=True, exist_ok=True)
             for k, a in got.items():
                 np.save(d / f"{k}.npy", a)
             print(f"{name}: dumped {len(got)} arrays")
+            continue
+        if not d.is_dir():
+            print(f"{name}: never dumped ({d} missing)")
+            bad += 1
             continue
         diff = []
         for k, a in got.items():

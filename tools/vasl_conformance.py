@@ -55,7 +55,7 @@ def compare(vasl_dir: Path, board: str) -> dict:
     else:
         m = load_map(vasl_dir / "boards" / board, vasl_metadata=meta)
         golden = vasl_dir / "golden" / f"{board}.csv.gz"
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     t0 = time.perf_counter()
     reasons, totals = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
                                          m.hexes.base.astype(np.int64), maxlen)
@@ -176,7 +176,7 @@ def check_all_boards(vasl_dir: Path) -> list[tuple[str, int, float]]:
     out = []
     for archive in sorted((vasl_dir / "boards").iterdir()):
         m = load_map(archive, vasl_metadata=vasl_dir / "SharedBoardMetadata.xml")
-        maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+        maxlen = m.thread_capacity
         t0 = time.perf_counter()
         reasons, _ = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain,
                                         m.hexes.base.astype(np.int64), maxlen)

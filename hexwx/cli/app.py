@@ -110,9 +110,6 @@ class _Registrar:
             return _Ignored()
         return self._action.add_parser(name, help=_HELP[name], **kwargs)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._action, name)
-
 
 _HELP = {c.name: c.help for c in COMMANDS}
 

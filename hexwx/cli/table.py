@@ -63,8 +63,8 @@ def _weather_line(sc: Any, turn: int) -> tuple[Any, float | None, str]:
     return rep, vis, ", ".join(bits)
 
 
-def _weather_json(sc: Any, turn: int) -> dict[str, Any]:
-    rep, vis = sc.report(turn), sc.visibility_cm(turn)
+def _weather_json(sc: Any, turn: int, rep: Any, vis: float | None) -> dict[str, Any]:
+    """The turn's weather as JSON, from its report and visibility (cm) already made."""
     return {"turn": turn, "weather": rep.weather, "ground": rep.ground,
             "time_of_day": rep.time_of_day, "battle_ends": rep.battle_ends,
             "movement_multiplier": rep.movement_multiplier,
@@ -72,21 +72,17 @@ def _weather_json(sc: Any, turn: int) -> dict[str, Any]:
             "visibility": None if vis is None else round(sc.table.to_unit(vis), 6)}
 
 
-#: What the reach outline is (JSON ``reach.reading``; see hexwx.tabletop.move.reach_area).
-REACH_READING = ("where the unit's bases may get this turn: within the allowance of its bases "
-                 "by ways that do not cross water (a road over water is a bridge or ford), on "
-                 "the table; terrain entered on the way does not shorten it")
-
-
 def move_json(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> dict[str, Any]:
     """``hexwx table SCENARIO --move UNIT --turn N [--outline] --json`` as data (also
     ``hexwx serve``'s ``/api/table-move``): the allowance with its factors, the turn's weather
     and, with ``outline``, the reach polygons in the table's unit (exterior ring, then holes)."""
-    from hexwx.tabletop.move import allowance, reach_area
+    from hexwx.tabletop.move import REACH_READING, allowance, reach_area
     sc.check_turn(turn)
     t = sc.table
-    a = allowance(t, unit_id, rules=sc.rules, report=sc.report(turn))
-    out: dict[str, Any] = {**a.to_json(), "weather_report": _weather_json(sc, turn)}
+    rep = sc.report(turn)
+    a = allowance(t, unit_id, rules=sc.rules, report=rep)
+    out: dict[str, Any] = {**a.to_json(),
+                           "weather_report": _weather_json(sc, turn, rep, sc.visibility_cm(turn))}
     if outline:
         import shapely
         geom = reach_area(t, unit_id, t.from_unit(a.allowance))
@@ -94,7 +90,7 @@ def move_json(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> dic
         polys = [[[[r(x), r(y)] for x, y in ring.coords]
                   for ring in (g.exterior, *g.interiors)]
                  for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
-        out["reach"] = {"distance": a.to_json()["allowance"],
+        out["reach"] = {"distance": out["allowance"],
                         "area": round(t.to_unit(t.to_unit(geom.area)), 3),
                         "polygons": polys, "reading": REACH_READING}
     return out
@@ -116,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--outline goes with --move UNIT")
     rep, vis, wline = _weather_line(sc, args.turn)
     t = sc.table
-    weather_json = _weather_json(sc, args.turn)
+    weather_json = _weather_json(sc, args.turn, rep, vis)
 
     if args.can_see:
         s = can_see(t, *args.can_see, rules=sc.rules, visibility_cm=vis)
@@ -175,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         if args.outline:
             reach = move_json(sc, args.move, args.turn, outline=True)["reach"]
             print(f"reach: {reach['area']:.1f} sq {t.unit} ({count(len(reach['polygons']), 'area')}), "
-                  f"{REACH_READING}")
+                  f"{reach['reading']}")
         return 0
 
     summary = scenario_summary(sc)

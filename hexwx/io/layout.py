@@ -33,8 +33,7 @@ import numpy as np
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import LAYOUT_BOARDS
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement,
-                                 Grid, rows_in_column)
+from hexwx.hexmap.coords import BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement, Grid
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
 from hexwx.io.ssr import ssr_changes
@@ -47,7 +46,7 @@ if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.ma
 #: are refused before anything is read: memory and derive time grow with it.
 MAX_LAYOUT_BOARDS = LAYOUT_BOARDS.default
 VASL_DIR_ENV = "HEXWX_VASL_DIR"
-#: = hexwx.io.vasl.METADATA_ENV (not imported from there: see above)
+#: The environment variable naming VASL's terrain table (hexwx.io.vasl reads it too).
 METADATA_ENV = "HEXWX_VASL_METADATA"
 
 _BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
@@ -201,10 +200,6 @@ def _read(path: Path) -> VaslRaster:
     return _raster(str(path), mtime)
 
 
-#: The printed hexes of a board in VASL's column-major order (the stairway bytes' order).
-_PRINTED = tuple((bc, brow) for bc in range(BOARD_COLUMNS) for brow in rows_in_column(bc))
-
-
 def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = None,
                 metadata: str | Path | None = None, ssr: Sequence[str] = (),
                 name: str | None = None) -> HexMap:
@@ -262,7 +257,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     terrain = np.zeros((W * nbx, H * nby), np.uint8)
     stairs = np.zeros(len(grid), bool)
     images: list[tuple[str, int, int, bool]] = []
-    for s, pl, (path, _) in zip(flat, placements, stamps):
+    for i, (s, pl, (path, _)) in enumerate(zip(flat, placements, stamps)):
         r = _read(Path(path))
         check_codes(r, table, path)
         changes = global_changes + ssr_changes(s.ssr, meta)
@@ -277,7 +272,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         x0, y0 = W * pl.bx, H * pl.by
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
-        cells = np.array([grid.cell(*pl.cell_of(bc, brow)) for bc, brow in _PRINTED])
+        cells = grid.board_cells(i)     # VASL's column-major order: the stairway bytes' order
         stairs[cells[r.stairways[:len(cells)]]] = True
         images.append((path, x0, y0, pl.rotated))
     written = "/".join(",".join(s.written for s in row) for row in specs)

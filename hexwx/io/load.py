@@ -13,7 +13,7 @@ from typing import Sequence
 
 from hexwx._cache import ByteLRU
 from hexwx.errors import DataError
-from hexwx.limits import check_input
+from hexwx.limits import check_input, is_zip
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 
@@ -59,28 +59,19 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    m = None
-    if p.suffix.lower() == ".vsav" or _zipped(p):  # the readers of zips only for zips
-        from hexwx.io.vasl import board_label, is_vasl_archive
+    m: HexMap
+    if p.suffix.lower() == ".vsav" or is_zip(p):  # the readers of zips only for zips
         from hexwx.io.vsav import is_vasl_save
         if is_vasl_save(p):
             from hexwx.io.vsav_import import load_save_map
             m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr),
                               ignore_board_extras=ignore_board_extras)
-        elif is_vasl_archive(p):
+        else:                                         # a zip that is not a save: a board
+            from hexwx.io.vasl import board_label
             m = load_layout([[BoardSpec(number=p.name, label=board_label(p), path=str(p))]],
                             vasl_dir=vasl_dir, metadata=metadata_path(vasl_metadata, vasl_dir),
                             ssr=tuple(ssr))
-    if m is None:
+    else:
         from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
     return _CACHE.put(key, m)
-
-
-def _zipped(p: Path) -> bool:
-    """True if the regular file ``p`` starts like a zip archive (a VASL board or save)."""
-    try:
-        with open(p, "rb") as fh:
-            return fh.read(4) == b"PK\x03\x04"
-    except OSError:
-        return False

@@ -4,9 +4,9 @@ Loading a VASL board decodes its archive and derives the pixel geometry, the per
 and the kernel's packed arrays: most of a cold ``hexwx los``.  The first load of a map (a
 board, a layout, a map file) writes all of it here; later processes map it back in a few
 milliseconds and get a map whose arrays are equal to a fresh one's, so it answers every query
-the same.  Arrays a map derives later, on demand (road hexsides, buildings, lowest ground,
-movement's cover: :meth:`~hexwx.hexmap.board.HexMap.derived`), are added beside it the first
-time they are derived.
+the same.  Arrays a map derives later, on demand (road hexsides, buildings, movement's cover,
+exposure's all-pairs trace, kept render layers: :meth:`~hexwx.hexmap.board.HexMap.derived`),
+are added beside it the first time they are derived.
 
 * Where: ``$HEXWX_CACHE_DIR``, else ``$XDG_CACHE_HOME/hexwx``, else ``~/.cache/hexwx``.
   ``HEXWX_NO_CACHE=1`` turns the cache off.  ``$HEXWX_CACHE_MAX_MB`` (default 1024) bounds

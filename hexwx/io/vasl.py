@@ -14,7 +14,6 @@ import io
 import math
 import os
 import re
-import stat
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,13 +23,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
-from hexwx.limits import check_input, gunzip, open_zip, read_bytes_input, read_zip_entry
+from hexwx.limits import check_input, gunzip, is_zip, open_zip, read_bytes_input, read_zip_entry
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
+from hexwx.io.layout import METADATA_ENV
 
 if TYPE_CHECKING:  # the XML parser is imported when a terrain table is read
     from xml.etree import ElementTree
 
-METADATA_ENV = "HEXWX_VASL_METADATA"
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,13 +210,7 @@ def read_metadata(path: str | Path | None = None) -> TerrainTable:
 
 def is_vasl_archive(path: str | Path) -> bool:
     """True if ``path`` is a zip file (a VASL board archive rather than a TOML map)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False  # a FIFO or device is never opened to look (it could hang)
-        with open(path, "rb") as fh:
-            return fh.read(4) == b"PK\x03\x04"
-    except (OSError, ValueError):
-        return False
+    return is_zip(path)
 
 
 def board_label(path: str | Path) -> str:

@@ -25,9 +25,7 @@ nearest to the piece on the board's own printed grid, so a turned board keeps it
 from __future__ import annotations
 
 import binascii
-import os
 import re
-import stat
 import zipfile
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -36,7 +34,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from hexwx.limits import Limit, open_zip, read_zip_entry
+from hexwx.limits import Limit, is_zip, open_zip, read_zip_entry
 from hexwx.errors import DataError
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
 
@@ -508,12 +506,9 @@ def is_vasl_save(path: str | Path) -> bool:
     p = Path(path)
     if p.suffix.lower() == ".vsav":
         return True
+    if not is_zip(p):
+        return False
     try:
-        if not stat.S_ISREG(os.stat(p).st_mode):
-            return False  # a FIFO or device is never opened to look (it could hang)
-        with open(p, "rb") as fh:
-            if fh.read(4) != b"PK\x03\x04":
-                return False
         with zipfile.ZipFile(p) as zf:
             return "savedGame" in zf.namelist()
     except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -213,7 +213,7 @@ def _fog_spec(weather: AslWeather | None) -> np.ndarray | None:
     if p is None:
         return None
     top, d, drm = p
-    spec = K.fog_spec(top, drm, d)
+    spec = K.fog_spec(top, drm=drm, scale=d)
     spec.setflags(write=False)
     return spec
 
@@ -233,35 +233,29 @@ def _kernel_fog(fog: list[int], names: list[str], keys: list[int],
                 groups[k] = [name]
             else:
                 at.append(name)
-    out = [_fog_hindrance(names_[0] if len(names_) == 1 else "/".join(names_), drm, codes[k])
-           for k, names_ in groups.items()]
+    out = [_hindrance(names_[0] if len(names_) == 1 else "/".join(names_), drm, "fog",
+                      FOG_RULES[codes[k]]) for k, names_ in groups.items()]
     if sE * d < top:
         out.append(_hindrance(names[0], 1, "firing out of fog", "A24.8"))
     return out
 
 
-def _fog_hindrance(hexes: str, drm: int, code: int) -> Hindrance:
-    """The (frozen, shared) fog hindrance of ``hexes`` at density ``drm`` for the kernel's
-    fog ``code``: fogged queries name the same hexes again and again (a plain dict per DRM and
-    code is cheaper than :func:`_hindrance`'s cache on this hot path; it is emptied when big)."""
-    table = _FOG_HINDRANCES.get((drm, code))
+def _hindrance(hexes: str, drm: int, kind: str, rule: str) -> Hindrance:
+    """The (frozen, shared) hindrance of ``hexes``: fogged queries name the same hexes again
+    and again.  A plain dict per (DRM, kind, rule) is cheaper on this hot path than an
+    ``lru_cache`` of four arguments; each is emptied when big."""
+    table = _HINDRANCES.get((drm, kind, rule))
     if table is None:
-        table = _FOG_HINDRANCES[(drm, code)] = {}
+        table = _HINDRANCES[(drm, kind, rule)] = {}
     got = table.get(hexes)
     if got is None:
         if len(table) >= 20_000:
             table.clear()
-        got = table[hexes] = Hindrance(hexes, drm, "fog", FOG_RULES[code])
+        got = table[hexes] = Hindrance(hexes, drm, kind, rule)
     return got
 
 
-_FOG_HINDRANCES: dict[tuple[int, int], dict[str, Hindrance]] = {}
-
-
-@lru_cache(maxsize=8192)
-def _hindrance(hex_name: str, drm: int, kind: str, rule: str) -> Hindrance:
-    """A (frozen, shared) hindrance; fogged queries name the same hexes again and again."""
-    return Hindrance(hex_name, drm, kind, rule)
+_HINDRANCES: dict[tuple[int, str, str], dict[str, Hindrance]] = {}
 
 
 @lru_cache(maxsize=64)
@@ -299,7 +293,7 @@ def _fog_straight(fog: np.ndarray, s_elev: np.ndarray, t_elev: np.ndarray,
 def _fog_cube(fog: tuple[int, int, int], lo: int, levels: int, ranges: int) -> np.ndarray:
     """The straight-thread fog LV cube [source elevation - lo, target elevation - lo, range]
     (:func:`hexwx._native.fog_straight`); read-only."""
-    cube = K.fog_straight(K.fog_spec(fog[0], fog[2], fog[1]), lo, levels, ranges)
+    cube = K.fog_straight(K.fog_spec(fog[0], drm=fog[2], scale=fog[1]), lo, levels, ranges)
     cube.setflags(write=False)
     return cube
 
@@ -335,18 +329,11 @@ def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
         if one.shape != lv.shape:
             one = np.broadcast_to(one, lv.shape)
         height = np.broadcast_to(m.hexes.base[src] + np.asarray(s_level, np.int64), lv.shape)[one]
-        lv[one] = [_same_location_lv(weather, e) for e in height.tolist()] if len(height) <= 64 \
-            else _by_value(height, lambda e: _same_location_lv(weather, e))
+        lv[one] = [_same_location_lv(weather, e) for e in height.tolist()]   # (cached by height)
     over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
     blocked |= over
     out: np.ndarray = lv.astype(np.int32)
     return out
-
-
-def _by_value(values: np.ndarray, of: Callable[[int], int]) -> np.ndarray:
-    """``of(v)`` for each of many ``values``, called once per distinct value."""
-    distinct, which = np.unique(values, return_inverse=True)
-    return np.array([of(int(v)) for v in distinct.tolist()], np.int64)[which.ravel()]
 
 
 @lru_cache(maxsize=256)

@@ -226,7 +226,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     deficit: np.ndarray | None = None     # or the cached fog deficit per pair
     # the pairs: observers [k, 1] against targets [1, t], answers [k, t]
     if level == 0 and (observers is None or cached is not None) and (fog is None or fog[1] == 1):
-        gp = ground_pairs(m)       # (deficits are kept at whole fog tops: scale 1)
+        gp = cached if cached is not None else ground_pairs(m)   # (deficits at whole fog tops: scale 1)
         tg = np.arange(n, dtype=np.int64)
         every = observers is None
         reasons, totals = (gp.reasons, gp.hindrance) if every else (gp.reasons[obs], gp.hindrance[obs])
@@ -246,8 +246,8 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     obs_c, tg_r = obs[:, None], tg[None, :]
     blocked = reasons != 0
     if weather is not None and blocked.size:
-        ranges = _ranges(m)
-        rng = ranges if observers is None and len(tg) == n else ranges[obs_c, tg_r]
+        every = observers is None and len(tg) == n      # the whole matrix, kept per map
+        rng = _ranges(m) if every else m.grid.ranges(obs_c, tg_r)
         if fog is not None and fog_lv is None:    # the cached pairs: straight thread - deficit
             fog_lv = _fog_straight(fog, base[obs_c], base[tg_r], rng)
             if deficit is not None:
@@ -260,8 +260,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         _apply_lv(m, weather, obs_c, tg_r, 0, blocked, totals, rng, level, fog=fog_lv)
     sees = ~blocked & (obs_c != tg_r)
     count = np.full(n, -1, np.int32)
-    count[tg] = sees.sum(axis=0, dtype=np.int32)
-    count[~valid] = -1
+    count[tg] = sees.sum(axis=0, dtype=np.int32)     # (-1: no location at the level)
     seen = None
     if observers is not None:
         seen = np.zeros((len(obs), n), bool)

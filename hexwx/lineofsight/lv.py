@@ -112,11 +112,13 @@ def fog_top(state: AslWeather) -> int | None:
     return None if state.fog_level is None else state.fog_level + 1
 
 
-#: Why the fog of a hex counts, by the kernel's code (hexwx._native.FOG_*): 0 it does not, 1
+#: Why the fog of a hex counts, by the kernel's code (its FOG_* enum): 0 it does not, 1
 #: the thread is in the fog (or an end hex is), 2 the fog top is level with the higher end
 #: (A6.2), 3 the lower end lies in the fog top's blind zone (A6.4).  :func:`_fog_hex_rule_scaled`
 #: gives the same citations.
 FOG_RULES: tuple[str, ...] = ("", "3.311", "3.311, A6.2", "3.311, A6.4")
+#: The citations of a hex in fog, level with the fog top, in the fog top's blind zone.
+FOG_IN_RULE, FOG_LEVEL_RULE, FOG_BLIND_RULE = FOG_RULES[1:]
 
 
 #: Every fog top the weather can give: level L + 1 for each fog level L of the 3.31 chart.
@@ -239,22 +241,22 @@ def _fog_hex_rule_scaled(top: int, se: int, te: int, rs: int, rt: int, low: int 
                          d: int) -> str | None:
     """:func:`fog_hex_rule` on heights scaled by ``d`` (integers)."""
     if rs == 0:                                 # the firer's hex
-        return FOG_RULES[1] if se < top else None
+        return FOG_IN_RULE if se < top else None
     if rt == 0:                                 # the target's hex
-        return FOG_RULES[1] if te < top else None
+        return FOG_IN_RULE if te < top else None
     if low is not None and low >= top:          # no ground below the fog top: no fog here
         return None
     hi, lo = max(se, te), min(se, te)
     if top > hi:
-        return FOG_RULES[1]
+        return FOG_IN_RULE
     if top == hi and top > lo:
-        return FOG_RULES[2]
+        return FOG_LEVEL_RULE
     if lo < top < hi:
         r_hi, r_lo = (rs, rt) if se > te else (rt, rs)
         # fog_blind_zone() scaled by d: top - lo - (hi - top) + 1 + r_hi // 5, at least 1
         zone = top - lo - (hi - top) + d * (1 + r_hi // 5)
         if d * r_lo <= max(zone, d):
-            return FOG_RULES[3]
+            return FOG_BLIND_RULE
     return None
 
 

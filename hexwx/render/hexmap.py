@@ -26,7 +26,8 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.pixelgeom import PixelGeometry
 from hexwx.hexmap.transform import transformed
 from hexwx.weather.asl.terrain_changes import weather_changes
-from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex
+from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
+                                 Hex, split_name)
 from hexwx.errors import UsageError
 from hexwx.render.style import (
     BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, PATTERNS, RGB, TERRAIN_STYLES, Frame,
@@ -561,13 +562,14 @@ def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[
         halo_label(d, view.c(x, y - HEX_HEIGHT_PX * 0.36), _name_parts(m.grid.name(int(h))), size)
 
 
-_ROW_RE = re.compile(r"^(.*\D)(\d+)$")
-
-
 def _name_parts(name: str) -> tuple[str, ...]:
-    """``"2GG10"`` -> ``("2GG", "10")``: a hex name cut before its row number."""
-    cut = _ROW_RE.match(name)
-    return cut.groups() if cut else (name,)
+    """``"2GG10"`` -> ``("2GG", "10")``: a hex name cut before its row number
+    (:func:`~hexwx.hexmap.coords.split_name`)."""
+    parts = split_name(name)
+    if parts is None:
+        return (name,)
+    row = str(parts[2])
+    return (name[:-len(row)], row)
 
 
 # -------------------------------------------------------------------------------------------
@@ -991,9 +993,10 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         reach_src = _hex(m, reach_from if reach_from is not None else reach.start, "--reach")
     classes: set[str]
     levels: list[int]
+    keep = window is None and m.kept_on_disk      # a whole-map view: its layers kept with the map
     if background == "board":
         base, classes, levels = board_layer(art_map, view), set(), []
-    elif window is None and m.kept_on_disk:
+    elif keep:
         base, classes, levels = kept_terrain_layer(m, view)
     else:
         base, classes, levels = terrain_layer(m, view)
@@ -1019,7 +1022,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         captions.append(_reach_caption(m, reach, reach_src))
         overlays += ["reach"]
     # 2. the fixed line work (grid, hexsides, joins, hex ids), one layer pasted over
-    if window is None and m.kept_on_disk:
+    if keep:
         lines, sides = kept_decorations_layer(m, view, hexes, hex_ids)
     else:
         lines, sides = decorations_layer(m, view, hexes, hex_ids)

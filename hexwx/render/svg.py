@@ -18,9 +18,9 @@ import numpy as np
 
 from hexwx.hexmap.board import HexMap
 from hexwx.render.hexmap import (_hindrance_place, _is_lv, _path_caption, _reach_caption,
-                                 exposure_caption, los_caption, reach_costs, render_map,
+                                 exposure_caption, los_caption, make_view, reach_costs, render_map,
                                  viewshed_caption)
-from hexwx.render.style import OVERLAY, Frame
+from hexwx.render.style import OVERLAY
 
 if TYPE_CHECKING:
     from hexwx.lineofsight.engine import LosResult, Viewshed
@@ -47,9 +47,9 @@ def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed
     caption is the one a PNG render prints, made in the same pass."""
     base = render_map(m, weather=weather, background=background, scale=scale, window=window,
                       hex_ids=hex_ids, legend=False, title=title)
+    view = make_view(m, scale=scale, window=window)     # (the render's own view: its edges)
     W, H = base.image.size
-    k = base.scale
-    view = Frame(*base.origin, base.origin[0] + W / k, base.origin[1] + H / k, k)
+    k = view.scale
 
     def P(x: float, y: float) -> tuple[float, float]:
         return round((x - view.x0) * k, 2), round((y - view.y0) * k, 2)

@@ -28,11 +28,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import shapely
-from shapely.geometry.base import BaseGeometry
 
 from hexwx.tabletop.sight import check_rules
 
 if TYPE_CHECKING:
+    from shapely.geometry.base import BaseGeometry
+
     from hexwx.weather.minis.common import TurnReport
 from hexwx.tabletop.model import TableTop, Unit
 from hexwx.units import CM_PER_INCH
@@ -185,14 +186,19 @@ def allowance(table: TableTop, unit_id: str, *, rules: str,
         source=source)
 
 
+#: What the reach outline is (:func:`reach_area`; JSON ``reach.reading`` of ``hexwx table --move``
+#: and the viewer).
+REACH_READING = ("where the unit's bases may get this turn: within the allowance of its bases "
+                 "by ways that do not cross water (a road over water is a bridge or ford), on "
+                 "the table; terrain entered on the way does not shorten it")
+
 #: The reach outline walks the allowance in at least this many equal steps, and more near
 #: narrow water, up to the maximum (see :func:`reach_area`).
 REACH_STEPS = 12
 MAX_REACH_STEPS = 400
 
 
-def reach_area(table: TableTop, unit_id: str, distance_cm: float, *,
-               steps: int = REACH_STEPS) -> BaseGeometry:
+def reach_area(table: TableTop, unit_id: str, distance_cm: float) -> BaseGeometry:
     """Where the unit's bases may get with ``distance_cm`` of movement (cm, a shapely polygon
     or multipolygon on the table): every point within that distance of its bases by a way that
     does not cross impassable ground.
@@ -200,11 +206,11 @@ def reach_area(table: TableTop, unit_id: str, distance_cm: float, *,
     Readings (the seeds draw no such area): water is impassable (the movement class of
     :data:`~hexwx.tabletop.model.TERRAIN_KINDS`) except where a road crosses it -- a bridge or
     ford, a corridor as wide as the unit's narrowest base side; the table's edge bounds it.
-    The distance is walked in equal buffers (at least ``steps``; each at most a quarter of the
+    The distance is walked in equal buffers (at least :data:`REACH_STEPS`; each at most a quarter of the
     narrowest water piece's mean width, up to :data:`MAX_REACH_STEPS`), each clipped to
     passable ground and kept only where it joins the ground already reached, so a stream is not
-    jumped and the way goes round water (cutting its corners by at most one step).  In open ground the result is exact
-    (a buffer of a buffer is the buffer of the sum).  Terrain entered on the way does not
+    jumped and the way goes round water (cutting its corners by at most one step).  In open
+    ground the result is exact (a buffer of a buffer is the buffer of the sum).  Terrain entered on the way does not
     shorten the distance: :func:`allowance` reads it from the ground the unit stands on.
     """
     unit = table.unit_by_id(unit_id)
@@ -227,7 +233,7 @@ def reach_area(table: TableTop, unit_id: str, distance_cm: float, *,
     # a step shorter than the water is wide cannot jump it: at most a quarter of each piece's
     # mean width (2 x area / perimeter, the width of a long strip)
     thin = min(g.area / (2.0 * g.length) for g in water)
-    n = min(MAX_REACH_STEPS, max(int(steps), math.ceil(distance_cm / thin)))
+    n = min(MAX_REACH_STEPS, max(REACH_STEPS, math.ceil(distance_cm / thin)))
     region = start
     step = distance_cm / n
     for _ in range(n):
@@ -237,4 +243,3 @@ def reach_area(table: TableTop, unit_id: str, distance_cm: float, *,
         # buffers of buffers pile up vertices: thin them far below a step
         region = shapely.union_all([*parts, start]).simplify(step / 100.0)
     return shapely.union(shapely.intersection(region, free), start)   # thinning stays on land
-

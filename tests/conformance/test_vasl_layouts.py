@@ -183,7 +183,7 @@ def test_mixed_layout_is_reciprocal_across_boards() -> None:
     a, b = np.divmod(np.arange(0, n * n, 5), n)
     a, b = a[a != b], b[a != b]
     base = m.hexes.base.astype(np.int64)
-    maxlen = 2 * (m.grid.width_px + m.grid.height_px) + 64
+    maxlen = m.thread_capacity
     r1, t1 = K.trace_many(m.kernel_map, m.kernel_terrain, a, b, base[a], base[b], maxlen)
     r2, t2 = K.trace_many(m.kernel_map, m.kernel_terrain, b, a, base[b], base[a], maxlen)
     assert np.array_equal(r1 != 0, r2 != 0)

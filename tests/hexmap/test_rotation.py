@@ -75,15 +75,14 @@ def upright_answers(name: str = "hedgerow_fields") -> tuple[np.ndarray, np.ndarr
     """(blocked, hindrance or -1) [n, n] of every ordered pair of the upright board."""
     up = upright(name)
     reasons, totals = K.all_pairs_matrix(up.kernel_map, up.kernel_terrain,
-                                         up.hexes.base.astype(np.int64), 2 * (W + H) + 64)
+                                         up.hexes.base.astype(np.int64), up.thread_capacity)
     return reasons != 0, np.where(reasons != 0, -1, totals)
 
 
 def answers(m: HexMap, M: tuple, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(blocked, hindrance or -1) of the pairs (a[i], b[i]) of map ``m`` traced on arrays ``M``."""
     base = m.hexes.base.astype(np.int64)
-    reasons, totals = K.trace_many(M, m.kernel_terrain, a, b, base[a], base[b],
-                                   2 * (m.grid.width_px + m.grid.height_px) + 64)
+    reasons, totals = K.trace_many(M, m.kernel_terrain, a, b, base[a], base[b], m.thread_capacity)
     return reasons != 0, np.where(reasons != 0, -1, totals)
 
 

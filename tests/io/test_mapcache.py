@@ -222,11 +222,6 @@ def test_a_cached_los_reads_no_file_but_the_cache(cache: Path, args: list[str]) 
     assert "hexwx.io.mapcache" in runs[1] and not readers & runs[1]
 
 
-def test_layout_names_the_metadata_variable_as_vasl_does() -> None:
-    from hexwx.io import vasl
-    assert layout.METADATA_ENV == vasl.METADATA_ENV
-
-
 def test_cli_answers_the_same_from_the_cache(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["los", str(archive("bd02")), "I4", "P6", "--vasl-metadata", str(metadata()), "--json"]
     assert main(args) == 0
@@ -273,7 +268,7 @@ def test_another_terrain_table_or_limit_or_code_is_another_key(cache: Path, tmp_
                    lambda: monkeypatch.setattr(mapcache, "_fingerprint", "other code")):
         change()
         forget()
-        load_map(board, vasl_metadata=other if change is not None else meta)
+        load_map(board, vasl_metadata=other)
     assert len(builds) == 3
 
 

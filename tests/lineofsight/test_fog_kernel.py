@@ -130,8 +130,10 @@ def test_pairs_at_any_level_equal_single_queries(name: str) -> None:
 @pytest.mark.parametrize("name", MAPS)
 def test_exposure_counts_equal_single_queries(name: str) -> None:
     m = _map(name)
+    untraced = replace(m)     # the same map as a new object: no all-pairs trace kept for it
     rng = np.random.default_rng(11 + len(name))
     n = len(m)
+    upper = np.flatnonzero(m.hexes.levels + m.hexes.rooftop >= 1)
     for w in _weathers(41 + len(name)):
         # every hex: the table's answers, themselves held to los() above
         t = los_table(m, weather=w)
@@ -143,10 +145,17 @@ def test_exposure_counts_equal_single_queries(name: str) -> None:
         for h in rng.integers(0, n, 3).tolist():
             want = sum(1 for o in range(n) if o != h and not los(m, o, h, weather=w).blocked)
             assert e.count[h] == want, (w.describe(), m.name_of(h))
-        # observers given, the map's pairs cached or not: the same counts
+        # observers given, the map's pairs kept (m) or traced for them (untraced): the same
         obs = [int(o) for o in rng.choice(n, 4, replace=False)]
-        e2 = exposure(m, observers=obs, weather=w)
-        assert (e2.count == sees[obs].sum(axis=0)).all(), w.describe()
+        for mm in (m, untraced):
+            e2 = exposure(mm, observers=obs, weather=w)
+            assert (e2.count == sees[obs].sum(axis=0)).all(), w.describe()
+        # a building level, traced for the observers, against los() to that level
+        if len(upper):
+            e3 = exposure(untraced, level=1, observers=obs, weather=w)
+            for h in rng.choice(upper, min(8, len(upper)), replace=False).tolist():
+                want = sum(1 for o in obs if o != h and not los(m, o, h, to_level=1, weather=w).blocked)
+                assert e3.count[h] == want, (w.describe(), m.name_of(h))
 
 
 def test_exposure_fog_toggles_reuse_one_trace_and_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:

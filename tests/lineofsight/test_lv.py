@@ -234,7 +234,8 @@ def test_fog_needs_a_thread_and_ranges_must_be_sane() -> None:
 
 
 def test_lv_total_straight_equals_lv_hindrances_on_a_straight_thread() -> None:
-    """The batch forms' shortcut gives exactly what lv_hindrances gives on a thread of one hex
+    """The readable reference of the kernel's straight-thread cube (exposure's all-fog count)
+    gives exactly what lv_hindrances gives on a thread of one hex
     per range step, for every end elevation, range and kind of weather."""
     from hexwx.lineofsight.lv import lv_total_straight
     weathers = [AslWeather(fog_level=f, fog_drm=d) for f in (-1, 0, 1, 2, 3) for d in (1, 2, 3)]

@@ -84,3 +84,13 @@ def test_render_svg_overlays_match_the_answer(tmp_path: Path, capsys: pytest.Cap
 def test_render_svg_refused_for_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render", str(TABLE), "-o", str(tmp_path / "t.svg")]) == 2
     assert main(["render", str(MAP), "--exposure-from", "J4", "-o", str(tmp_path / "t.png")]) == 2
+
+
+@pytest.mark.parametrize("scale", [0.45, 0.7, 1.3])
+def test_svg_overlays_cover_the_edge_hexes_at_any_scale(scale: float) -> None:
+    """The SVG veils every hex the render's own view sees -- those on the map's right and
+    bottom edges too, whatever the rounding of the picture's size at this scale."""
+    from hexwx.render.svg import map_svg
+    m = load_map(MAP)
+    v = viewshed(m, "A7")
+    assert map_svg(m, viewshed=v, scale=scale).count("<polygon") == map_svg(m, viewshed=v).count("<polygon") > 300
