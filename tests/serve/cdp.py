@@ -191,7 +191,15 @@ class Browser:
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.port = self._port()
         # keep reading chromium's log so that a full pipe never stalls it
-        threading.Thread(target=lambda: [None for _ in self.proc.stderr or ()], daemon=True).start()
+        threading.Thread(target=self._drain_log, daemon=True).start()
+
+    def _drain_log(self) -> None:
+        """Read chromium's stderr until it ends or close() closes it."""
+        try:
+            for _ in self.proc.stderr or ():
+                pass
+        except (ValueError, OSError):      # closed by close() while reading
+            pass
 
     def _port(self, timeout: float = 30) -> int:
         end = time.monotonic() + timeout
