@@ -8,9 +8,15 @@ from __future__ import annotations
 
 
 class HexwxError(Exception):
-    """Base class of every hexwx error.  ``exit_code`` is what the CLI exits with."""
+    """Base class of every hexwx error.  ``exit_code`` is what the CLI exits with; ``param``
+    names the function parameter a bad argument was given for (``from_level``), when there is
+    one, so that a front end can name its own option instead (the CLI: ``--from-level``)."""
 
     exit_code = 1
+
+    def __init__(self, *args: object, param: str | None = None) -> None:
+        super().__init__(*args)
+        self.param = param
 
 
 class DataError(HexwxError, ValueError):

@@ -1,14 +1,28 @@
-"""Small checks of arguments shared by every layer (base layer: imports only the errors).
+"""The argument checks of every public function (base layer: imports only the errors).
 
-Messages keep the hexwx shape: lower case, the offending value quoted, what was expected.
+One message shape: ``bad PARAM VALUE; expected EXPECTED``, raised as a :class:`UsageError` whose
+``param`` is the parameter's name, so that the command line can name its flag instead
+(``hexwx.cli.app``).  Each check returns the value in its checked form.
 """
 from __future__ import annotations
 
-from typing import Iterable, TypeGuard
-
+import math
 import operator
+import os
+from pathlib import Path
+from typing import Iterable, TypeGuard, TypeVar
 
 from hexwx.errors import UsageError
+
+T = TypeVar("T")
+
+
+def bad(param: str, value: object, expected: str) -> UsageError:
+    """The error for a bad argument: ``bad PARAM VALUE; expected EXPECTED``."""
+    shown = repr(value)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return UsageError(f"bad {param} {shown}; expected {expected}", param=param)
 
 
 def is_whole(value: object, lo: int | None = None, hi: int | None = None) -> TypeGuard[int]:
@@ -22,27 +36,88 @@ def is_whole(value: object, lo: int | None = None, hi: int | None = None) -> Typ
     return (lo is None or n >= lo) and (hi is None or n <= hi)
 
 
-def whole(value: object, what: str, lo: int | None = None, hi: int | None = None, *,
+def _range_text(lo: float | None, hi: float | None, kind: str) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo}-{hi}" if kind == "a whole number" else f"{kind} from {lo:g} to {hi:g}"
+    if lo is not None:
+        return f"{kind} >= {lo:g}" if kind != "a whole number" else f"{kind} >= {lo}"
+    if hi is not None:
+        return f"{kind} <= {hi:g}" if kind != "a whole number" else f"{kind} <= {hi}"
+    return kind
+
+
+def whole(value: object, param: str, lo: int | None = None, hi: int | None = None, *,
           expected: str | None = None) -> int:
-    """``value`` as an int if it is a whole number in ``lo``..``hi``; else a :class:`UsageError`
-    ``bad WHAT VALUE; expected EXPECTED`` (by default "a whole number >= lo" or "lo-hi")."""
+    """``value`` as an int if it is a whole number (never a bool) in ``lo``..``hi``."""
     if is_whole(value, lo, hi):
         return operator.index(value)
-    if expected is None:
-        if lo is not None and hi is not None:
-            expected = f"{lo}-{hi}"
-        elif lo is not None:
-            expected = f"a whole number >= {lo}"
-        elif hi is not None:
-            expected = f"a whole number <= {hi}"
-        else:
-            expected = "a whole number"
-    raise UsageError(f"bad {what} {value!r}; expected {expected}")
+    raise bad(param, value, expected or _range_text(lo, hi, "a whole number"))
 
 
-def one_of(value: object, choices: Iterable[str], what: str) -> str:
-    """``value`` if it is one of ``choices``; else ``unknown WHAT VALUE; expected one of ...``."""
+def number(value: object, param: str, lo: float | None = None, hi: float | None = None, *,
+           expected: str | None = None) -> float:
+    """``value`` as a float if it is a finite real number (never a bool) in ``lo``..``hi``."""
+    ok = not isinstance(value, (bool, str, bytes))
+    v = math.nan
+    if ok:
+        try:
+            v = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            ok = False
+    if ok and math.isfinite(v) and (lo is None or v >= lo) and (hi is None or v <= hi):
+        return v
+    raise bad(param, value, expected or _range_text(lo, hi, "a number"))
+
+
+def one_of(value: object, choices: Iterable[str], param: str) -> str:
+    """``value`` if it is one of ``choices``."""
     options = tuple(choices)
     if isinstance(value, str) and value in options:
         return value
-    raise UsageError(f"unknown {what} {value!r}; expected one of {', '.join(options)}")
+    raise bad(param, value, f"one of {', '.join(options)}")
+
+
+def check_type(value: object, cls: type[T], param: str, expected: str | None = None) -> T:
+    """``value`` if it is an instance of ``cls`` (e.g. weather must be an AslWeather)."""
+    if isinstance(value, cls):
+        return value
+    raise bad(param, value, expected or f"a{'n' if cls.__name__[0] in 'AEIOU' else ''} "
+                                        f"{cls.__name__}")
+
+
+def check_flag(value: object, param: str) -> bool:
+    """``value`` if it is True or False (numpy booleans too)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise bad(param, value, "True or False")
+
+
+def check_text(value: object, param: str, expected: str = "a non-empty string") -> str:
+    """``value`` if it is a non-empty string."""
+    if isinstance(value, str) and value.strip():
+        return value
+    raise bad(param, value, expected)
+
+
+def check_texts(values: object, param: str, expected: str = "a list of names") -> tuple[str, ...]:
+    """``values`` as a tuple of non-empty strings (a list or tuple; one string is refused,
+    since it would be read letter by letter)."""
+    if isinstance(values, (list, tuple)) and all(isinstance(v, str) and v.strip() for v in values):
+        return tuple(values)
+    raise bad(param, values, expected)
+
+
+def check_path(value: object, param: str, *, must_exist: bool = True) -> Path:
+    """``value`` (a str or path) as a :class:`Path`; with ``must_exist`` an existing file."""
+    if isinstance(value, (str, os.PathLike)) and str(value).strip():
+        p = Path(value)
+        if not must_exist or p.is_file():
+            return p
+        raise bad(param, str(value), "an existing file" + (" (it is a folder)" if p.is_dir() else
+                                                           " (there is no such file)"))
+    raise bad(param, value, "a file path")
+
+
+def optional_path(value: object, param: str) -> Path | None:
+    """None, or ``value`` as an existing file (an empty string is refused, not ignored)."""
+    return None if value is None else check_path(value, param)

@@ -13,11 +13,31 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from typing import Any, NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
+
+
+#: A function parameter (as a HexwxError names it) -> the command-line flag that sets it.
+FLAGS: dict[str, str] = {
+    "from_level": "--from-level", "to_level": "--to-level", "level": "--level",
+    "unit": "--unit", "mf": "--mf", "threads": "--threads", "turns": "--turns",
+    "turn": "--turn", "vasl_metadata": "--vasl-metadata", "vasl_dir": "--vasl-dir",
+    "ssr": "--ssr", "fog_level": "--fog", "fog_drm": "--fog-drm", "wind": "--wind",
+    "month": "--month", "avoid_sight_of": "--avoid-sight-of", "observers": "--from",
+    "target_vehicle": "--target-vehicle", "target_camouflaged": "--target-camouflaged",
+}
+
+
+def flag_message(message: str, param: str | None) -> str:
+    """``message`` with the parameter it names replaced by its command-line flag."""
+    flag = FLAGS.get(param or "")
+    if flag is None:
+        return message
+    return re.sub(rf"(?<![\w-]){re.escape(param or '')}(?![\w-])", flag, message, count=1)
 
 
 class Command(NamedTuple):
@@ -183,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except HexwxError as exc:
-        _say(f"{name}: error: {exc}")
+        _say(f"{name}: error: {flag_message(str(exc), exc.param)}")
         return exc.exit_code
     except BrokenPipeError:
         return 0

@@ -4,35 +4,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
-
 from typing import TYPE_CHECKING
 
 from hexwx.errors import DataError, UsageError
+from hexwx.front.options import MAP_HELP, add_los_parser, add_map_options
 
 if TYPE_CHECKING:  # map loading and the kernel are imported when a command runs
     from hexwx.hexmap.board import HexMap
-
-
-MAP_HELP = ("hexwx map (.toml), VASL board archive, VASL save (.vsav), board name (bd02, r02: "
-            "rotated) or layout (\"r05/r02/r04\": rows by /, boards by ,)")
-
-
-def add_map_options(p: argparse.ArgumentParser, metadata: bool = True) -> None:
-    """--vasl-metadata, --vasl-dir and --ssr: how MAP's VASL boards are found and changed."""
-    if metadata:
-        p.add_argument("--vasl-metadata", metavar="FILE",
-                       help="VASL's SharedBoardMetadata.xml, needed for VASL boards "
-                            "(default: $HEXWX_VASL_METADATA, else the one in --vasl-dir)")
-    p.add_argument("--vasl-dir", metavar="DIR",
-                   help="folder of VASL board archives (DIR or DIR/boards) for board names and "
-                        "layouts (default: $HEXWX_VASL_DIR)")
-    p.add_argument("--ssr", action="append", default=[], metavar="NAME",
-                   help="a VASL terrain SSR (LOSSSRule of SharedBoardMetadata.xml, e.g. NoGrain); "
-                        "repeatable, applied in order")
-    p.add_argument("--ignore-board-extras", action="store_true",
-                   help="MAP is a VASL save with cropped boards or overlays: use the whole boards "
-                        "without them (otherwise an error names them)")
 
 
 def open_map(path: str | Path, args: argparse.Namespace) -> HexMap:
@@ -56,21 +34,6 @@ def write_text(path: str | None, text: str, *, inputs: tuple[object, ...] = ()) 
 
 # -- los ---------------------------------------------------------------------------------------
 
-def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any]:
-    """A hex name, or (with a scenario) a unit id: returns (hex, level or None, unit or None)."""
-    if scenario is not None:
-        for u in scenario.units:
-            if u.id == text:
-                return m.parse(u.hex), u.level, u
-        try:
-            return m.parse(text), None, None
-        except UsageError:
-            ids = ", ".join(u.id for u in scenario.units) or "none"
-            raise UsageError(f"{text!r} is neither a hex of the map nor a unit of the scenario "
-                             f"(units: {ids})") from None
-    return m.parse(text), None, None
-
-
 def _cmd_los(args: argparse.Namespace) -> int:
     scenario = None
     items = list(args.items)
@@ -87,6 +50,7 @@ def _cmd_los(args: argparse.Namespace) -> int:
         if len(items) != 3:
             raise UsageError("expected MAP FROM TO (or --scenario FILE FROM TO)")
         m = open_map(items.pop(0), args)
+    from hexwx.front.answers import los_answer, los_json_text
     if args.json:
         print(los_json_text(m, scenario, items[0], items[1], args))
     else:
@@ -94,39 +58,11 @@ def _cmd_los(args: argparse.Namespace) -> int:
     return 0
 
 
-def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
-               args: argparse.Namespace) -> tuple[Any, Any]:
-    """(LosResult, weather) of ``hexwx los`` for endpoints given as hexes or unit ids."""
-    from hexwx.cli.weather import weather_from_args
-    from hexwx.lineofsight.engine import los
-    a, a_level, _ = _endpoint(m, scenario, a_text)
-    b, b_level, b_unit = _endpoint(m, scenario, b_text)
-    from_level = args.from_level if args.from_level is not None else (a_level or 0)
-    to_level = args.to_level if args.to_level is not None else (b_level or 0)
-    weather = weather_from_args(args, scenario=scenario)
-    vehicle = getattr(args, "target_vehicle", False)
-    camouflaged = getattr(args, "target_camouflaged", False)
-    result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
-                 target_is_infantry=(b_unit.is_infantry if b_unit else True) and not vehicle,
-                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage) or camouflaged)
-    return result, weather
-
-
-def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
-                  args: argparse.Namespace) -> str:
-    """The text ``hexwx los ... --json`` prints (without the final newline)."""
-    result, weather = los_answer(m, scenario, a_text, b_text, args)
-    data = result.to_json()
-    data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
-    import json
-    return json.dumps(data, indent=2)
-
-
 # -- los-table ---------------------------------------------------------------------------------
 
 def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.cli.progress import Progress
-    from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.front.options import weather_flags_given, weather_from_args
     from hexwx.io.lostable import write_los_table
     from hexwx.outputs import check_output
     inputs = map_inputs(args, args.map)
@@ -179,32 +115,8 @@ def _cmd_import_vasl(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from hexwx.cli.weather import add_weather_flags
-    p = subparsers.add_parser(
-        "los",
-        description="Line of sight from FROM to TO on MAP (a hexwx .toml map, a VASL board\n"
-                    "archive, a board name such as bd02 or r02, or a layout such as \"r05/r02/r04\";\n"
-                    "see docs/layouts.md): blocked or clear, where and why, every hindrance and LV DRM with\n"
-                    "its hex and rule, and the range.  With --scenario, FROM and TO may be unit\n"
-                    "ids and the scenario's map and weather are used.",
-        epilog="examples:\n  hexwx los maps/hill_village.toml J4 C5 --json\n"
-               "  hexwx los bd02 I4 B5 --fog 0 --fog-drm 1 --vasl-metadata SharedBoardMetadata.xml\n"
-               "  hexwx los \"01,r03\" 1Y5 3I4 --ssr NoGrain      (boards 1 and 3, 3 turned round)\n"
-               "  hexwx los --scenario scenarios/fog_on_the_hill.toml hill-squad village-squad",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("items", nargs="*", metavar="MAP FROM TO", help="map (file, board name or layout), source and target hex")
-    p.add_argument("--from-level", type=int, default=None, metavar="N",
-                   help="level of the source location in its hex (0 ground, building levels, rooftop)")
-    p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
-    p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
-    p.add_argument("--target-camouflaged", action="store_true",
-                   help="the target has Winter Camouflage (E3 3.712: +1 LV in snow beyond 8 "
-                        "hexes, 16 for a vehicle, unless its Location has a positive TEM)")
-    p.add_argument("--target-vehicle", action="store_true",
-                   help="the target is a vehicle, not Infantry (winter camouflage range)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_map_options(p)
-    add_weather_flags(p)
+    from hexwx.front.options import add_weather_flags
+    p = add_los_parser(subparsers)
     p.set_defaults(func=_cmd_los)
 
     p = subparsers.add_parser(

@@ -160,7 +160,7 @@ def encode(m: Any, a: Any, fmt: str) -> str:
 def _cmd_los_batch(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import open_map, write_text
     from hexwx.cli.hex import map_inputs
-    from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.front.options import weather_flags_given, weather_from_args
     from hexwx.outputs import check_output
     inputs = map_inputs(args, args.map, None if args.pairs == "-" else args.pairs)
     check_output(args.output, inputs=inputs)
@@ -178,8 +178,8 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from hexwx.cli.hex import MAP_HELP, add_map_options
-    from hexwx.cli.weather import add_weather_flags
+    from hexwx.front.options import MAP_HELP, add_map_options
+    from hexwx.front.options import add_weather_flags
     p = subparsers.add_parser(
         "los-batch",
         description="Answer every pair of PAIRS.csv (columns src,tgt and optionally src_level,"

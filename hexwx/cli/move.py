@@ -6,71 +6,23 @@
 
 MAP is a hexwx map (.toml) or a VASL board archive (terrain table from --vasl-metadata or
 $HEXWX_VASL_METADATA).  With --scenario, MAP may be left out (the scenario's map is used), the
-scenario's weather applies unless weather flags are given, and FROM/TO may be unit ids.
+scenario's weather applies unless weather flags are given, and FROM/TO may be unit ids
+(:meth:`hexwx.Scenario.path` and :meth:`hexwx.Scenario.reach` answer).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from hexwx.cli.hex import MAP_HELP, add_map_options
-from hexwx.cli.weather import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
-from hexwx.movement.costs import parse_unit
-from hexwx.movement.charts import MOVE_CLASSES
-
-UNIT_HELP = ("unit class: " + ", ".join(MOVE_CLASSES) +
-             " (also fully-tracked, halftrack, truck, armoured-car)")
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--unit", metavar="KIND", help=UNIT_HELP + "; default: the scenario unit's "
-                   "kind when FROM is an infantry unit of --scenario")
-    p.add_argument("--scenario", metavar="FILE", help="hex scenario: its map (if MAP is left "
-                   "out), weather, drifts and unit ids")
-    add_map_options(p)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_weather_flags(p)
+from hexwx.front.options import add_path_parser, add_reach_parser
 
 
 def register(subparsers: Any) -> None:
     """Add ``path`` and ``reach`` to the hexwx command line."""
-    p = subparsers.add_parser(
-        "path",
-        description="The cheapest path from FROM to TO for a unit class under ASL E3 weather: "
-        "each step's cost with its parts and rule citations (chapter B defaults; rain 3.54, "
-        "mud 3.64, ground snow 3.723-3.724, deep snow 3.733-3.7331, drifts 3.752).",
-        epilog="examples:\n  hexwx path maps/village.toml A5 E5 --unit truck --mud\n"
-        "  hexwx path --scenario scenarios/winter_drifts.toml ski-squad K6 --unit infantry\n"
-        "A drift hexside takes the whole move (3.752): it is used only for a one-step path.  "
-        "Exit 0 also when there is no path (the JSON says found: false).",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)
-    p.add_argument("frm", metavar="FROM", help="start hex (or a unit id of --scenario)")
-    p.add_argument("to", metavar="TO", help="goal hex (or a unit id of --scenario)")
-    p.add_argument("--mf", type=float, metavar="N",
-                   help="movement allowance: say whether the path fits it (drift steps cost it all)")
-    p.add_argument("--avoid-sight-of", dest="avoid_sight_of", action="append", metavar="HEXES",
-                   help="covered approach: the path with the fewest steps in LOS of these hexes "
-                        "(comma-separated; repeatable), cheapest among those; each step says who "
-                        "sees it")
-    _common(p)
-    p.set_defaults(func=_cmd_path)
-
-    r = subparsers.add_parser(
-        "reach",
-        description="Every hex a unit class can reach from FROM with N MF (infantry, cavalry) "
-        "or MP (vehicles) under ASL E3 weather, with its cost.  Hexes reached only with the "
-        "road bonus (B3.4) are marked *, hexes across a drift (whole move, 3.752) !.",
-        epilog="example:\n  hexwx reach maps/village.toml C5 --unit infantry --mf 4 --deep-snow",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)
-    r.add_argument("frm", metavar="FROM", help="start hex (or a unit id of --scenario)")
-    r.add_argument("--mf", type=float, required=True, metavar="N", help="movement allowance (>= 0)")
-    _common(r)
-    r.set_defaults(func=_cmd_reach)
+    add_path_parser(subparsers).set_defaults(func=_cmd_path)
+    add_reach_parser(subparsers).set_defaults(func=_cmd_reach)
 
 
 def _load(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -91,77 +43,13 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
     return m, scn
 
 
-def _hex_of(text: str, scn: Any) -> tuple[str, Any]:
-    """A hex name, or a scenario unit id -> (its hex, the unit)."""
-    if scn is not None:
-        for u in scn.units:
-            if u.id == text:
-                return u.hex, u
-    return text, None
-
-
-def _unit(args: argparse.Namespace, unit: Any) -> str:
-    if args.unit:
-        return parse_unit(args.unit)
-    if unit is not None and unit.kind == "infantry":
-        return "infantry"
-    raise UsageError("--unit KIND is required; expected one of " + ", ".join(MOVE_CLASSES))
-
-
-def _weather(args: argparse.Namespace, m: Any, scn: Any) -> Any:
-    return weather_from_args(args, scenario=scn)
-
-
 def _check_mf(value: float | None) -> None:
     if value is not None and not value >= 0:
         raise UsageError(f"bad allowance {value:g} for --mf; expected a number >= 0")
 
 
-def path_answer(m: Any, scn: Any, args: argparse.Namespace) -> tuple[str, str, Any]:
-    """(from hex, to hex, MovePath or CoveredPath) of ``hexwx path`` on a loaded map."""
-    _check_mf(args.mf)
-    a, unit_a = _hex_of(args.frm, scn)
-    b, _ = _hex_of(args.to, scn)
-    unit = _unit(args, unit_a)
-    weather = _weather(args, m, scn)
-    if getattr(args, "avoid_sight_of", None):
-        from hexwx.cli.exposure import hexes_of
-        from hexwx.movement.covered import covered_path
-        watchers = [_hex_of(h, scn)[0] for h in hexes_of(args.avoid_sight_of) or []]
-        return a, b, covered_path(m, a, b, unit=unit, watchers=watchers, weather=weather,
-                                  mf=args.mf)
-    from hexwx.movement.paths import path
-    return a, b, path(m, a, b, unit=unit, weather=weather, mf=args.mf)
-
-
-def path_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
-    """The text ``hexwx path ... --json`` prints (without the final newline)."""
-    return path_json(m, *path_answer(m, scn, args))
-
-
-def path_json(m: Any, a: str, b: str, res: Any) -> str:
-    """The JSON text of one path answer (without the final newline)."""
-    return json.dumps({"map": getattr(m, "name", ""), "from": a, "to": b, **res.to_json()},
-                      indent=2, ensure_ascii=False)
-
-
-def reach_answer(m: Any, scn: Any, args: argparse.Namespace) -> Any:
-    """The Reach of ``hexwx reach`` on a loaded map."""
-    _check_mf(args.mf)
-    a, unit_a = _hex_of(args.frm, scn)
-    unit = _unit(args, unit_a)
-    from hexwx.movement.paths import reach
-    return reach(m, a, unit=unit, mf=args.mf, weather=_weather(args, m, scn))
-
-
-def reach_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
-    """The text ``hexwx reach ... --json`` prints (without the final newline)."""
-    res = reach_answer(m, scn, args)
-    return json.dumps({"map": getattr(m, "name", ""), **res.to_json()}, indent=2,
-                      ensure_ascii=False)
-
-
 def _cmd_path(args: argparse.Namespace) -> int:
+    from hexwx.front.answers import path_answer, path_json
     _check_mf(args.mf)
     m, scn = _load(args)
     a, b, res = path_answer(m, scn, args)
@@ -175,6 +63,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
 
 
 def _cmd_reach(args: argparse.Namespace) -> int:
+    from hexwx.front.answers import reach_answer, reach_json_text
     _check_mf(args.mf)
     m, scn = _load(args)
     if args.json:

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hexwx.errors import DataError, UsageError
+from hexwx.errors import UsageError
 
 _EPILOG = """\
 examples:
@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE.png",
                    help="PNG file to write (hex maps: .svg writes SVG overlays over the embedded "
                         "map picture)")
-    from hexwx.cli.hex import add_map_options
+    from hexwx.front.options import add_map_options
     add_map_options(p)
     p.add_argument("--scenario", metavar="FILE",
                    help="hex scenario whose weather (and drifts) to shade on MAP")
@@ -86,7 +86,7 @@ def register(subparsers: Any) -> None:
     tb.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
     tb.add_argument("--range", nargs=2, metavar=("A", "B"), dest="range_",
                     help="range from unit A to unit B (with weapon range)")
-    from hexwx.cli.weather import add_weather_flags
+    from hexwx.front.options import add_weather_flags
     add_weather_flags(p)
     p.set_defaults(func=run)
 
@@ -94,31 +94,6 @@ def register(subparsers: Any) -> None:
 # -------------------------------------------------------------------------------------------
 # what is the source?
 # -------------------------------------------------------------------------------------------
-
-def source_kind(path: str | Path) -> str:
-    """``"table"``, ``"scenario"`` (hex scenario) or ``"map"`` (map file or VASL archive)."""
-    p = Path(path)
-    if not p.exists():
-        from hexwx.io.layout import is_layout_text
-        if is_layout_text(str(path)):
-            return "map"  # a VASL board name or layout, read from the board folder
-        raise DataError(f"{str(p)!r}: no such file")
-    if p.is_dir():
-        raise DataError(f"{str(p)!r}: is a directory; expected a map, scenario or VASL archive")
-    if p.suffix.lower() != ".toml":
-        return "map"
-    from hexwx.io.tomlfile import parse_toml
-    from hexwx.limits import read_text_input
-    data = parse_toml(read_text_input(p, "a map, scenario or table (.toml)"), source=str(p))
-    if "table" in data:
-        return "table"
-    if isinstance(data.get("map"), str):
-        return "scenario"
-    from hexwx.io.mapfile import MAP_KEYS
-    if isinstance(data.get("map"), dict) and set(data) - set(MAP_KEYS):
-        return "scenario"   # a [map] layout table with scenario keys (units, weather, ...)
-    return "map"
-
 
 def _load_map(path: str | Path, args: argparse.Namespace) -> Any:
     from hexwx.cli.hex import open_map
@@ -173,6 +148,7 @@ def _check_options(args: argparse.Namespace, kind: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_output(args)
+    from hexwx.io.load import source_kind
     kind = source_kind(args.source)
     _check_options(args, kind)
     if Path(args.output).suffix.lower() == ".svg":
@@ -191,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
-    from hexwx.cli.weather import weather_flags_given, weather_from_args
+    from hexwx.front.options import weather_flags_given, weather_from_args
     from hexwx.render.core import render_map
 
     scenario = None
@@ -205,7 +181,7 @@ def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
         m = _load_map(args.source, args)
         if Path(args.source).is_file() and _is_save(args.source):  # a save's pieces are drawn too
             from hexwx.io.vsav import read_save
-            from hexwx.io.vsav_import import save_units
+            from hexwx.io.scenario import save_units
             units = save_units(read_save(args.source), m)
     args.map_source = m.source  # a scenario's map is an input too: never the output
     if args.scenario:
@@ -274,7 +250,7 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
             out["viewshed_from"] = src
             out["viewshed_level"] = level
     if args.exposure:
-        from hexwx.cli.exposure import hexes_of
+        from hexwx.front.options import hexes_of
         from hexwx.lineofsight.exposure import exposure
         out["exposure"] = exposure(m, level=args.exposure_level or 0,
                                    observers=hexes_of(args.exposure_from), weather=weather)

@@ -74,11 +74,11 @@ def _cmd_sight(args: argparse.Namespace) -> int:
         try:
             m.parse(u.hex)
         except UsageError as exc:
-            raise UsageError(f"{sc.path}: unit {u.id!r}: {exc}") from None
+            raise UsageError(f"{sc.source}: unit {u.id!r}: {exc}") from None
     found = sightings(m, sc.units, weather=weather, kinds=kinds)
     sides = sorted({u.side for u in sc.units if u.side and u.kind in kinds})
     if args.json:
-        print(json.dumps({"scenario": str(sc.path), "name": sc.name, "turn": args.turn,
+        print(json.dumps({"scenario": str(sc.source), "name": sc.name, "turn": args.turn,
                           "weather": weather.to_json(), "sides": sides,
                           "pairs": [s.to_json() for s in found]}, indent=2))
         return 0
@@ -95,7 +95,7 @@ def _cmd_sight(args: argparse.Namespace) -> int:
 # -- registration ------------------------------------------------------------------------------
 
 def register(subparsers: Any) -> None:
-    from hexwx.cli.hex import add_map_options
+    from hexwx.front.options import add_map_options
     p = subparsers.add_parser(
         "import-vsav",
         description="Read a VASL save and write a hexwx hex scenario: the save's board layout "

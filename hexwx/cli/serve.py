@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--verbose", action="store_true", help="log every request to stderr")
-    from hexwx.cli.hex import add_map_options
+    from hexwx.front.options import add_map_options
     add_map_options(p)
     p.set_defaults(func=run)
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from hexwx.errors import UsageError
-from hexwx.units import count, ruler
+from hexwx.units import count
 
 _EPILOG = """\
 examples:
@@ -44,78 +44,26 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fmt(v: float | None, unit: str) -> str:
-    return "unlimited" if v is None else ruler(v, unit)
-
-
-def _weather_line(sc: Any, turn: int) -> tuple[Any, float | None, str]:
-    rep = sc.report(turn)
-    vis = sc.visibility_cm(turn)
-    t = sc.table
-    bits = [f"turn {turn}: {rep.weather}"]
-    if rep.time_of_day:
-        bits.append(f"time {rep.time_of_day}")
-    bits.append(f"visibility {_fmt(None if vis is None else t.to_unit(vis), t.unit)}")
-    if rep.ground != "normal":
-        bits.append(f"ground {rep.ground}")
-    if rep.battle_ends:
-        bits.append("the battle has ended")
-    return rep, vis, ", ".join(bits)
-
-
-def _weather_json(sc: Any, turn: int, rep: Any, vis: float | None) -> dict[str, Any]:
-    """The turn's weather as JSON, from its report and visibility (cm) already made."""
-    return {"turn": turn, "weather": rep.weather, "ground": rep.ground,
-            "time_of_day": rep.time_of_day, "battle_ends": rep.battle_ends,
-            "movement_multiplier": rep.movement_multiplier,
-            "fire_effects": list(rep.fire_effects),
-            "visibility": None if vis is None else round(sc.table.to_unit(vis), 6)}
-
-
-def move_json(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> dict[str, Any]:
-    """``hexwx table SCENARIO --move UNIT --turn N [--outline] --json`` as data (also
-    ``hexwx serve``'s ``/api/table-move``): the allowance with its factors, the turn's weather
-    and, with ``outline``, the reach polygons in the table's unit (exterior ring, then holes)."""
-    from hexwx.tabletop.move import REACH_READING, allowance, reach_area
-    sc.check_turn(turn)
-    t = sc.table
-    rep = sc.report(turn)
-    a = allowance(t, unit_id, rules=sc.rules, report=rep)
-    out: dict[str, Any] = {**a.to_json(),
-                           "weather_report": _weather_json(sc, turn, rep, sc.visibility_cm(turn))}
-    if outline:
-        import shapely
-        geom = reach_area(t, unit_id, t.from_unit(a.allowance))
-        r = lambda v: round(t.to_unit(v), 3)  # noqa: E731
-        polys = [[[[r(x), r(y)] for x, y in ring.coords]
-                  for ring in (g.exterior, *g.interiors)]
-                 for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
-        out["reach"] = {"distance": out["allowance"],
-                        "area": round(t.to_unit(t.to_unit(geom.area)), 3),
-                        "polygons": polys, "reading": REACH_READING}
-    return out
-
-
 def move_json_text(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> str:
     """The exact text ``hexwx table ... --move UNIT --json`` prints (without the newline)."""
-    return json.dumps(move_json(sc, unit_id, turn, outline=outline), indent=2)
+    return json.dumps(sc.move_json(unit_id, turn=turn, outline=outline), indent=2)
 
 
 def run(args: argparse.Namespace) -> int:
-    from hexwx.tabletop.sight import can_see, range_info
-    from hexwx.io.table_scenario import load_table_scenario, scenario_summary
+    from hexwx.tabletop.sight import range_info
+    from hexwx.io.table_scenario import length_text as _fmt, load_table_scenario, scenario_summary
 
     sc = load_table_scenario(args.scenario)
     if not 1 <= args.turn <= sc.turns:
         raise UsageError(f"--turn must be from 1 to {sc.turns}, got {args.turn}")
     if args.outline and not args.move:
         raise UsageError("--outline goes with --move UNIT")
-    rep, vis, wline = _weather_line(sc, args.turn)
+    rep, vis, wline = sc.report(args.turn), sc.visibility_cm(args.turn), sc.weather_line(args.turn)
     t = sc.table
-    weather_json = _weather_json(sc, args.turn, rep, vis)
+    weather_json = sc.weather_json(args.turn)
 
     if args.can_see:
-        s = can_see(t, *args.can_see, rules=sc.rules, visibility_cm=vis)
+        s = sc.can_see(*args.can_see, turn=args.turn)
         if args.json:
             print(json.dumps({**s.to_json(), "weather": weather_json}, indent=2))
             return 0
@@ -169,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         for n in a.notes:
             print(f"  - {n}")
         if args.outline:
-            reach = move_json(sc, args.move, args.turn, outline=True)["reach"]
+            reach = sc.move_json(args.move, turn=args.turn, outline=True)["reach"]
             print(f"reach: {reach['area']:.1f} sq {t.unit} ({count(len(reach['polygons']), 'area')}), "
                   f"{reach['reading']}")
         return 0

@@ -1,8 +1,7 @@
 """``hexwx weather roll|run|effects``: ASL E3 weather from the command line.
 
-Also home of the shared weather flags: :func:`add_weather_flags` adds DESIGN.md's ASL weather
-flags to any parser (``los``, ``path``, ``reach`` use it) and :func:`weather_from_args` turns
-the parsed flags (or a scenario) into an :class:`~hexwx.weather.asl.state.AslWeather`.
+The ASL weather flags every hex command shares, and how they become an
+:class:`~hexwx.weather.asl.state.AslWeather`, are in :mod:`hexwx.front.options`.
 """
 from __future__ import annotations
 
@@ -10,113 +9,15 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from hexwx.errors import HexwxError, UsageError
+from hexwx.front.options import (WIND_HELP, add_fog_and_state_flags, add_weather_flags,
+                                 drift_arg, month_arg, weather_flags_given, weather_from_args)
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.state import AslWeather, Drift, parse_month
+from hexwx.weather.asl.state import AslWeather
+
+__all__ = ["add_weather_flags", "weather_from_args", "register"]
 
 if TYPE_CHECKING:  # the dice, rolls and effects load when a weather command runs
     from hexwx.dice import Dice
-
-WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (default none)"
-
-#: dest names of the boolean weather flags, with the flag and its help.
-_BOOL_FLAGS: tuple[tuple[str, str, str], ...] = (
-    ("wx_mist", "--mist", "Mist: LV +1 per started 6 hexes beyond 6 (E3 3.32)"),
-    ("wx_rain", "--rain", "rain falls (3.51): causes mist; overcast; EC wet"),
-    ("wx_falling_snow", "--falling-snow", "falling snow (3.71): causes mist; overcast"),
-    ("wx_heavy", "--heavy", "precipitation intensified: mist +1 at every range (3.51/3.71)"),
-    ("wx_ground_snow", "--ground-snow", "ground snow (3.72)"),
-    ("wx_deep_snow", "--deep-snow", "deep snow (3.73)"),
-    ("wx_mud", "--mud", "mud (3.6)"),
-    ("wx_overcast", "--overcast", "overcast (3.5): rain may start on wind change DR >= 10"),
-    ("wx_gusty", "--gusty", "gusty (3.4): gusts on wind change DR >= 10"),
-    ("wx_extreme_winter", "--extreme-winter", "extreme winter (3.74)"),
-    ("wx_plowed_roads", "--plowed-roads", "roads are plowed (SSR; 3.723, 3.733)"),
-)
-
-
-def _month(text: str) -> str:
-    try:
-        return parse_month(text)
-    except UsageError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _drift(text: str) -> Drift:
-    try:
-        return Drift.parse(text)
-    except UsageError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def add_weather_flags(parser: argparse.ArgumentParser, *, month: bool = True) -> None:
-    """Add the ASL weather flags (DESIGN.md) to ``parser`` in a group "ASL weather".
-
-    ``--fog LEVEL --fog-drm N --mist --rain --falling-snow --heavy --ground-snow --deep-snow
-    --mud --month MON --wind FORCE --overcast --gusty --extreme-winter --plowed-roads
-    --drift HEX:SIDE`` (repeatable).  Dest names start with ``wx_``.  ``month=False`` leaves out
-    ``--month`` for parsers that define it themselves.
-    """
-    g = parser.add_argument_group("ASL weather (E3)")
-    g.add_argument("--fog", dest="wx_fog", type=int, metavar="LEVEL",
-                   help="fog at LEVEL and lower, -1..4 (3.31)")
-    g.add_argument("--fog-drm", dest="wx_fog_drm", type=int, metavar="N", choices=(1, 2, 3),
-                   help="fog density DRM per hex, 1-3 (3.311; default 1)")
-    for dest, flag, help_ in _BOOL_FLAGS:
-        g.add_argument(flag, dest=dest, action="store_true", help=help_)
-    if month:
-        g.add_argument("--month", dest="wx_month", type=_month, metavar="MON",
-                       help="month (Jan..Dec): snow chart drm, reports")
-    g.add_argument("--wind", dest="wx_wind", choices=C.WIND_FORCES, help=WIND_HELP)
-    g.add_argument("--drift", dest="wx_drift", type=_drift, action="append", metavar="HEX:SIDE",
-                   help="a drift in HEX on hexside SIDE (0=N,1=NE,2=SE,3=S,4=SW,5=NW or the "
-                   "letters); repeatable (3.75)")
-
-
-def weather_flags_given(args: argparse.Namespace) -> bool:
-    """True if any weather-defining flag (not just --month/--wind) was given."""
-    if getattr(args, "wx_fog", None) is not None or getattr(args, "wx_fog_drm", None) is not None:
-        return True
-    if getattr(args, "wx_drift", None):
-        return True
-    return any(getattr(args, dest, False) for dest, _f, _h in _BOOL_FLAGS)
-
-
-def weather_from_args(args: argparse.Namespace, *, scenario: Any = None) -> AslWeather:
-    """The :class:`AslWeather` the flags describe.
-
-    Without weather flags: the scenario's weather (``scenario.weather``) or Clear.  With flags:
-    exactly what they say (the scenario's weather is replaced; its month is the default month).
-    ``--month`` and ``--wind`` alone adjust the scenario's or the clear weather.  Any Fog Level
-    Chart result (-1..4, E3 3.31) is legal on any map: fog above every hex veils it all, fog
-    below every hex veils nothing.
-    Raises :class:`UsageError` for contradictions (e.g. ``--heavy`` without rain or snow).
-    """
-    month = getattr(args, "wx_month", None)
-    wind = getattr(args, "wx_wind", None)
-    base_state: AslWeather = scenario.weather if scenario is not None else AslWeather()
-    if not weather_flags_given(args):
-        changes: dict[str, Any] = {}
-        if month:
-            changes["month"] = month
-        if wind:
-            changes["wind"] = wind
-        return base_state.replace(**changes) if changes else base_state
-    comps = [c for dest, c in (("wx_mist", "Mist"), ("wx_overcast", "Overcast"),
-                               ("wx_gusty", "Gusty"), ("wx_mud", "Mud"))
-             if getattr(args, dest, False)]
-    state = AslWeather(
-        base=" & ".join(comps) or "Clear",
-        month=month or base_state.month,
-        fog_level=getattr(args, "wx_fog", None),
-        fog_drm=getattr(args, "wx_fog_drm", None),
-        rain=args.wx_rain, falling_snow=args.wx_falling_snow, heavy=args.wx_heavy,
-        ground_snow=args.wx_ground_snow, deep_snow=args.wx_deep_snow,
-        extreme_winter=args.wx_extreme_winter, plowed_roads=args.wx_plowed_roads,
-        drifts=tuple(getattr(args, "wx_drift", None) or ()),
-        wind=wind or "none",
-    )
-    return state
-
 
 # ------------------------------------------------------------------------------------------
 # subcommands
@@ -244,7 +145,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "Temperate Weather Chart DR, then Fog/Mist, Fog Level and Density dr, or "
                        "the Snow Chart dr(s).  Every roll is printed with its rule.",
                        epilog="example: hexwx weather roll --month Jan --seed 7")
-    r.add_argument("--month", required=True, type=_month, metavar="MON", help="month Jan..Dec")
+    r.add_argument("--month", required=True, type=month_arg, metavar="MON", help="month Jan..Dec")
     r.add_argument("--seed", type=int, help="dice seed (default: random, printed)")
     r.add_argument("--wind", choices=C.WIND_FORCES, help=WIND_HELP)
     r.add_argument("--json", action="store_true", help="print JSON")
@@ -258,7 +159,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "--scenario.",
                        epilog="example: hexwx weather run --month Oct --turns 4 --wind heavy "
                        "--seed 3")
-    u.add_argument("--month", type=_month, metavar="MON", help="month Jan..Dec (rolls the start "
+    u.add_argument("--month", type=month_arg, metavar="MON", help="month Jan..Dec (rolls the start "
                    "weather unless weather flags or --scenario are given)")
     u.add_argument("--turns", type=int, required=True, metavar="N", help="game turns to run")
     u.add_argument("--seed", type=int, help="dice seed (default: random, printed)")
@@ -282,13 +183,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _add_state_flags(parser: argparse.ArgumentParser) -> None:
     """The weather flags without --month and --wind (``run`` has its own)."""
     g = parser.add_argument_group("starting weather (instead of rolling it)")
-    g.add_argument("--fog", dest="wx_fog", type=int, metavar="LEVEL",
-                   help="fog at LEVEL and lower, -1..4 (3.31)")
-    g.add_argument("--fog-drm", dest="wx_fog_drm", type=int, metavar="N", choices=(1, 2, 3),
-                   help="fog density DRM per hex (3.311)")
-    for dest, flag, help_ in _BOOL_FLAGS:
-        g.add_argument(flag, dest=dest, action="store_true", help=help_)
-    g.add_argument("--drift", dest="wx_drift", type=_drift, action="append", metavar="HEX:SIDE",
+    add_fog_and_state_flags(g, fog_drm_help="fog density DRM per hex (3.311)")
+    g.add_argument("--drift", dest="wx_drift", type=drift_arg, action="append", metavar="HEX:SIDE",
                    help="a drift in HEX on hexside SIDE; repeatable (3.75)")
 
 

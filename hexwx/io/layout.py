@@ -37,6 +37,7 @@ from hexwx.hexmap.coords import BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, 
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
 from hexwx.io.ssr import ssr_changes
+from hexwx.io.vasl import METADATA_ENV
 
 if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
     from hexwx.io.vasl import VaslRaster
@@ -46,8 +47,6 @@ if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.ma
 #: are refused before anything is read: memory and derive time grow with it.
 MAX_LAYOUT_BOARDS = LAYOUT_BOARDS.default
 VASL_DIR_ENV = "HEXWX_VASL_DIR"
-#: The environment variable naming VASL's terrain table (hexwx.io.vasl reads it too).
-METADATA_ENV = "HEXWX_VASL_METADATA"
 
 _BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
 

@@ -75,3 +75,28 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
     return _CACHE.put(key, m)
+
+
+def source_kind(path: str | Path) -> str:
+    """What ``path`` holds: ``"table"`` (a tabletop scenario), ``"scenario"`` (a hex scenario)
+    or ``"map"`` (a map file, VASL archive or save, a board name or layout)."""
+    p = Path(path)
+    if not p.exists():
+        if is_layout_text(str(path)):
+            return "map"  # a VASL board name or layout, read from the board folder
+        raise DataError(f"{str(p)!r}: no such file")
+    if p.is_dir():
+        raise DataError(f"{str(p)!r}: is a directory; expected a map, scenario or VASL archive")
+    if p.suffix.lower() != ".toml":
+        return "map"
+    from hexwx.io.tomlfile import parse_toml
+    from hexwx.limits import read_text_input
+    data = parse_toml(read_text_input(p, "a map, scenario or table (.toml)"), source=str(p))
+    if "table" in data:
+        return "table"
+    if isinstance(data.get("map"), str):
+        return "scenario"
+    from hexwx.io.mapfile import MAP_KEYS
+    if isinstance(data.get("map"), dict) and set(data) - set(MAP_KEYS):
+        return "scenario"   # a [map] layout table with scenario keys (units, weather, ...)
+    return "map"

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from hexwx.dice import Dice
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import TURNS
+from hexwx.validate import check_flag, check_text, check_texts, check_type, whole
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
@@ -46,6 +47,10 @@ from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
+    from hexwx.io.vsav import VaslSave
+    from hexwx.lineofsight.results import LosResult, Viewshed
+    from hexwx.movement.covered import CoveredPath
+    from hexwx.movement.paths import MovePath, Reach
 
 #: Unit kinds: "other" is any piece that is neither (markers, support weapons, guns).
 UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle", "other")
@@ -76,11 +81,27 @@ class ScenarioUnit:
         return self.kind == "infantry"
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a query starts or ends: a hex (its name), the level of the unit standing there
+    (None for a bare hex: the query's default applies) and the unit (None for a bare hex)."""
+
+    hex: str
+    level: int | None = None
+    unit: ScenarioUnit | None = None
+
+
 @dataclass
 class Scenario:
-    """A loaded hex scenario.  ``weather`` is the state at setup; ``rolls`` the DYO chart rolls."""
+    """A loaded hex scenario.  ``weather`` is the state at setup; ``rolls`` the DYO chart rolls.
 
-    path: Path
+    Its queries (:meth:`los`, :meth:`viewshed`, :meth:`sight`, :meth:`path`, :meth:`reach`)
+    take unit ids or hex names, place each unit at its hex and level, treat vehicles and
+    winter camouflage as the units say, and use the scenario's weather unless ``weather=`` is
+    given.  Every option is keyword-only, so that later state (counters) joins as one more.
+    """
+
+    source: Path                  # the scenario file (TableScenario.source too)
     name: str
     map_path: Path
     month: str | None
@@ -93,6 +114,15 @@ class Scenario:
     map_layout: dict[str, Any] | None = None   # a ``[map]`` table: vasl_boards (+ ssr)
     _map: HexMap | None = field(default=None, repr=False)
 
+    @classmethod
+    def on_map(cls, m: HexMap) -> Scenario:
+        """A scenario of map ``m`` with no units and clear weather: its queries take hex names
+        and give the answers of :func:`hexwx.los`, :func:`hexwx.path` ... on ``m``."""
+        from hexwx.hexmap.board import HexMap
+        check_type(m, HexMap, "m")
+        where = Path(m.source or m.name)
+        return cls(where, m.name, where, None, AslWeather(), _map=m)
+
     @property
     def map(self) -> HexMap:
         """The map, loaded on first use with :func:`hexwx.io.load.load_map` (or the layout
@@ -101,7 +131,7 @@ class Scenario:
             self._map = _load_layout_table(self)
         if self._map is None:
             if not self.map_path.exists():
-                raise DataError(f"{self.path}: map: no such file {str(self.map_path)!r}")
+                raise DataError(f"{self.source}: map: no such file {str(self.map_path)!r}")
             from hexwx.io.load import load_map  # the VASL reader and its numpy only when needed
             self._map = load_map(self.map_path, vasl_metadata=self.vasl_metadata)
         return self._map
@@ -114,7 +144,7 @@ class Scenario:
         if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
             raise UsageError(f"bad turn {turn!r}; expected a whole number >= 1")
         if self.turns is not None and turn > self.turns:
-            raise UsageError(f"turn {turn} is past the end of {self.path} ({self.turns} turns)")
+            raise UsageError(f"turn {turn} is past the end of {self.source} ({self.turns} turns)")
         dice = Dice(seed=seed if seed is not None else (self.seed if self.seed is not None else 0))
         records = run_weather(self.weather, dice, turn, hexes=hexes)
         return records[2 * (turn - 1)].state
@@ -124,15 +154,120 @@ class Scenario:
         for u in self.units:
             if u.id == unit_id:
                 return u
-        raise UsageError(f"no unit {unit_id!r} in {self.path}; expected one of "
+        raise UsageError(f"no unit {unit_id!r} in {self.source}; expected one of "
                          f"{', '.join(u.id for u in self.units) or '(none)'}")
 
+    # -- queries --------------------------------------------------------------------------
+
+    def place(self, where: str, *, map: HexMap | None = None) -> Place:
+        """A unit id of this scenario (its hex and level) or a hex name of the map."""
+        check_text(where, "where")
+        for u in self.units:
+            if u.id == where:
+                return Place(u.hex, u.level, u)
+        m = self.map if map is None else map
+        if not self.units:
+            m.parse(where)  # the map's own error for a bad hex
+            return Place(where)
+        try:
+            m.parse(where)
+        except UsageError:
+            ids = ", ".join(u.id for u in self.units) or "none"
+            raise UsageError(f"{where!r} is neither a hex of the map nor a unit of the scenario "
+                             f"(units: {ids})") from None
+        return Place(where)
+
+    def _weather(self, weather: AslWeather | None) -> AslWeather:
+        return self.weather if weather is None else check_type(weather, AslWeather, "weather")
+
+    def los(self, viewer: str, target: str, *, from_level: int | None = None,
+            to_level: int | None = None, weather: AslWeather | None = None,
+            target_vehicle: bool = False, target_camouflaged: bool = False,
+            map: HexMap | None = None) -> LosResult:
+        """:func:`hexwx.los` between two units or hexes.  Levels default to the units' own
+        (ground for a bare hex); the target is Infantry unless it is a vehicle or
+        ``target_vehicle``, camouflaged if the unit has Winter Camouflage or
+        ``target_camouflaged`` (E3 3.712); ``weather`` replaces the scenario's; ``map``
+        replaces its map (the same boards under other SSRs)."""
+        from hexwx.lineofsight.engine import los
+        m = self.map if map is None else map
+        a, b = self.place(viewer, map=m), self.place(target, map=m)
+        check_flag(target_vehicle, "target_vehicle")
+        check_flag(target_camouflaged, "target_camouflaged")
+        return los(m, a.hex, b.hex,
+                   from_level=_level(from_level, a, "from_level"),
+                   to_level=_level(to_level, b, "to_level"), weather=self._weather(weather),
+                   target_is_infantry=(b.unit.is_infantry if b.unit else True) and not target_vehicle,
+                   target_winter_camouflage=bool(b.unit and b.unit.winter_camouflage)
+                   or target_camouflaged)
+
+    def viewshed(self, viewer: str, *, level: int | None = None,
+                 weather: AslWeather | None = None, map: HexMap | None = None) -> Viewshed:
+        """:func:`hexwx.viewshed` from a unit (at its level unless ``level``) or a hex."""
+        from hexwx.lineofsight.engine import viewshed
+        m = self.map if map is None else map
+        a = self.place(viewer, map=m)
+        return viewshed(m, a.hex, level=_level(level, a, "level"), weather=self._weather(weather))
+
+    def sight(self, viewer: str, *, weather: AslWeather | None = None
+              ) -> tuple[tuple[ScenarioUnit, LosResult], ...]:
+        """Who ``viewer`` (a unit id) sees: (unit, LOS to it) for every other unit, each at
+        its own level, in the scenario's order."""
+        unit = self.unit(viewer)
+        return tuple((other, self.los(unit.id, other.id, weather=weather))
+                     for other in self.units if other.id != unit.id)
+
+    def path(self, start: str, goal: str, *, unit: str | None = None,
+             weather: AslWeather | None = None, mf: float | None = None,
+             avoid_sight_of: Sequence[str] = (), map: HexMap | None = None
+             ) -> MovePath | CoveredPath:
+        """:func:`hexwx.path` from a unit or hex to a unit or hex.  ``unit`` (a movement
+        class) defaults to infantry when ``start`` is an infantry unit; ``avoid_sight_of``
+        (units or hexes) asks for the covered approach (:mod:`hexwx.movement.covered`)."""
+        m = self.map if map is None else map
+        a, b = self.place(start, map=m), self.place(goal, map=m)
+        kind = _move_class(unit, a)
+        wx = self._weather(weather)
+        if avoid_sight_of:
+            from hexwx.movement.covered import covered_path
+            watchers = [self.place(w, map=m).hex for w in check_texts(avoid_sight_of, "avoid_sight_of")]
+            return covered_path(m, a.hex, b.hex, unit=kind, watchers=watchers, weather=wx, mf=mf)
+        from hexwx.movement.paths import path
+        return path(m, a.hex, b.hex, unit=kind, weather=wx, mf=mf)
+
+    def reach(self, start: str, *, mf: float, unit: str | None = None,
+              weather: AslWeather | None = None, map: HexMap | None = None) -> Reach:
+        """:func:`hexwx.reach` from a unit or hex (``unit`` as in :meth:`path`)."""
+        from hexwx.movement.paths import reach
+        m = self.map if map is None else map
+        a = self.place(start, map=m)
+        return reach(m, a.hex, unit=_move_class(unit, a), mf=mf, weather=self._weather(weather))
+
     def to_json(self) -> dict:
-        return {"path": str(self.path), "name": self.name,
+        return {"path": str(self.source), "name": self.name,
                 "map": self.map_layout if self.map_layout is not None else str(self.map_path),
                 "month": self.month, "turns": self.turns, "seed": self.seed,
                 "weather": self.weather.to_json(), "rolls": [r.to_json() for r in self.rolls],
                 "units": [u.__dict__ for u in self.units]}
+
+
+def _level(given: int | None, place: Place, name: str) -> int:
+    """The level a query asks for: ``given``, else the unit's, else ground level."""
+    if given is not None:
+        return whole(given, name)
+    return place.level or 0
+
+
+def _move_class(unit: str | None, start: Place) -> str:
+    """The movement class: ``unit`` if given, else infantry for an infantry unit at ``start``."""
+    from hexwx.movement.costs import parse_unit
+    from hexwx.movement.charts import MOVE_CLASSES
+    if unit is not None:
+        return parse_unit(unit)
+    if start.unit is not None and start.unit.kind == "infantry":
+        return "infantry"
+    raise UsageError("unit is required unless the start is an infantry unit of the scenario; "
+                     "expected one of " + ", ".join(MOVE_CLASSES), param="unit")
 
 
 #: Keys of a scenario's ``[map]`` table (a layout of VASL boards, docs/scenarios.md).
@@ -145,9 +280,9 @@ def _load_layout_table(sc: "Scenario") -> HexMap:
     spec = sc.map_layout or {}
     try:
         return load_layout(spec["vasl_boards"], metadata=sc.vasl_metadata,
-                           ssr=tuple(spec.get("ssr", ())), name=sc.path.name)
+                           ssr=tuple(spec.get("ssr", ())), name=sc.source.name)
     except UsageError as exc:
-        raise DataError(f"{sc.path}: map: {exc}") from None
+        raise DataError(f"{sc.source}: map: {exc}") from None
 
 
 def _fixed_weather(w: Table, month: str | None) -> AslWeather:
@@ -263,6 +398,31 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
     return sc
 
 
+def load_save(path: str | Path, *, vasl_metadata: str | Path | None = None,
+              vasl_dir: str | Path | None = None, ignore_board_extras: bool = False) -> Scenario:
+    """A VASL save as a :class:`Scenario`: its map (:func:`hexwx.io.vsav_import.load_save_map`),
+    clear weather, and the units :func:`hexwx.io.vsav_import.scenario_document` would write."""
+    from hexwx.io.vsav import read_save
+    from hexwx.io.vsav_import import load_save_map
+    p = Path(path)
+    save = read_save(p)
+    m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
+                      ignore_board_extras=ignore_board_extras)
+    units = save_units(save, m)
+    meta = Path(vasl_metadata) if vasl_metadata else None
+    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m)
+
+
+def save_units(save: VaslSave, m: HexMap | None = None) -> tuple[ScenarioUnit, ...]:
+    """The pieces on the boards as :class:`ScenarioUnit` (level 0); hex
+    names in ``m``'s own naming when the map is given."""
+    from hexwx.io.vsav_import import scenario_document
+    names = (lambda n: str(m.name_of(m.parse(n)))) if m is not None else None
+    doc, _off = scenario_document(save, name="", map_names=names)
+    return tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], 0, u["kind"], False,
+                              u.get("nationality", "")) for u in doc.get("units", []))
+
+
 def check_against_map(sc: Scenario) -> None:
     """DataError naming the key unless every unit's hex and level and every drift's hexside
     exist on the scenario's map (loaded here, once): bad placements fail at load, not when used."""
@@ -271,16 +431,16 @@ def check_against_map(sc: Scenario) -> None:
         try:
             h = m.parse(u.hex)
         except UsageError as exc:
-            raise DataError(f"{sc.path}: units[{i}].hex: {exc}") from None
+            raise DataError(f"{sc.source}: units[{i}].hex: {exc}") from None
         levels = m.levels_at(h)
         if u.level not in levels and not (u.level == -1 and _has_cellar(m, h)):
-            raise DataError(f"{sc.path}: units[{i}].level: level {u.level} does not exist in hex "
+            raise DataError(f"{sc.source}: units[{i}].level: level {u.level} does not exist in hex "
                             f"{u.hex}; expected {levels[0]}-{levels[-1]}")
     for i, d in enumerate(sc.weather.drifts):
         try:
             m.grid.inner_hexside(d.hex, d.hexside, "drift")
         except UsageError as exc:
-            raise DataError(f"{sc.path}: drifts[{i}]: {exc}") from None
+            raise DataError(f"{sc.source}: drifts[{i}]: {exc}") from None
 
 
 def _has_cellar(m: Any, h: int) -> bool:

@@ -16,6 +16,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 
 from hexwx.limits import BASES
+from hexwx.units import ruler
 from hexwx.errors import DataError, UsageError
 from hexwx.validate import is_whole
 from hexwx.tabletop.sight import RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm
@@ -119,6 +120,57 @@ class TableScenario:
         rep = self.report(turn)
         return visibility_limit_cm(rep, time_of_day_cm=self._time_of_day_cm(turn))
 
+    def weather_line(self, turn: int) -> str:
+        """One line for ``turn``: weather, time, visibility and ground in the table's unit."""
+        rep = self.report(turn)
+        vis = self.visibility_cm(turn)
+        bits = [f"turn {turn}: {rep.weather}"]
+        if rep.time_of_day:
+            bits.append(f"time {rep.time_of_day}")
+        bits.append(f"visibility {length_text(None if vis is None else self.table.to_unit(vis), self.table.unit)}")
+        if rep.ground != "normal":
+            bits.append(f"ground {rep.ground}")
+        if rep.battle_ends:
+            bits.append("the battle has ended")
+        return ", ".join(bits)
+
+    def weather_json(self, turn: int) -> dict[str, Any]:
+        """The weather of ``turn`` as JSON (lengths in the table's unit)."""
+        rep = self.report(turn)
+        vis = self.visibility_cm(turn)
+        return {"turn": turn, "weather": rep.weather, "ground": rep.ground,
+                "time_of_day": rep.time_of_day, "battle_ends": rep.battle_ends,
+                "movement_multiplier": rep.movement_multiplier,
+                "fire_effects": list(rep.fire_effects),
+                "visibility": None if vis is None else round(self.table.to_unit(vis), 6)}
+
+    def can_see(self, viewer: str, target: str, *, turn: int = 1) -> Any:
+        """:func:`hexwx.can_see` between two units under the visibility of ``turn``."""
+        from hexwx.tabletop.sight import can_see
+        self.check_turn(turn)
+        return can_see(self.table, viewer, target, rules=self.rules,
+                       visibility_cm=self.visibility_cm(turn))
+
+    def move_json(self, unit_id: str, *, turn: int, outline: bool = False) -> dict[str, Any]:
+        """The movement allowance of ``unit_id`` on ``turn`` with its factors and the turn's
+        weather; with ``outline``, where its bases may get (polygons in the table's unit:
+        exterior ring, then holes)."""
+        from hexwx.tabletop.move import REACH_READING, allowance, reach_area
+        self.check_turn(turn)
+        t = self.table
+        a = allowance(t, unit_id, rules=self.rules, report=self.report(turn))
+        out: dict[str, Any] = {**a.to_json(), "weather_report": self.weather_json(turn)}
+        if outline:
+            geom = reach_area(t, unit_id, t.from_unit(a.allowance))
+            r = lambda v: round(t.to_unit(v), 3)  # noqa: E731
+            polys = [[[[r(x), r(y)] for x, y in ring.coords]
+                      for ring in (g.exterior, *g.interiors)]
+                     for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
+            out["reach"] = {"distance": out["allowance"],
+                            "area": round(t.to_unit(t.to_unit(geom.area)), 3),
+                            "polygons": polys, "reading": REACH_READING}
+        return out
+
     def _time_of_day_cm(self, turn: int) -> float | None:
         """Mini-Nap 2 dawn/dusk visibility on ``turn``; None for other rule sets, which have no
         time-of-day rule (a start time only sets the clock shown)."""
@@ -130,6 +182,11 @@ class TableScenario:
 # --------------------------------------------------------------------------------------------
 # parsing helpers
 # --------------------------------------------------------------------------------------------
+
+def length_text(v: float | None, unit: str) -> str:
+    """A length in the table's unit, or "unlimited" for None."""
+    return "unlimited" if v is None else ruler(v, unit)
+
 
 def _point(t: Table, key: str, unit: str) -> tuple[float, float]:
     v = t.raw(key)

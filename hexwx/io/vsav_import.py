@@ -92,28 +92,3 @@ def off_board_summary(pieces: list[SavePiece]) -> list[str]:
     counts = Counter((p.nationality or "", p.name or "(unnamed)") for p in pieces)
     return [f"{(nat + ' ') if nat else ''}{nm}{f' x {n}' if n > 1 else ''}"
             for (nat, nm), n in counts.items()]
-
-
-def load_save(path: str | Path, *, vasl_metadata: str | Path | None = None,
-              vasl_dir: str | Path | None = None, ignore_board_extras: bool = False) -> Any:
-    """A VASL save as a :class:`~hexwx.io.scenario.Scenario`: its map (:func:`load_save_map`),
-    clear weather, and the units :func:`scenario_document` would write."""
-    from hexwx.io.scenario import Scenario
-    from hexwx.weather.asl.state import AslWeather
-    p = Path(path)
-    save = read_save(p)
-    m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
-                      ignore_board_extras=ignore_board_extras)
-    units = save_units(save, m)
-    meta = Path(vasl_metadata) if vasl_metadata else None
-    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m)
-
-
-def save_units(save: VaslSave, m: Any = None) -> tuple[Any, ...]:
-    """The pieces on the boards as :class:`~hexwx.io.scenario.ScenarioUnit` (level 0); hex
-    names in ``m``'s own naming when the map is given."""
-    from hexwx.io.scenario import ScenarioUnit
-    names = (lambda n: str(m.name_of(m.parse(n)))) if m is not None else None
-    doc, _off = scenario_document(save, name="", map_names=names)
-    return tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], 0, u["kind"], False,
-                              u.get("nationality", "")) for u in doc.get("units", []))

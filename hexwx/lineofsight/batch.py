@@ -18,7 +18,8 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LV_BLOCK_REASON, REASONS, _apply_lv, _fog_spec, weathered
+from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, weathered
+from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 
 #: Reason code of a pair blocked by terrain + LV hindrances (E3.1), beside the kernel's codes.
 LV_BLOCKED = -1
@@ -28,7 +29,7 @@ LV_BLOCKED = -1
 class PairAnswers:
     """Answers for a list of pairs, one entry per pair (arrays of equal length).
 
-    ``reason`` holds kernel reason codes (:data:`hexwx.lineofsight.engine.REASONS`, 0 clear) or
+    ``reason`` holds kernel reason codes (:data:`hexwx.lineofsight.reasons.REASONS`, 0 clear) or
     :data:`LV_BLOCKED`; ``blocking_hex`` is -1 and ``blocked_at`` (-1, -1) unless the terrain
     blocks; ``lv`` is None without weather.
     """
@@ -113,7 +114,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     t_roof = roof[t] & (tl == levels[t] + 1)
     sE, tE = base[s] + sl, base[t] + tl
     maxlen = m.thread_capacity
-    fog = _fog_spec(weather)
+    fog = fog_spec(weather)
     res = K.trace_many(m.kernel_map, m.kernel_terrain, s, t, sE, tE, maxlen, roof_s=s_roof,
                        roof_t=t_roof, where=True, threads=threads, fog=fog)
     reasons, totals, where = res[:3]
@@ -124,7 +125,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     lv = None
     if weather is not None and len(s):
         was = blocked.copy()
-        lv = _apply_lv(m, weather, s, t, sl, blocked, hindrance, rng, t_level=tl,
+        lv = apply_lv(m, weather, s, t, sl, blocked, hindrance, rng, t_level=tl,
                        fog=res[3] if fog is not None else None).astype(np.int32)
         reason[blocked & ~was] = LV_BLOCKED
     return PairAnswers(s, t, sl, tl, sE, tE, rng, blocked, hindrance, reason,

@@ -14,9 +14,6 @@ Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -24,50 +21,16 @@ from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
-from hexwx.hexmap.transform import transformed
 from hexwx.validate import is_whole
-from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.locations import location_name
-from hexwx.lineofsight.lv import FOG_RULES, fog_params, lv_hindrances, mist_lv
+from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances
+from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, weathered
+from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
 
-#: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
-REASONS: dict[int, tuple[str, str | None]] = {
-    K.CLEAR: ("clear", None),
-    K.HIGHER_THAN_BOTH: ("terrain is higher than both the source and the target", "A6.2"),
-    K.GROUND_HIGHER: ("ground level is higher than both the source and the target", "A6.2"),
-    K.HEIGHT_ADVANTAGE: ("a height advantage is needed to see over this terrain", "A6.2"),
-    K.HALF_LEVEL: ("half-level terrain is as high as both the source and the target", "A6.2"),
-    K.BLIND_OBSTACLE: ("the source or target is in a blind hex behind an obstacle", "A6.4"),
-    K.BLIND_CREST: ("the source or target is in a blind hex behind a crest", "B10.23"),
-    K.HEXSIDE: ("intervening hexside terrain (wall, hedge) at the level of both ends", "B9.2"),
-    K.BOCAGE: ("bocage blocks the LOS", "B9.52"),
-    K.ROWHOUSE: ("the LOS cannot cross a rowhouse wall", "B23.71"),
-    K.HINDRANCE_SIX: ("hindrances total six or more", "B.10"),
-    K.LEAVE_BUILDING: ("the LOS must leave the building before it leaves the unit's hex", "A6.8"),
-    K.EXITS_DEPRESSION: ("the LOS leaves the depression before the range allows it", "A6.3"),
-    K.ENTERS_DEPRESSION: ("the LOS enters the depression before the range allows it", "A6.3"),
-    K.CREST_EXIT: ("the LOS leaves a crest line at a vertex", "B19.51"),
-    K.CREST_ENTRY: ("the LOS enters a crest line at a vertex", "B19.51"),
-    K.SPLIT_SAME_LEVEL: ("split terrain blocks LOS between units at its own level", None),
-    K.SAME_HEX: ("different levels of a building not joined by a stairway", "B23.22"),
-}
-LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", "E3.1")
-
 __all__ = ["LV_BLOCK_REASON", "REASONS", "Hindrance", "LosResult", "LosTable", "Viewshed", "los",
            "los_table", "viewshed", "weathered"]
-
-
-def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
-    """The map as the weather leaves it for LOS: snow turns brush (deep snow, E3 3.73) and marsh
-    / mudflats (E3 3.722) into Open Ground; drift hexsides act as hedges (E3 3.752)."""
-    m = transformed(m, weather_changes(weather))
-    drifts = weather.drifts if weather is not None else ()
-    if not drifts:
-        return m
-    sides = [(m.grid.inner_hexside(d.hex, d.hexside, "drift"), d.hexside) for d in drifts]
-    return m.with_hexside_terrain(tuple(sides), "Hedge")
 
 
 def _hex(m: HexMap, h: Hex | str) -> Hex:
@@ -136,7 +99,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     sE, s_roof = _elevation(m, src, from_level)
     tE, t_roof = _elevation(m, tgt, to_level)
     R = m.grid.distance(src, tgt)
-    fog = _fog_spec(weather)
+    fog = fog_spec(weather)
     scratch = _acquire(m)
     try:
         reason, bx, by, bhex, total, nth, _fog_total = K.trace(
@@ -204,20 +167,6 @@ def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R:
                           same_location=src == tgt and sE == tE, fog=fog)
 
 
-@lru_cache(maxsize=64)
-def _fog_spec(weather: AslWeather | None) -> np.ndarray | None:
-    """The kernel's fog argument for ``weather`` (None without fog), made once per weather."""
-    if weather is None:
-        return None
-    p = fog_params(weather)
-    if p is None:
-        return None
-    top, d, drm = p
-    spec = K.fog_spec(top, drm=drm, scale=d)
-    spec.setflags(write=False)
-    return spec
-
-
 def _kernel_fog(fog: list[int], names: list[str], keys: list[int],
                 codes: list[int], sE: int) -> list[Hindrance]:
     """The fog hindrances of a single query from the kernel's fog code per range key: one per
@@ -258,94 +207,6 @@ def _hindrance(hexes: str, drm: int, kind: str, rule: str) -> Hindrance:
 _HINDRANCES: dict[tuple[int, str, str], dict[str, Hindrance]] = {}
 
 
-@lru_cache(maxsize=64)
-def _mist_table(weather: AslWeather, ranges: int) -> np.ndarray:
-    """Mist / rain / falling snow LV by range 0..ranges-1 (:func:`lv.mist_lv`), read-only."""
-    t = np.array([sum(h.drm for h in mist_lv(weather, r)) for r in range(ranges)], np.int64)
-    t.setflags(write=False)
-    return t
-
-
-def _mist_totals(weather: AslWeather, rng: np.ndarray) -> np.ndarray:
-    """The LV DRM by range (mist, rain, falling snow; 3.32, 3.51, 3.52, 3.71, 3.711) of each
-    pair: a new int64 array of the shape of ``rng``."""
-    if not weather.mist or rng.size == 0:
-        return np.zeros(rng.shape, np.int64)
-    out: np.ndarray = _mist_table(weather, int(rng.max()) + 1)[rng]
-    return out.astype(np.int64, copy=False)
-
-
-def _fog_straight(fog: np.ndarray, s_elev: np.ndarray, t_elev: np.ndarray,
-                  rng: np.ndarray) -> np.ndarray:
-    """Fog LV (``fog``: :func:`_fog_spec`) of many pairs on a thread of one hex per range step
-    with fog in every hex between the ends (``lv.lv_total_straight``), looked up in the
-    kernel's small cube by (source elevation, target elevation, range), made once per fog and
-    extent.  A real thread may cross hexes above the fog (3.311):
-    :mod:`hexwx.lineofsight.exposure` subtracts the kernel's fog deficit of each pair."""
-    lo = int(min(s_elev.min(), t_elev.min()))
-    levels = int(max(s_elev.max(), t_elev.max())) - lo + 1
-    cube = _fog_cube(tuple(fog.tolist()), lo, levels, int(rng.max()) + 1)
-    out: np.ndarray = cube[s_elev - lo, t_elev - lo, rng]
-    return out
-
-
-@lru_cache(maxsize=64)
-def _fog_cube(fog: tuple[int, int, int], lo: int, levels: int, ranges: int) -> np.ndarray:
-    """The straight-thread fog LV cube [source elevation - lo, target elevation - lo, range]
-    (:func:`hexwx._native.fog_straight`); read-only."""
-    cube = K.fog_straight(K.fog_spec(fog[0], drm=fog[2], scale=fog[1]), lo, levels, ranges)
-    cube.setflags(write=False)
-    return cube
-
-
-def _apply_lv(m: HexMap, weather: AslWeather, src: np.ndarray, tgt: np.ndarray,
-              s_level: int | np.ndarray, blocked: np.ndarray, hindrance: np.ndarray,
-              rng: np.ndarray, t_level: int | np.ndarray = 0,
-              fog: np.ndarray | None = None) -> np.ndarray:
-    """Add weather LV to batch results in place (blocked) and return the LV DRM per pair.
-
-    The pairs are (``src``, ``tgt``) broadcast together to the shape of ``rng``, ``blocked``
-    and ``hindrance``: one list of pairs, or observers ``[k, 1]`` against targets ``[1, n]``.
-    ``fog``: the kernel's fog LV of each pair (traced with :func:`_fog_spec`; required when
-    the weather has fog).  ``s_level``/``t_level``: each end's level in its hex (a number or
-    one per pair).  As :func:`lv.lv_hindrances` has it: fire within one building gets no LV
-    (E3 3.8), fire within one location halved fog (3.311).
-    """
-    if weather.fog:
-        if fog is None:
-            raise ValueError("fog LV of the pairs is missing: trace them with the fog spec")
-        lv = np.broadcast_to(fog, rng.shape).astype(np.int64)
-        if weather.mist:
-            lv += _mist_totals(weather, rng)
-    else:
-        lv = _mist_totals(weather, rng)
-    bid = m.building_ids
-    b_src = bid[src]
-    lv[(b_src >= 0) & (b_src == bid[tgt])] = 0
-    one = src == tgt                                                      # one location
-    if not isinstance(s_level, int) or not isinstance(t_level, int) or s_level != t_level:
-        one = one & (np.asarray(s_level) == np.asarray(t_level))
-    if one.any():
-        if one.shape != lv.shape:
-            one = np.broadcast_to(one, lv.shape)
-        height = np.broadcast_to(m.hexes.base[src] + np.asarray(s_level, np.int64), lv.shape)[one]
-        lv[one] = [_same_location_lv(weather, e) for e in height.tolist()]   # (cached by height)
-    over = ~blocked & (lv > 0) & (hindrance + lv >= 6)
-    blocked |= over
-    out: np.ndarray = lv.astype(np.int32)
-    return out
-
-
-@lru_cache(maxsize=256)
-def _same_location_lv(weather: AslWeather, elevation: int) -> int:
-    """LV DRM of fire within one location at ``elevation`` (fog halved, 3.311; mist by range
-    0), by :func:`lv.lv_hindrances` itself."""
-    here = [ThreadHex("here", 0, 0, elevation, 0, elevation)]
-    return sum(h.drm for h in lv_hindrances(weather, thread=here, source_elevation=elevation,
-                                            target_elevation=elevation, range=0,
-                                            same_location=True))
-
-
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
     hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level)``."""
@@ -359,7 +220,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
     maxlen = m.thread_capacity
-    fog = _fog_spec(weather)
+    fog = fog_spec(weather)
     res = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
                        roof_s=np.full(n, s_roof, np.int64), fog=fog)
     reasons, totals = res[0], res[1]
@@ -367,7 +228,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     drm = totals.astype(np.int32)
     rng = m.grid.distances_from(src)
     if weather is not None:
-        drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
+        drm = drm + apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
                               fog=res[2] if fog is not None else None)
     return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
 
@@ -390,7 +251,7 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
         return _los_table_levels(m, weather, from_level, to_level, all_locations)
     m = weathered(m, weather)
     maxlen = m.thread_capacity
-    fog = _fog_spec(weather)
+    fog = fog_spec(weather)
     res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
                              maxlen, threads, fog)
     reasons, totals = res[0], res[1]
@@ -403,7 +264,7 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     hindrance = totals[src, tgt].astype(np.int32)
     lv = None
     if weather is not None:
-        lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng,
+        lv = apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng,
                        fog=res[2][src, tgt] if fog is not None else None)
     return LosTable(src, tgt, rng, blocked, hindrance, lv)
 

@@ -22,7 +22,7 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import _apply_lv, _fog_spec, _fog_straight, weathered
+from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, fog_straight, weathered
 from hexwx.lineofsight.lv import FOG_TOPS
 from hexwx.lineofsight.pairs import row_blocks
 
@@ -221,7 +221,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     cached = _PAIRS.get(m) if level == 0 else None
     if cached is None and level == 0 and m.kept(f"{_PAIRS_PART}_reasons") is not None:
         cached = ground_pairs(m)       # an earlier process traced them: read, not traced
-    fog = _fog_spec(weather)
+    fog = fog_spec(weather)
     fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
     deficit: np.ndarray | None = None     # or the cached fog deficit per pair
     # the pairs: observers [k, 1] against targets [1, t], answers [k, t]
@@ -249,7 +249,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         every = observers is None and len(tg) == n      # the whole matrix, kept per map
         rng = _ranges(m) if every else m.grid.ranges(obs_c, tg_r)
         if fog is not None and fog_lv is None:    # the cached pairs: straight thread - deficit
-            fog_lv = _fog_straight(fog, base[obs_c], base[tg_r], rng)
+            fog_lv = fog_straight(fog, base[obs_c], base[tg_r], rng)
             if deficit is not None:
                 fog_lv -= deficit.astype(np.int32) * int(fog[2])
                 capped = np.nonzero(deficit == 255)   # count not kept: trace those again
@@ -257,7 +257,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
                     cs, ct = obs[capped[0]], tg[capped[1]]
                     fog_lv[capped] = K.trace_many(m.kernel_map, m.kernel_terrain, cs, ct, base[cs],
                                                   base[ct], m.thread_capacity, fog=fog)[2]
-        _apply_lv(m, weather, obs_c, tg_r, 0, blocked, totals, rng, level, fog=fog_lv)
+        apply_lv(m, weather, obs_c, tg_r, 0, blocked, totals, rng, level, fog=fog_lv)
     sees = ~blocked & (obs_c != tg_r)
     count = np.full(n, -1, np.int32)
     count[tg] = sees.sum(axis=0, dtype=np.int32)     # (-1: no location at the level)

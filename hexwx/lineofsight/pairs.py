@@ -21,7 +21,8 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LosTable, _apply_lv, _fog_spec, level_locations, weathered
+from hexwx.lineofsight.engine import LosTable, level_locations
+from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, weathered
 
 #: Unordered pairs per chunk (each chunk holds twice as many ordered pairs): a few MiB of
 #: kernel output and some tens of MiB of text when written.
@@ -83,7 +84,7 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
     total = n * (n - 1)
     blocks = row_blocks(n, chunk_pairs)
     done = pixels = 0
-    fog = _fog_spec(weather)
+    fog = fog_spec(weather)
 
     def run(block: tuple[int, int]) -> _Background:
         return _Background(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads, fog)
@@ -112,7 +113,7 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
                 if fog_lv:
                     fl = np.empty(len(src), np.int16)
                     fl[0::2], fl[1::2] = fog_lv
-                lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng, fog=fl)
+                lv = apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng, fog=fl)
             done += len(src)
             pixels += seen
             yield LosTable(src, tgt, rng, blocked, hindrance, lv), TableProgress(done, total, pixels)

@@ -1,8 +1,9 @@
 """Query strings -> the CLI's own parsed arguments.
 
 An API parameter is the CLI flag with ``_`` for ``-`` (``from_level=1`` is ``--from-level 1``,
-``deep_snow=1`` is ``--deep-snow``), parsed by the very parser of the command, so the API
-accepts and rejects exactly what the command line does.  Options that name files (``scenario``,
+``deep_snow=1`` is ``--deep-snow``), parsed by the very parser of the command
+(:mod:`hexwx.front.options` builds it for both), so the API accepts and rejects exactly what the
+command line does.  Options that name files (``scenario``,
 ``vasl_metadata``, ``output``) or change the output form are not parameters: the server answers
 only about the map it loaded.  Every problem is a :class:`~hexwx.errors.UsageError` (HTTP 400).
 """
@@ -45,15 +46,15 @@ _LOCK = threading.Lock()
 
 
 def _viewshed_parser(sub: Any) -> None:
-    from hexwx.cli.weather import add_weather_flags
+    from hexwx.front.options import add_weather_flags
     p = sub.add_parser("viewshed")
     p.add_argument("frm", metavar="FROM")
-    p.add_argument("--from-level", type=int, default=0)
+    p.add_argument("--from-level", type=int, default=None)
     add_weather_flags(p)
 
 
 def _sight_parser(sub: Any) -> None:
-    from hexwx.cli.weather import add_weather_flags
+    from hexwx.front.options import add_weather_flags
     p = sub.add_parser("sight")
     p.add_argument("unit", metavar="UNIT")
     add_weather_flags(p)
@@ -78,11 +79,12 @@ def parser(command: str) -> argparse.ArgumentParser:
     (viewshed, sight, table-sight, table-move), built from the CLI's own ``register`` functions."""
     with _LOCK:
         if not _PARSERS:
-            from hexwx.cli import exposure, hex, move
+            from hexwx.front import options
             root = ApiParser(prog="hexwx", add_help=False)
             sub = root.add_subparsers(dest="command", parser_class=ApiParser)
-            for mod in (hex, move, exposure):
-                mod.register(sub)
+            for add in (options.add_los_parser, options.add_path_parser,
+                        options.add_reach_parser, options.add_exposure_parser):
+                add(sub)
             _viewshed_parser(sub)
             _sight_parser(sub)
             _table_parser(sub)

@@ -47,7 +47,7 @@ def source_kind(path: str) -> str:
     """``"map"``, ``"scenario"`` (hex), ``"table"`` or ``"save"`` (a VASL .vsav)."""
     if Path(path).suffix.lower() == ".vsav":
         return "save"
-    from hexwx.cli.render import source_kind as kind
+    from hexwx.io.load import source_kind as kind
     return kind(path)
 
 
@@ -149,7 +149,7 @@ class Session:
 
     # -- hex maps ----------------------------------------------------------------------------
     def _weather(self, args: argparse.Namespace) -> Any:
-        from hexwx.cli.weather import weather_from_args
+        from hexwx.front.options import weather_from_args
         return weather_from_args(args, scenario=self.scenario)
 
     def _map(self, query: Query) -> Answer:
@@ -194,66 +194,58 @@ class Session:
         return [str(_one(query, k)) for k in keys]
 
     def _los(self, query: Query) -> Answer:
-        from hexwx.cli.hex import los_json_text
+        from hexwx.front.answers import los_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("los", query, ["MAP", a, b], consumed=("from", "to"))
         return _text(los_json_text(self.map_for(args), self.scenario, a, b, args))
 
     def _viewshed(self, query: Query) -> Answer:
-        from hexwx.cli.hex import _endpoint
-        from hexwx.lineofsight.engine import viewshed
+        from hexwx.front.answers import scenario_of
         (a,) = self._endpoints(query, "from")
         args = P.parse("viewshed", query, [a], consumed=("from",))
         key = ("viewshed", json.dumps(sorted(query.items())))
 
         def make() -> Answer:
             m = self.map_for(args)
-            src, unit_level, _ = _endpoint(m, self.scenario, a)
-            level = args.from_level if "from_level" in query else (unit_level or 0)
             weather = self._weather(args)
-            vs = viewshed(m, src, level=level, weather=weather)
+            vs = scenario_of(m, self.scenario).viewshed(a, level=args.from_level,
+                                                        weather=weather, map=m)
             return _json({**vs.to_json(), "weather": weather.to_json()})
         return self._cached(key, make)
 
     def _exposure(self, query: Query) -> Answer:
-        from hexwx.cli.exposure import exposure_json
+        from hexwx.front.answers import exposure_json
         args = P.parse("exposure", query, ["MAP"])
         key = ("exposure", json.dumps(sorted(query.items())))
         return self._cached(key, lambda: _json(exposure_json(self.map_for(args), args, scenario=self.scenario)))
 
     def _path(self, query: Query) -> Answer:
-        from hexwx.cli.move import path_json_text
+        from hexwx.front.answers import path_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("path", query, ["MAP", a, b], consumed=("from", "to"))
         return _text(path_json_text(self.map_for(args), self.scenario, args))
 
     def _reach(self, query: Query) -> Answer:
-        from hexwx.cli.move import reach_json_text
+        from hexwx.front.answers import reach_json_text
         (a,) = self._endpoints(query, "from")
         args = P.parse("reach", query, ["MAP", a], consumed=("from",))
         return _text(reach_json_text(self.map_for(args), self.scenario, args))
 
     def _sight(self, query: Query) -> Answer:
         """Who sees whom: the LOS from the selected unit to every other unit of the scenario."""
-        from hexwx.cli.hex import los_answer
         if self.scenario is None:
             raise UsageError("/api/sight needs a scenario or save with units; this is a map")
         (uid,) = self._endpoints(query, "unit")
         unit = self.scenario.unit(uid)
         args = P.parse("sight", query, [uid], consumed=("unit",))
-        args.from_level = args.to_level = None
-        rows = []
-        weather = None
-        for other in self.scenario.units:
-            if other.id == unit.id:
-                continue
-            res, weather = los_answer(self.map, self.scenario, unit.id, other.id, args)
-            rows.append({"target": other.id, "side": other.side, "hex": other.hex,
-                         "blocked": res.blocked, "drm": None if res.blocked else res.drm,
-                         "range": res.range, "reason": res.reason, "rule": res.rule,
-                         "explain": res.explain()})
+        weather = self._weather(args)
+        sees = self.scenario.sight(unit.id, weather=weather)
+        rows = [{"target": other.id, "side": other.side, "hex": other.hex,
+                 "blocked": res.blocked, "drm": None if res.blocked else res.drm,
+                 "range": res.range, "reason": res.reason, "rule": res.rule,
+                 "explain": res.explain()} for other, res in sees]
         return _json({"unit": unit.id, "hex": unit.hex, "side": unit.side, "sees": rows,
-                      "weather": weather.to_json() if weather is not None else None})
+                      "weather": weather.to_json() if sees else None})
 
     # -- tabletops ---------------------------------------------------------------------------
     def _table_map(self, query: Query) -> Answer:
@@ -264,7 +256,6 @@ class Session:
     def table_json(self) -> dict[str, Any]:
         """The table for the page: size, pieces (polygons or lines), units and their bases,
         and every turn's weather line and visibility, in the table's unit."""
-        from hexwx.cli.table import _weather_line
         sc = self.table
         t = sc.table
         r = lambda v: round(t.to_unit(v), 4)  # noqa: E731
@@ -280,8 +271,8 @@ class Session:
 
         turns = []
         for turn in range(1, sc.turns + 1):
-            rep, vis, line = _weather_line(sc, turn)
-            turns.append({"turn": turn, "text": line, "weather": rep.weather,
+            rep, vis = sc.report(turn), sc.visibility_cm(turn)
+            turns.append({"turn": turn, "text": sc.weather_line(turn), "weather": rep.weather,
                           "visibility": None if vis is None else r(vis)})
         return {
             "kind": "table", "name": sc.name, "rules": sc.rules, "unit": t.unit,
@@ -299,7 +290,6 @@ class Session:
     def _table_sight(self, query: Query) -> Answer:
         """``from`` and ``to``: that sight (as ``hexwx table --can-see A B --json``); only
         ``from``: its sight of every unit of another side; neither: every such pair."""
-        from hexwx.tabletop.sight import can_see
         args = P.parse("table-sight", query, [])
         sc = self.table
         sc.check_turn(args.turn)
@@ -310,16 +300,16 @@ class Session:
         else:
             viewers = [t.unit_by_id(args.frm)] if args.frm else list(t.units)
             pairs = [(a.id, b.id) for a in viewers for b in t.units if b.side != a.side]
-        out = [can_see(t, a, b, rules=sc.rules, visibility_cm=vis).to_json() for a, b in pairs]
+        out = [sc.can_see(a, b, turn=args.turn).to_json() for a, b in pairs]
         return _json({"turn": args.turn, "sights": out})
 
     def _table_move(self, query: Query) -> Answer:
         """``unit``, ``turn`` [, ``outline``]: exactly ``hexwx table SCENARIO --move UNIT
         --turn N [--outline] --json`` (the allowance, its factors and the turn's weather)."""
-        from hexwx.cli.table import move_json_text
         (uid,) = self._endpoints(query, "unit")
         args = P.parse("table-move", query, [uid], consumed=("unit",))
-        return _text(move_json_text(self.table, uid, args.turn, outline=args.outline))
+        return _text(json.dumps(self.table.move_json(uid, turn=args.turn, outline=args.outline),
+                                indent=2))
 
 
 def _options(command: str) -> list[dict[str, Any]]:
@@ -365,7 +355,7 @@ def weather_flags(w: Any) -> dict[str, Any]:
 
 def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> Any:
     """A VASL save as a hex scenario: its boards as laid out, its pieces as units."""
-    from hexwx.io.vsav_import import load_save
+    from hexwx.io.scenario import load_save
     return load_save(path, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir)
 
 

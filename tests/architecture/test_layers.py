@@ -1,7 +1,8 @@
 """The package's architecture, checked on the source (AST): layers, cycles, tests of every module.
 
 Layers, lowest first (docs/architecture.md): a module imports only modules of its own or a
-lower layer.  The one exception: a notebook display method (``_repr_png_``, ``_repr_svg_``) may
+lower layer; some rooms must not know each other at all (:data:`SIDEWAYS`); and no imports,
+module level or deferred into functions, form a cycle.  The one exception: a notebook display method (``_repr_png_``, ``_repr_svg_``) may
 import the renderer.  Imports under
 ``if TYPE_CHECKING:`` are for type checkers only and do not count.
 """
@@ -27,8 +28,18 @@ LAYERS: dict[str, int] = {
     "movement": 5,
     "io": 6,
     "render": 7,
-    "cli": 8, "serve": 8, "__main__": 8,
+    "front": 8,
+    "cli": 9, "serve": 9, "__main__": 9,
 }
+
+#: Rooms of one layer (or of neighbouring ones) that must not know each other, whichever way
+#: the import is written (module level or inside a function): (importer prefix, imported prefix).
+#: The viewer stands on the library and on ``front`` (the shared query options), never on the
+#: command line; the VASL board reader knows nothing of how boards are laid out.
+SIDEWAYS: tuple[tuple[str, str], ...] = (
+    ("hexwx.serve", "hexwx.cli"),
+    ("hexwx.io.vasl", "hexwx.io.layout"),
+)
 
 
 def _module_name(path: Path) -> str:
@@ -89,7 +100,7 @@ def imports_of(path: Path) -> list[tuple[str, int, bool, bool]]:
                     mod = _resolve(child.module, alias.name)
                     if mod:
                         out.append((mod, child.lineno, top, png))
-            visit(child, top and not isinstance(child, ast.ClassDef) or top, png)
+            visit(child, top, png)  # class bodies, if/try blocks: run at import as the module
 
     visit(ast.parse(path.read_text(encoding="utf-8")), True, False)
     return out
@@ -127,6 +138,23 @@ def test_no_import_cycles() -> None:
     # a package's __init__ re-exporting its own submodules is not a cycle with them
     for name in graph:
         graph[name] = {t for t in graph[name] if not name.startswith(t + ".")}
+    cycle = _cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def test_no_sideways_imports() -> None:
+    bad = [f"{path.relative_to(ROOT)}:{line}: {name} imports {target}"
+           for name, path in MODULES.items() for target, line, _top, _png in imports_of(path)
+           for src, dst in SIDEWAYS if _within(name, src) and _within(target, dst)]
+    assert not bad, "\n".join(bad)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` (module -> imported modules), or None."""
     state: dict[str, int] = {}
     stack: list[str] = []
 
@@ -146,8 +174,23 @@ def test_no_import_cycles() -> None:
 
     for node in sorted(graph):
         if node not in state:
-            cycle = dfs(node)
-            assert cycle is None, "import cycle: " + " -> ".join(cycle)
+            found = dfs(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_cycle_hidden_in_a_function() -> None:
+    """Imports inside functions (deferred for start-up time) make no cycle either: with every
+    runtime import counted, the modules still form a hierarchy.  (A notebook display method
+    drawing its object is left out: the renderer sits above everything it draws.)"""
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for name, path in MODULES.items():
+        for target, _line, _top, png in imports_of(path):
+            if target != name and not png and not name.startswith(target + "."):
+                graph[name].add(target)
+    cycle = _cycle(graph)
+    assert cycle is None, "import cycle through function-level imports: " + " -> ".join(cycle)
 
 
 def test_the_public_api_imports_only_the_errors_eagerly() -> None:

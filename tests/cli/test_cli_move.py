@@ -95,7 +95,7 @@ def test_scenario_weather_drifts_and_unit_ids(capsys):
     (["reach", VILLAGE, "A1", "--unit", "infantry", "--mf", "-2"], 2, "bad allowance -2"),
     (["path", VILLAGE, "A1", "ZZ40", "--unit", "infantry"], 2, "hex 'ZZ40' is not on this map"),
     (["path", "A1", "B1", "--unit", "infantry"], 2, "give a MAP"),
-    (["path", VILLAGE, "A1", "B1"], 2, "--unit KIND is required"),
+    (["path", VILLAGE, "A1", "B1"], 2, "--unit is required"),
     (["path", str(DATA / "nope.toml"), "A1", "B1", "--unit", "infantry"], 1, "no such file"),
     (["path", VILLAGE, "A1", "B1", "--unit", "infantry", "--heavy"], 2, "heavy"),
     (["reach", VILLAGE, "A1", "--unit", "infantry"], 2, "--mf"),

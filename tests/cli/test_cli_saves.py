@@ -138,7 +138,7 @@ def test_unit_ids_wherever_a_hex_is(scenario: Path, tmp_path: Path, capsys):
 
 
 def test_load_save_is_a_scenario(game: Path, scenario: Path):
-    from hexwx.io.vsav_import import load_save
+    from hexwx.io.scenario import load_save
     sc, ref = load_save(game), load_scenario(scenario)
     assert sc.units == ref.units and sc.map.grid.names() == ref.map.grid.names()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hexwx.cli import main
-from hexwx.cli.weather import add_weather_flags, weather_from_args
+from hexwx.front.options import add_weather_flags, weather_from_args
 from hexwx.errors import UsageError
 from hexwx.io.scenario import load_scenario
 from hexwx.weather.asl.state import Drift

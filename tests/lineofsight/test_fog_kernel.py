@@ -18,7 +18,8 @@ import pytest
 from hexwx.hexmap.board import HexMap
 from hexwx.io.load import load_map
 from hexwx.lineofsight.batch import locations, los_pairs
-from hexwx.lineofsight.engine import _fog_spec, _fog_straight, los, los_table, viewshed, weathered
+from hexwx.lineofsight.engine import los, los_table, viewshed
+from hexwx.lineofsight.pair_lv import fog_spec, fog_straight, weathered
 from hexwx.lineofsight.exposure import exposure
 from hexwx.lineofsight.lv import lv_hindrances
 from hexwx.lineofsight.pairs import los_table_chunks
@@ -75,7 +76,7 @@ def test_ground_table_and_chunks_equal_single_queries(name: str) -> None:
         # the chunks hold the same answers (pairs (a, b), (b, a) interleaved by rows)
         base, bid = m.hexes.base.astype(np.int64), m.building_ids
         other = ~t.blocked & ~((bid[t.src] >= 0) & (bid[t.src] == bid[t.tgt]))
-        straight = _fog_straight(_fog_spec(w), base[t.src], base[t.tgt], t.range.astype(np.int64))
+        straight = fog_straight(fog_spec(w), base[t.src], base[t.tgt], t.range.astype(np.int64))
         off_straight += int(((straight != t.lv) & other).sum())
         n = len(m)
         for chunk, _ in los_table_chunks(m, weather=w, chunk_pairs=n * 40):
@@ -255,7 +256,7 @@ def test_straight_thread_cube_equals_the_reference() -> None:
     for level in (-1, 0, 1, 2, 4):
         for drm in (1, 3):
             w = AslWeather(fog_level=level, fog_drm=drm)
-            cube = K.fog_straight(_fog_spec(w), -1, 6, 30)
+            cube = K.fog_straight(fog_spec(w), -1, 6, 30)
             want = [[[lv_total_straight(w, source_elevation=a - 1, target_elevation=b - 1, range=r)
                       for r in range(30)] for b in range(6)] for a in range(6)]
             assert cube.tolist() == want, w.describe()

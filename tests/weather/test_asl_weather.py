@@ -96,7 +96,7 @@ def test_months_parse() -> None:
     (dict(fog_level=1, base="Mist"), "fog and mist"),
     (dict(drifts=(Drift("C5", 2),)), "drifts need ground snow or deep snow"),
     (dict(base="Sunny"), "unknown weather 'Sunny'"),
-    (dict(wind="gale"), "unknown wind force 'gale'"),
+    (dict(wind="gale"), "bad wind force 'gale'"),
     (dict(player_turn=3), "player turn 3"),
 ])
 def test_contradictions_are_usage_errors(kwargs: dict, msg: str) -> None:
