@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from hexwx.validate import whole
 from hexwx.errors import UsageError
 
 
@@ -24,10 +25,8 @@ def seed_int(seed: int) -> int:
     would give the same game: a negative seed ``s`` maps to ``2**64 - s`` instead, above every
     non-negative seed; non-negative seeds are used as they are (runs repeat as before).
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise UsageError(f"bad seed {seed!r}; expected a whole number")
-    if not SEED_MIN <= seed <= SEED_MAX:
-        raise UsageError(f"bad seed {seed}; expected a whole number from {SEED_MIN} to {SEED_MAX}")
+    seed = whole(seed, "seed", SEED_MIN, SEED_MAX,
+                 expected=f"a whole number from {SEED_MIN} to {SEED_MAX}")
     return seed if seed >= 0 else 2 ** 64 - seed
 
 

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Iterable, TypeGuard, TypeVar
 
-from hexwx.errors import UsageError
+from hexwx.errors import DataError, UsageError
 
 T = TypeVar("T")
 
@@ -52,6 +52,16 @@ def whole(value: object, param: str, lo: int | None = None, hi: int | None = Non
     if is_whole(value, lo, hi):
         return operator.index(value)
     raise bad(param, value, expected or _range_text(lo, hi, "a whole number"))
+
+
+def is_number(value: object) -> bool:
+    """True for a finite real number (Python or numpy, never a bool or a string)."""
+    if isinstance(value, (bool, str, bytes)):
+        return False
+    try:
+        return math.isfinite(float(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
 
 
 def number(value: object, param: str, lo: float | None = None, hi: float | None = None, *,
@@ -107,17 +117,40 @@ def check_texts(values: object, param: str, expected: str = "a list of names") -
     raise bad(param, values, expected)
 
 
+def _missing(param: str, value: object, expected: str) -> DataError:
+    return DataError(f"bad {param} {str(value)!r}; expected {expected}", param=param)
+
+
 def check_path(value: object, param: str, *, must_exist: bool = True) -> Path:
-    """``value`` (a str or path) as a :class:`Path`; with ``must_exist`` an existing file."""
+    """``value`` (a str or path) as a :class:`Path`; with ``must_exist`` an existing file (a
+    missing file is bad data, :class:`DataError`: exit 1 on the command line)."""
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
         p = Path(value)
         if not must_exist or p.is_file():
             return p
-        raise bad(param, str(value), "an existing file" + (" (it is a folder)" if p.is_dir() else
-                                                           " (there is no such file)"))
+        raise _missing(param, value, "an existing file" + (" (it is a folder)" if p.is_dir()
+                                                           else " (there is no such file)"))
     raise bad(param, value, "a file path")
 
 
 def optional_path(value: object, param: str) -> Path | None:
     """None, or ``value`` as an existing file (an empty string is refused, not ignored)."""
     return None if value is None else check_path(value, param)
+
+
+def optional_dir(value: object, param: str) -> Path | None:
+    """None, or ``value`` as an existing folder."""
+    if value is None:
+        return None
+    if not (isinstance(value, (str, os.PathLike)) and str(value).strip()):
+        raise bad(param, value, "a folder path")
+    if not Path(value).is_dir():
+        raise _missing(param, value, "an existing folder")
+    return Path(value)
+
+
+def source_text(value: object, param: str, expected: str) -> str | os.PathLike[str]:
+    """``value`` if it is a non-empty str or path (what names a file, board or layout)."""
+    if isinstance(value, (str, os.PathLike)) and str(value).strip():
+        return value
+    raise bad(param, value, expected)

@@ -29,15 +29,20 @@ FLAGS: dict[str, str] = {
     "ssr": "--ssr", "fog_level": "--fog", "fog_drm": "--fog-drm", "wind": "--wind",
     "month": "--month", "avoid_sight_of": "--avoid-sight-of", "observers": "--from",
     "target_vehicle": "--target-vehicle", "target_camouflaged": "--target-camouflaged",
+    "all_locations": "--all-locations", "a": "FROM", "b": "TO", "start": "FROM", "goal": "TO",
+    "viewer": "FROM", "target": "TO", "los": "--los", "reach": "--reach",
+    "reach_from": "--reach", "viewshed_from": "--from",
 }
 
 
 def flag_message(message: str, param: str | None) -> str:
-    """``message`` with the parameter it names replaced by its command-line flag."""
-    flag = FLAGS.get(param or "")
-    if flag is None:
-        return message
-    return re.sub(rf"(?<![\w-]){re.escape(param or '')}(?![\w-])", flag, message, count=1)
+    """``message`` with the parameters it names replaced by their command-line flags: the
+    error's own ``param``, and any other parameter whose name has an underscore."""
+    for name, flag in FLAGS.items():
+        if name == param or "_" in name:
+            message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag, message,
+                             count=0 if "_" in name else 1)
+    return message
 
 
 class Command(NamedTuple):

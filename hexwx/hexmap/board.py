@@ -16,6 +16,7 @@ import numpy as np
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid, Hex
 from hexwx.errors import UsageError
 from hexwx.frozen import freeze, frozen_mapping
+from hexwx.validate import whole
 from hexwx.hexmap.derive import HexTerrain, derive
 from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, build_geometry, turn_origin
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
@@ -168,9 +169,10 @@ class HexMap:
     def parse(self, name: str) -> Hex:
         return self.grid.parse(name)
 
-    def hex(self, h: Hex | str) -> Hex:
-        """Hex id of ``h``, a name or an id (:meth:`Grid.hex`); UsageError if not on the map."""
-        return self.grid.hex(h)
+    def hex(self, h: Hex | str, param: str | None = None) -> Hex:
+        """Hex id of ``h``, a name or an id (:meth:`Grid.hex`); UsageError if not on the map
+        (naming the function parameter ``param`` when given)."""
+        return self.grid.hex(h, param)
 
     def name_of(self, h: Hex) -> str:
         return self.grid.name(h)
@@ -189,20 +191,27 @@ class HexMap:
         code = int(self.hexes.side_terrain[h, side])
         return None if code < 0 else self.table[code]
 
-    def levels_at(self, h: Hex) -> range:
-        """Valid location levels in hex ``h``: 0, building levels, rooftop (and -1 cellar? no)."""
-        top = int(self.hexes.levels[h]) + (1 if self.hexes.rooftop[h] else 0)
+    def levels_at(self, h: Hex | str) -> range:
+        """The location levels of hex ``h`` (a name or an id): 0, its building levels and its
+        rooftop (B23.8).  Cellars are not modelled."""
+        i = self.hex(h)
+        top = int(self.hexes.levels[i]) + (1 if self.hexes.rooftop[i] else 0)
         return range(0, top + 1)
 
-    def check_level(self, h: Hex, level: int) -> None:
-        """UsageError unless ``level`` is a location of hex ``h``."""
+    def check_level(self, h: Hex, level: int, param: str | None = None) -> int:
+        """``level`` if it is a whole number and a location of hex ``h``; else a UsageError
+        naming the function parameter ``param`` (when given)."""
+        level = whole(level, param or "level")
         lv = self.levels_at(h)
         if level not in lv:
+            head = f"bad {param}: " if param else ""
             where = self.name_of(h)
             if len(lv) == 1:
-                raise UsageError(f"level {level} does not exist in hex {where}: it has only ground "
-                                 f"level 0 (no building levels)")
-            raise UsageError(f"level {level} does not exist in hex {where}: expected 0-{lv[-1]}")
+                raise UsageError(f"{head}level {level} does not exist in hex {where}: it has only "
+                                 f"ground level 0 (no building levels)", param=param)
+            raise UsageError(f"{head}level {level} does not exist in hex {where}: expected "
+                             f"0-{lv[-1]}", param=param)
+        return level
 
     def is_rooftop(self, h: Hex, level: int) -> bool:
         return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1

@@ -310,14 +310,21 @@ class Grid:
             f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
             f"'I4' or '{self.boards[0].label or '2'}I4' with columns A-GG and rows 0-10")
 
-    def hex(self, h: Hex | str) -> Hex:
-        """Hex id of ``h``, a name (see :meth:`parse`) or an id; UsageError if not on the map."""
+    def hex(self, h: Hex | str, param: str | None = None) -> Hex:
+        """Hex id of ``h``, a name (see :meth:`parse`) or an id; UsageError if not on the map,
+        naming the function parameter ``param`` when given."""
         if isinstance(h, str):
-            return self.parse(h)
+            try:
+                return self.parse(h)
+            except UsageError as exc:
+                if param is None:
+                    raise
+                raise UsageError(f"bad {param}: {exc}", param=param) from None
         if is_whole(h, 0, len(self.col) - 1):
             return int(h)
-        raise UsageError(f"hex {h!r} is not on this map; expected a name such as "
-                         f"{self.name(0)!r} or an id 0-{len(self.col) - 1}")
+        raise UsageError(f"{f'bad {param}: ' if param else ''}hex {h!r} is not on this map; "
+                         f"expected a name such as {self.name(0)!r} or an id "
+                         f"0-{len(self.col) - 1}", param=param)
 
     def inner_hexside(self, text: str, side: int, what: str = "drift") -> Hex:
         """The hex named ``text`` whose hexside ``side`` lies between two hexes of the map.
@@ -325,7 +332,7 @@ class Grid:
         UsageError naming ``what`` if the hex is not on the map or the hexside is on the map's
         edge (terrain there, such as a drift (E3 3.75), would lie between the map and nothing).
         """
-        if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side <= 5:
+        if not is_whole(side, 0, 5):
             raise UsageError(f"{what} {text}:{side!r}: expected a hexside 0-5 (N, NE, SE, S, SW, NW)")
         try:
             h = self.parse(text)

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from hexwx.errors import UsageError
+from hexwx.validate import bad
 
 
 class Category(enum.IntEnum):
@@ -276,4 +277,4 @@ def catalogue_type(key: str) -> TerrainType:
     for t in CATALOGUE_TYPES:
         if t.key == key:
             return t
-    raise UsageError(f"unknown terrain {key!r}; expected one of {', '.join(t.key for t in CATALOGUE_TYPES)}")
+    raise bad("terrain", key, f"one of {', '.join(t.key for t in CATALOGUE_TYPES)}")

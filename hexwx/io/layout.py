@@ -32,12 +32,13 @@ import numpy as np
 
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import LAYOUT_BOARDS
+from hexwx.validate import bad, check_text, check_texts, optional_dir, optional_path
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement, Grid
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
 from hexwx.io.ssr import ssr_changes
-from hexwx.io.vasl import METADATA_ENV
+from hexwx.io.vasl_env import METADATA_ENV, VASL_DIR_ENV
 
 if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
     from hexwx.io.vasl import VaslRaster
@@ -46,7 +47,6 @@ if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.ma
 #: map files, on the command line and in saves; $HEXWX_MAX_BOARDS raises it).  Bigger layouts
 #: are refused before anything is read: memory and derive time grow with it.
 MAX_LAYOUT_BOARDS = LAYOUT_BOARDS.default
-VASL_DIR_ENV = "HEXWX_VASL_DIR"
 
 _BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
 
@@ -208,7 +208,15 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
     archive paths.  ``ssr`` names VASL terrain SSRs applied to every board in order (each board's
     own ``ssr`` after them).  UsageError / DataError name the board or rule at fault.
     """
-    check_shape(rows)
+    if not isinstance(rows, (list, tuple)) or not rows or not all(
+            isinstance(r, (list, tuple)) and r for r in rows):
+        raise bad("rows", rows, 'rows of boards like [["r05"], ["r02"]]')
+    check_shape(rows)                      # a huge layout is refused before anything is read
+    metadata = optional_path(metadata, "metadata")
+    vasl_dir = optional_dir(vasl_dir, "vasl_dir")
+    ssr = check_texts(ssr, "ssr", "a list of VASL SSR names")
+    if name is not None:
+        check_text(name, "name")
     specs = [[board_spec(b) for b in r] for r in rows]
     flat = [s for r in specs for s in r]
     labels = [s.label.upper() for s in flat]

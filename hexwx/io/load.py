@@ -13,7 +13,9 @@ from typing import Sequence
 
 from hexwx._cache import ByteLRU
 from hexwx.errors import DataError
+from hexwx.io.vasl_env import METADATA_ENV, VASL_DIR_ENV
 from hexwx.limits import check_input, is_zip
+from hexwx.validate import check_flag, check_texts, optional_dir, optional_path, source_text
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 
@@ -34,13 +36,18 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     (:mod:`hexwx.io.vsav_import`); its crops and overlays are refused unless
     ``ignore_board_extras``.  Loaded maps are immutable and cached.
     """
+    source_text(path, "path", "a map file, board name or layout")
+    vasl_metadata = optional_path(vasl_metadata, "vasl_metadata")
+    vasl_dir = optional_dir(vasl_dir, "vasl_dir")
+    ssr = check_texts(ssr, "ssr", "a list of VASL SSR names")
+    check_flag(ignore_board_extras, "ignore_board_extras")
     p = Path(path)
     try:
         mtime = p.stat().st_mtime
     except FileNotFoundError:
         if is_layout_text(str(path)):
             lkey = ("layout", str(path), str(vasl_metadata), str(vasl_dir),
-                    os.environ.get("HEXWX_VASL_METADATA"), os.environ.get("HEXWX_VASL_DIR"), tuple(ssr))
+                    os.environ.get(METADATA_ENV), os.environ.get(VASL_DIR_ENV), tuple(ssr))
             hit = _CACHE.get(lkey)
             if hit is not None:
                 return hit
@@ -53,8 +60,8 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     if p.is_dir():
         raise DataError(f"{p}: is a directory; expected a hexwx map (.toml) or a VASL board archive")
     check_input(p, "a hexwx map (.toml) or a VASL board archive")  # no FIFO, device, huge file
-    meta = str(vasl_metadata) if vasl_metadata else os.environ.get("HEXWX_VASL_METADATA")
-    vdir = str(vasl_dir) if vasl_dir else os.environ.get("HEXWX_VASL_DIR")
+    meta = str(vasl_metadata) if vasl_metadata else os.environ.get(METADATA_ENV)
+    vdir = str(vasl_dir) if vasl_dir else os.environ.get(VASL_DIR_ENV)
     key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr), ignore_board_extras)
     hit = _CACHE.get(key)
     if hit is not None:

@@ -75,6 +75,7 @@ CODE = ("__init__.py", "_cache.py", "_native.py", "errors.py", "frozen.py", "lim
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
         "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
         "io/mapcache.py", "io/mapfile.py", "io/ssr.py", "io/tomlfile.py", "io/vasl.py",
+        "io/vasl_env.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
         "weather/asl/state.py", "weather/asl/terrain_changes.py")
 

@@ -34,18 +34,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from hexwx.dice import Dice
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import TURNS
-from hexwx.validate import check_flag, check_text, check_texts, check_type, whole
+from hexwx.validate import bad, check_flag, check_path, check_text, check_texts, check_type, whole
 from hexwx.hexmap.coords import is_hex_name
-from hexwx.io.tomlfile import Table, load_toml
 from hexwx.weather.asl import charts as C
-from hexwx.weather.asl.records import ChartRoll
-from hexwx.weather.asl.rolls import roll_weather, run_weather
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the TOML reader, dice and weather runs load when a file is read or run
+    from hexwx.io.tomlfile import Table
+    from hexwx.weather.asl.records import ChartRoll
     from hexwx.hexmap.board import HexMap
     from hexwx.io.vsav import VaslSave
     from hexwx.lineofsight.results import LosResult, Viewshed
@@ -141,41 +139,51 @@ class Scenario:
         """The weather of Game Turn ``turn`` (its first Player Turn, after its Wind Change DR,
         E3.4): the setup weather run turn by turn with ``Dice(seed)`` (default: the scenario's
         seed, else 0).  ``hexes`` (the map's hex names) places new drifts."""
-        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
-            raise UsageError(f"bad turn {turn!r}; expected a whole number >= 1")
+        whole(turn, "turn", 1)
         if self.turns is not None and turn > self.turns:
-            raise UsageError(f"turn {turn} is past the end of {self.source} ({self.turns} turns)")
+            raise UsageError(f"turn {turn} is past the end of {self.source} ({self.turns} turns)",
+                             param="turn")
+        from hexwx.dice import Dice
+        from hexwx.weather.asl.rolls import run_weather
         dice = Dice(seed=seed if seed is not None else (self.seed if self.seed is not None else 0))
         records = run_weather(self.weather, dice, turn, hexes=hexes)
         return records[2 * (turn - 1)].state
 
-    def unit(self, unit_id: str) -> ScenarioUnit:
-        """The unit with id ``unit_id``."""
+    def unit(self, unit_id: str, param: str = "unit_id") -> ScenarioUnit:
+        """The unit with id ``unit_id`` (an error names the parameter ``param``)."""
         for u in self.units:
             if u.id == unit_id:
                 return u
-        raise UsageError(f"no unit {unit_id!r} in {self.source}; expected one of "
-                         f"{', '.join(u.id for u in self.units) or '(none)'}")
+        raise bad(param, unit_id, f"a unit of {self.source}: one of "
+                                  f"{', '.join(u.id for u in self.units) or '(none)'}")
 
     # -- queries --------------------------------------------------------------------------
 
-    def place(self, where: str, *, map: HexMap | None = None) -> Place:
-        """A unit id of this scenario (its hex and level) or a hex name of the map."""
-        check_text(where, "where")
+    def place(self, where: str, *, map: HexMap | None = None, param: str = "where") -> Place:
+        """A unit id of this scenario (its hex and level) or a hex name of the map (an error
+        names the parameter ``param``)."""
+        check_text(where, param, "a unit id or a hex name")
         for u in self.units:
             if u.id == where:
                 return Place(u.hex, u.level, u)
-        m = self.map if map is None else map
+        m = self._map_for(map)
         if not self.units:
-            m.parse(where)  # the map's own error for a bad hex
+            m.hex(where, param)  # the map's own error for a bad hex
             return Place(where)
         try:
             m.parse(where)
         except UsageError:
             ids = ", ".join(u.id for u in self.units) or "none"
-            raise UsageError(f"{where!r} is neither a hex of the map nor a unit of the scenario "
-                             f"(units: {ids})") from None
+            raise UsageError(f"bad {param}: {where!r} is neither a hex of the map nor a unit of "
+                             f"the scenario (units: {ids})", param=param) from None
         return Place(where)
+
+    def _map_for(self, map: HexMap | None) -> HexMap:
+        """``map`` (checked) or the scenario's own."""
+        if map is None:
+            return self.map
+        from hexwx.hexmap.board import HexMap
+        return check_type(map, HexMap, "map", "a HexMap (hexwx.load_map) or None")
 
     def _weather(self, weather: AslWeather | None) -> AslWeather:
         return self.weather if weather is None else check_type(weather, AslWeather, "weather")
@@ -190,8 +198,8 @@ class Scenario:
         ``target_camouflaged`` (E3 3.712); ``weather`` replaces the scenario's; ``map``
         replaces its map (the same boards under other SSRs)."""
         from hexwx.lineofsight.engine import los
-        m = self.map if map is None else map
-        a, b = self.place(viewer, map=m), self.place(target, map=m)
+        m = self._map_for(map)
+        a, b = self.place(viewer, map=m, param="viewer"), self.place(target, map=m, param="target")
         check_flag(target_vehicle, "target_vehicle")
         check_flag(target_camouflaged, "target_camouflaged")
         return los(m, a.hex, b.hex,
@@ -205,15 +213,15 @@ class Scenario:
                  weather: AslWeather | None = None, map: HexMap | None = None) -> Viewshed:
         """:func:`hexwx.viewshed` from a unit (at its level unless ``level``) or a hex."""
         from hexwx.lineofsight.engine import viewshed
-        m = self.map if map is None else map
-        a = self.place(viewer, map=m)
+        m = self._map_for(map)
+        a = self.place(viewer, map=m, param="viewer")
         return viewshed(m, a.hex, level=_level(level, a, "level"), weather=self._weather(weather))
 
     def sight(self, viewer: str, *, weather: AslWeather | None = None
               ) -> tuple[tuple[ScenarioUnit, LosResult], ...]:
         """Who ``viewer`` (a unit id) sees: (unit, LOS to it) for every other unit, each at
         its own level, in the scenario's order."""
-        unit = self.unit(viewer)
+        unit = self.unit(viewer, "viewer")
         return tuple((other, self.los(unit.id, other.id, weather=weather))
                      for other in self.units if other.id != unit.id)
 
@@ -224,13 +232,15 @@ class Scenario:
         """:func:`hexwx.path` from a unit or hex to a unit or hex.  ``unit`` (a movement
         class) defaults to infantry when ``start`` is an infantry unit; ``avoid_sight_of``
         (units or hexes) asks for the covered approach (:mod:`hexwx.movement.covered`)."""
-        m = self.map if map is None else map
-        a, b = self.place(start, map=m), self.place(goal, map=m)
+        m = self._map_for(map)
+        a, b = self.place(start, map=m, param="start"), self.place(goal, map=m, param="goal")
         kind = _move_class(unit, a)
         wx = self._weather(weather)
         if avoid_sight_of:
             from hexwx.movement.covered import covered_path
-            watchers = [self.place(w, map=m).hex for w in check_texts(avoid_sight_of, "avoid_sight_of")]
+            watchers = [self.place(w, map=m, param="avoid_sight_of").hex
+                        for w in check_texts(avoid_sight_of, "avoid_sight_of",
+                                             "a list of unit ids or hex names")]
             return covered_path(m, a.hex, b.hex, unit=kind, watchers=watchers, weather=wx, mf=mf)
         from hexwx.movement.paths import path
         return path(m, a.hex, b.hex, unit=kind, weather=wx, mf=mf)
@@ -239,8 +249,8 @@ class Scenario:
               weather: AslWeather | None = None, map: HexMap | None = None) -> Reach:
         """:func:`hexwx.reach` from a unit or hex (``unit`` as in :meth:`path`)."""
         from hexwx.movement.paths import reach
-        m = self.map if map is None else map
-        a = self.place(start, map=m)
+        m = self._map_for(map)
+        a = self.place(start, map=m, param="start")
         return reach(m, a.hex, unit=_move_class(unit, a), mf=mf, weather=self._weather(weather))
 
     def to_json(self) -> dict:
@@ -314,7 +324,11 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
 
     With ``check_map`` (the default) the map of a scenario with units or drifts is loaded and
     every unit's hex and level and every drift's hexside are checked against it."""
-    p = Path(path)
+    p = check_path(path, "path")
+    check_flag(check_map, "check_map")
+    from hexwx.dice import Dice
+    from hexwx.io.tomlfile import load_toml
+    from hexwx.weather.asl.rolls import roll_weather
     t = load_toml(p)
     t.check_keys(TOP_KEYS)
     name = t.str("name", p.stem)

@@ -18,7 +18,7 @@ from shapely.geometry import LineString, Point, Polygon
 from hexwx.limits import BASES
 from hexwx.units import ruler
 from hexwx.errors import DataError, UsageError
-from hexwx.validate import is_whole
+from hexwx.validate import check_path, check_text, is_whole, whole
 from hexwx.tabletop.sight import RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm
 from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, TERRAIN_KINDS, Base, TableTop, TerrainPiece,
                             Unit, arrange_bases, to_cm)
@@ -74,9 +74,8 @@ class TableScenario:
         return table_png(self)
 
     def check_turn(self, turn: int) -> int:
-        if not is_whole(turn, 1, self.turns):
-            raise UsageError(f"turn must be a whole number from 1 to {self.turns}, got {turn!r}")
-        return turn
+        """``turn`` if it is a turn of this scenario (1..turns)."""
+        return whole(turn, "turn", 1, self.turns, expected=f"a whole number from 1 to {self.turns}")
 
     def reports(self) -> list[Any]:
         """One TurnReport per turn (fewer when the battle ends early, Mini-Nap 2 dusk)."""
@@ -148,6 +147,8 @@ class TableScenario:
         """:func:`hexwx.can_see` between two units under the visibility of ``turn``."""
         from hexwx.tabletop.sight import can_see
         self.check_turn(turn)
+        check_text(viewer, "viewer")
+        check_text(target, "target")
         return can_see(self.table, viewer, target, rules=self.rules,
                        visibility_cm=self.visibility_cm(turn))
 
@@ -325,6 +326,7 @@ def _state(t: Table, unit: str, turn: int) -> WeatherState:
 
 def load_table_scenario(path: str | Path) -> TableScenario:
     """Read a tabletop scenario file; :class:`DataError` naming the file and key on bad input."""
+    path = check_path(path, "path")
     doc = load_toml(path)
     doc.check_keys(_TOP_KEYS)
     rules = doc.str("rules", choices=RULE_SETS)

@@ -27,6 +27,7 @@ from typing import IO, Any
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
+from hexwx.validate import one_of
 from hexwx.outputs import check_output, csv_cell, open_output
 
 FORMATS = ("csv", "jsonl", "parquet")
@@ -39,9 +40,7 @@ SUFFIX = {"csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
 def format_for(path: str | None, fmt: str | None) -> str:
     """The output format: ``fmt`` if given, else from the file suffix, else CSV."""
     if fmt is not None:
-        if fmt not in FORMATS:
-            raise UsageError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-        return fmt
+        return one_of(fmt, FORMATS, "fmt")
     suffix = Path(path).suffix.lower() if path not in (None, "-") else ""
     for f, s in SUFFIX.items():
         if suffix == s or (f == "jsonl" and suffix == ".ndjson"):

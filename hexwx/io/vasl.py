@@ -25,9 +25,7 @@ import numpy as np
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import check_input, gunzip, is_zip, open_zip, read_bytes_input, read_zip_entry
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
-
-#: The environment variable naming VASL's terrain table (hexwx.io.layout reads it too).
-METADATA_ENV = "HEXWX_VASL_METADATA"
+from hexwx.io.vasl_env import METADATA_ENV
 
 if TYPE_CHECKING:  # the XML parser is imported when a terrain table is read
     from xml.etree import ElementTree

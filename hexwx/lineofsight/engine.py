@@ -21,10 +21,10 @@ from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
-from hexwx.validate import is_whole
+from hexwx.validate import check_flag, whole
 from hexwx.lineofsight.locations import location_name
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances
-from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, weathered
+from hexwx.lineofsight.pair_lv import apply_lv, check_query, fog_spec, weathered
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
@@ -33,15 +33,9 @@ __all__ = ["LV_BLOCK_REASON", "REASONS", "Hindrance", "LosResult", "LosTable", "
            "los_table", "viewshed", "weathered"]
 
 
-def _hex(m: HexMap, h: Hex | str) -> Hex:
-    return m.grid.hex(h)
-
-
-def _elevation(m: HexMap, h: Hex, level: int) -> tuple[int, int]:
-    if not is_whole(level):
-        raise UsageError(f"level must be a whole number, got {level!r}")
-    m.check_level(h, int(level))
-    return m.ground_level(h) + int(level), int(m.is_rooftop(h, int(level)))
+def _elevation(m: HexMap, h: Hex, level: int, param: str) -> tuple[int, int]:
+    level = m.check_level(h, level, param)
+    return m.ground_level(h) + level, int(m.is_rooftop(h, level))
 
 
 _LOCAL = threading.local()
@@ -94,10 +88,15 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     states or, when None, the target Location's terrain gives (:mod:`hexwx.lineofsight.tem`).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
+    check_query(m, weather)
+    check_flag(target_is_infantry, "target_is_infantry")
+    check_flag(target_winter_camouflage, "target_winter_camouflage")
+    if target_positive_tem is not None:
+        check_flag(target_positive_tem, "target_positive_tem")
     m = weathered(m, weather)
-    src, tgt = _hex(m, a), _hex(m, b)
-    sE, s_roof = _elevation(m, src, from_level)
-    tE, t_roof = _elevation(m, tgt, to_level)
+    src, tgt = m.hex(a, "a"), m.hex(b, "b")
+    sE, s_roof = _elevation(m, src, from_level, "from_level")
+    tE, t_roof = _elevation(m, tgt, to_level, "to_level")
     R = m.grid.distance(src, tgt)
     fog = fog_spec(weather)
     scratch = _acquire(m)
@@ -210,10 +209,11 @@ _HINDRANCES: dict[tuple[int, str, str], dict[str, Hindrance]] = {}
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
     hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level)``."""
+    check_query(m, weather)
     shown = m
     m = weathered(m, weather)
-    src = _hex(m, a)
-    sE, s_roof = _elevation(m, src, level)
+    src = m.hex(a, "a")
+    sE, s_roof = _elevation(m, src, level, "level")
     n = len(m)
     tgts = np.arange(n, dtype=np.int64)
     srcs = np.full(n, src, np.int64)
@@ -247,6 +247,13 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     affinity).  Holds every pair in memory; :func:`hexwx.lineofsight.pairs.los_table_chunks`
     streams the same answers in bounded memory.
     """
+    check_query(m, weather)
+    check_flag(all_locations, "all_locations")
+    for level, name in ((from_level, "from_level"), (to_level, "to_level")):
+        if level is not None:
+            whole(level, name)
+    if threads is not None:
+        whole(threads, "threads", 1)
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
         return _los_table_levels(m, weather, from_level, to_level, all_locations)
     m = weathered(m, weather)
@@ -287,16 +294,18 @@ def level_locations(m: HexMap, from_level: int | None, to_level: int | None,
     from hexwx.lineofsight.batch import locations
     if all_locations:
         if from_level is not None or to_level is not None:
-            raise UsageError("give either all locations or --from-level/--to-level, not both")
+            raise UsageError("give either all_locations or from_level/to_level, not both",
+                             param="all_locations")
         sh, sl = locations(m)
         th, tl = sh, sl
     else:
-        for lv in (from_level, to_level):
-            if lv is not None and (isinstance(lv, bool) or not isinstance(lv, (int, np.integer))):
-                raise UsageError(f"level must be a whole number, got {lv!r}")
+        for lv, param in ((from_level, "from_level"), (to_level, "to_level")):
+            if lv is not None:
+                whole(lv, param)
         sh, sl = locations(m, int(from_level or 0))
         th, tl = locations(m, int(to_level or 0))
-        for lv, h in ((from_level, sh), (to_level, th)):
+        for lv, h, param in ((from_level, sh, "from_level"), (to_level, th, "to_level")):
             if len(h) == 0:
-                raise UsageError(f"no hex of this map has a location at level {lv}")
+                raise UsageError(f"bad {param} {lv}: no hex of this map has a location at that "
+                                 "level", param=param)
     return sh, sl, th, tl

@@ -21,6 +21,7 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.errors import UsageError
+from hexwx.validate import whole
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, fog_straight, weathered
 from hexwx.lineofsight.lv import FOG_TOPS
@@ -204,9 +205,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     ``observers``: hex names or ids (default: every hex of the map); an observer never counts
     its own hex.  Hexes without a location at ``level`` (e.g. level 1 outside buildings) get -1.
     """
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or level < 0:
-        raise UsageError(f"level must be a whole number >= 0, got {level!r}")
-    level = int(level)
+    level = whole(level, "level", 0)
     shown = m
     m = weathered(m, weather)
     n = len(m)

@@ -15,8 +15,17 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.transform import transformed
 from hexwx.lineofsight.lv import fog_params, lv_hindrances, mist_lv
 from hexwx.lineofsight.results import ThreadHex
+from hexwx.validate import check_type
 from hexwx.weather.asl.state import AslWeather
 from hexwx.weather.asl.terrain_changes import weather_changes
+
+
+def check_query(m: object, weather: object) -> None:
+    """UsageError naming the parameter unless ``m`` is a HexMap and ``weather`` an AslWeather
+    or None (a string or a dict of fields is refused, not read)."""
+    check_type(m, HexMap, "m", "a HexMap (hexwx.load_map)")
+    if weather is not None:
+        check_type(weather, AslWeather, "weather", "an AslWeather or None")
 
 
 def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:

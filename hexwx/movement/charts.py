@@ -32,19 +32,19 @@ _NO = None  # not allowed
 #: Cavalry column: reading — the infantry costs (our notes give no cavalry column).
 MOVEMENT_COSTS: Mapping[str, tuple[tuple[float | None, ...], str]] = MappingProxyType({
     #                    infantry cavalry tracked non-tracked sledge
-    "Open Ground":      ((1,    1,    1,    1,    1),    "B1; RULES-NOTES"),
-    "Plowed Field":     ((1,    1,    1,    1,    1),    "B1; RULES-NOTES (open ground)"),
-    "Dirt Road":        ((1,    1,    0.5,  0.5,  0.5),  "B3.4; RULES-NOTES"),
-    "Paved Road":       ((1,    1,    0.5,  0.5,  0.5),  "B3.4; RULES-NOTES"),
-    "Grain":            ((1.5,  1.5,  1,    1,    1),    "B15; RULES-NOTES"),
-    "Orchard":          ((1,    1,    1,    1,    1),    "B14; RULES-NOTES"),
-    "Brush":            ((2,    2,    2,    2,    2),    "B11; RULES-NOTES"),
-    "Woods":            ((2,    2,    4,    _NO,  _NO),  "B13; RULES-NOTES (vehicles: tracked only)"),
-    "Building":         ((2,    2,    _NO,  _NO,  _NO),  "B23; RULES-NOTES"),
-    "Marsh":            ((2,    2,    _NO,  _NO,  _NO),  "B16; RULES-NOTES"),
-    "Shellholes":       ((2,    2,    2,    2,    2),    "B2; RULES-NOTES (vehicles: reading)"),
-    "Rubble":           ((3,    3,    4,    _NO,  _NO),  "B24; RULES-NOTES (vehicles: reading)"),
-    "Crags":            ((3,    3,    _NO,  _NO,  _NO),  "B17; RULES-NOTES (vehicles: reading)"),
+    "Open Ground":      ((1,    1,    1,    1,    1),    "B1; docs/movement.md"),
+    "Plowed Field":     ((1,    1,    1,    1,    1),    "B1; docs/movement.md (open ground)"),
+    "Dirt Road":        ((1,    1,    0.5,  0.5,  0.5),  "B3.4; docs/movement.md"),
+    "Paved Road":       ((1,    1,    0.5,  0.5,  0.5),  "B3.4; docs/movement.md"),
+    "Grain":            ((1.5,  1.5,  1,    1,    1),    "B15; docs/movement.md"),
+    "Orchard":          ((1,    1,    1,    1,    1),    "B14; docs/movement.md"),
+    "Brush":            ((2,    2,    2,    2,    2),    "B11; docs/movement.md"),
+    "Woods":            ((2,    2,    4,    _NO,  _NO),  "B13; docs/movement.md (vehicles: tracked only)"),
+    "Building":         ((2,    2,    _NO,  _NO,  _NO),  "B23; docs/movement.md"),
+    "Marsh":            ((2,    2,    _NO,  _NO,  _NO),  "B16; docs/movement.md"),
+    "Shellholes":       ((2,    2,    2,    2,    2),    "B2; docs/movement.md (vehicles: reading)"),
+    "Rubble":           ((3,    3,    4,    _NO,  _NO),  "B24; docs/movement.md (vehicles: reading)"),
+    "Crags":            ((3,    3,    _NO,  _NO,  _NO),  "B17; docs/movement.md (vehicles: reading)"),
     "Graveyard":        ((2,    2,    2,    _NO,  _NO),  "B18 (reading)"),
     "Gully":            ((2,    2,    4,    4,    4),    "B19; E3 3.54 EX"),
     "Dry Stream":       ((2,    2,    4,    4,    4),    "B20 (reading: as a gully)"),
@@ -82,10 +82,10 @@ MOVEMENT_CATEGORY_FALLBACK: Mapping[Category, str] = MappingProxyType({
 #: Bocage: reading — like a wall/hedge (+1), to be checked against B9.5.
 HEXSIDE_MOVEMENT_COSTS: Mapping[str, tuple[tuple[float | None, ...], str]] = MappingProxyType({
     #                    infantry cavalry tracked non-tracked sledge
-    "Wall":             ((1,    1,    1,    1,    1),    "B9; RULES-NOTES"),
-    "Hedge":            ((1,    1,    1,    1,    1),    "B9; RULES-NOTES"),
+    "Wall":             ((1,    1,    1,    1,    1),    "B9; docs/movement.md"),
+    "Hedge":            ((1,    1,    1,    1,    1),    "B9; docs/movement.md"),
     "Bocage":           ((1,    1,    1,    1,    1),    "B9.5 (reading: as wall/hedge)"),
-    "Cliff":            ((_NO,  _NO,  _NO,  _NO,  _NO),  "B10.4; RULES-NOTES"),
+    "Cliff":            ((_NO,  _NO,  _NO,  _NO,  _NO),  "B10.4; docs/movement.md"),
 })
 #: Hexside names matched by substring ("Cactus Hedge" -> "Hedge"); others cost nothing.
 HEXSIDE_NAME_PARTS: tuple[tuple[str, str], ...] = (
@@ -100,7 +100,7 @@ UP_LEVEL_COST: Mapping[str, tuple[str, float]] = MappingProxyType({
     "infantry": ("x", 2), "cavalry": ("x", 2),
     "tracked": ("+", 4), "non-tracked": ("+", 4), "sledge": ("+", 4),
 })
-UP_LEVEL_RULE = "B10.4; RULES-NOTES; E3 3.54 EX"
+UP_LEVEL_RULE = "B10.4; docs/movement.md; E3 3.54 EX"
 
 #: Road bonus (B3.4): extra MF for a unit that spends its whole move along road hexsides.
 ROAD_BONUS: Mapping[str, float] = MappingProxyType({"infantry": 1, "cavalry": 1})

@@ -44,6 +44,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Grid
 from hexwx.weather.asl.terrain_changes import DEEP_SNOW_CHANGES, GROUND_SNOW_CHANGES
 from hexwx.errors import DataError, UsageError
+from hexwx.validate import bad, check_type, is_number, number
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
 from hexwx.movement.charts import (HEXSIDE_MOVEMENT_COSTS, HEXSIDE_NAME_PARTS, MF_CLASSES,
                                    MOVE_CLASSES, MOVEMENT_ALIASES, MOVEMENT_CATEGORY_FALLBACK,
@@ -100,12 +101,13 @@ _UNIT_ALIASES = {
 }
 
 
-def parse_unit(text: str) -> str:
-    """The unit class ``text`` names (``"halftrack"`` -> ``"non-tracked"``); UsageError if unknown."""
-    key = str(text).strip().lower().replace("_", "-")
+def parse_unit(text: str, param: str = "unit") -> str:
+    """The unit class ``text`` names (``"halftrack"`` -> ``"non-tracked"``); UsageError naming
+    the parameter ``param`` if unknown."""
+    key = text.strip().lower().replace("_", "-") if isinstance(text, str) else None
     if key not in _UNIT_ALIASES:
-        raise UsageError(f"unknown unit class {text!r}; expected one of {', '.join(MOVE_CLASSES)} "
-                         "(or fully-tracked, halftrack, truck, armoured-car)")
+        raise bad(param, text, f"a unit class: one of {', '.join(MOVE_CLASSES)} "
+                               "(or fully-tracked, halftrack, truck, armoured-car)")
     return _UNIT_ALIASES[key]
 
 
@@ -114,19 +116,14 @@ def unit_measure(unit: str) -> str:
     return "MF" if unit in MF_CLASSES else "MP"
 
 
-def check_allowance(mf: float, unit: str = "infantry") -> float:
-    """``mf`` as a float; UsageError if negative or not a finite number."""
+def check_allowance(mf: float, unit: str = "infantry", param: str = "mf") -> float:
+    """``mf`` as a float; UsageError naming ``param`` if not a finite number from 0 to
+    :data:`MAX_ALLOWANCE`."""
     what = unit_measure(unit)
-    try:
-        v = float(mf)
-    except (TypeError, ValueError):
-        raise UsageError(f"bad allowance {mf!r}; expected a number of {what} >= 0") from None
-    if isinstance(mf, bool) or not math.isfinite(v) or v < 0:
-        raise UsageError(f"bad allowance {mf!r}; expected a number of {what} >= 0")
-    if v > MAX_ALLOWANCE:
-        raise UsageError(f"bad allowance {mf!r}; expected a number of {what} from 0 to "
-                         f"{MAX_ALLOWANCE:,} (no unit has more; costs are whole half-{what})")
-    return v
+    if is_number(mf) and float(mf) > MAX_ALLOWANCE:
+        raise bad(param, mf, f"a number of {what} from 0 to {MAX_ALLOWANCE:,} (no unit has "
+                             f"more; costs are whole half-{what})")
+    return number(mf, param, 0, expected=f"a number of {what} >= 0")
 
 
 #: The largest movement allowance accepted (whole half-MF counts stay small integers).
@@ -168,6 +165,7 @@ class MoveWeather:
             return cls()
         if isinstance(weather, MoveWeather):
             return weather
+        check_type(weather, AslWeather, "weather", "an AslWeather or None")
         return cls(rained=weather.rained, mud=weather.mud, ground_snow=weather.ground_snow,
                    deep_snow=weather.deep_snow, plowed_roads=weather.plowed_roads,
                    drifts=tuple(sorted((d.hex, d.hexside) for d in weather.drifts)))

@@ -35,6 +35,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.weather.asl.state import AslWeather
 from hexwx.hexmap.coords import HEXSIDE_NAMES
 from hexwx.errors import UsageError
+from hexwx.validate import check_type
 from hexwx.movement.costs import (DRIFT_BOG_DRM, EdgeCosts, MoveTerrain, MoveWeather, Part,
                             check_allowance, edge_costs, fmt, parse_unit, unit_measure)
 from hexwx.movement.charts import MF_CLASSES, ROAD_BONUS, ROAD_BONUS_RULE
@@ -228,9 +229,10 @@ class MoveGraph:
     def measure(self) -> str:
         return unit_measure(self.unit)
 
-    def hex(self, h: int | str) -> int:
-        """Hex id of ``h`` (a name or an id); UsageError if not on the map."""
-        return self.grid.hex(h)
+    def hex(self, h: int | str, param: str | None = None) -> int:
+        """Hex id of ``h`` (a name or an id); UsageError if not on the map (naming the
+        function parameter ``param`` when given)."""
+        return self.grid.hex(h, param)
 
     # -- one step ------------------------------------------------------------------------------
     def edge(self, a: int, b: int) -> int:
@@ -369,6 +371,8 @@ def movement_graph(m: MoveMap, unit: str, weather: MoveWeatherLike = None) -> Mo
     an :class:`~hexwx.weather.asl.state.AslWeather`, a MoveWeather or None (clear).  One graph is
     built per (map, unit class, movement-relevant weather) and kept while the map lives.
     """
+    if not isinstance(m, MoveTerrain):
+        check_type(m, HexMap, "m", "a HexMap (hexwx.load_map)")
     unit = parse_unit(unit)
     mw = MoveWeather.of(weather)
     per_map = _GRAPHS.get(m)
@@ -389,7 +393,9 @@ def movement_graph(m: MoveMap, unit: str, weather: MoveWeatherLike = None) -> Mo
 def path(m: MoveMap, start: int | str, goal: int | str, *, unit: str, weather: MoveWeatherLike = None,
          mf: float | None = None) -> MovePath:
     """Cheapest path from ``start`` to ``goal`` on map ``m`` for ``unit`` under ``weather``."""
-    return _with_map(movement_graph(m, unit, weather).path(start, goal, mf=mf), m)
+    g = movement_graph(m, unit, weather)
+    a, b = g.hex(start, "start"), g.hex(goal, "goal")
+    return _with_map(g.path(a, b, mf=None if mf is None else check_allowance(mf, g.unit)), m)
 
 
 def _with_map(res: _R, m: MoveMap) -> _R:
@@ -399,7 +405,8 @@ def _with_map(res: _R, m: MoveMap) -> _R:
 
 def reach(m: MoveMap, start: int | str, *, unit: str, mf: float, weather: MoveWeatherLike = None) -> Reach:
     """Every hex of ``m`` that ``unit`` can reach from ``start`` with ``mf`` MF/MP."""
-    return _with_map(movement_graph(m, unit, weather).reach(start, mf), m)
+    g = movement_graph(m, unit, weather)
+    return _with_map(g.reach(g.hex(start, "start"), check_allowance(mf, g.unit)), m)
 
 
 def step(m: MoveMap, a: int | str, b: int | str, *, unit: str, weather: MoveWeatherLike = None) -> Step:

@@ -29,6 +29,7 @@ from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
                                  Hex, split_name)
 from hexwx.errors import UsageError
+from hexwx.validate import one_of
 from hexwx.render.style import (
     BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, PATTERNS, RGB, TERRAIN_STYLES, Frame,
     Marker, Rendering, downsample, font, halo_label, halo_text, legend_strip, level_colour,
@@ -160,11 +161,9 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
 
 
 def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
-    """Hex id of ``h`` (a name or an id); UsageError naming the overlay if not on the map."""
-    try:
-        return m.grid.hex(h)
-    except UsageError as exc:
-        raise UsageError(f"{what}: {exc}") from None
+    """Hex id of ``h`` (a name or an id); UsageError naming the parameter or overlay ``what``
+    if not on the map."""
+    return m.grid.hex(h, what)
 
 
 # -------------------------------------------------------------------------------------------
@@ -728,8 +727,8 @@ def los_caption(result: LosResult) -> str:
 def draw_los(d: ImageDraw.ImageDraw, m: HexMap, view: View, r: LosResult) -> list[Marker]:
     """The LOS thread (green clear; red dashed past the blocking point, marked with an X) and a
     badge with the DRM on every hindrance (square, orange) and LV (round, sky blue) hex."""
-    a = m.grid.centre(_hex(m, r.source, "--los"))
-    b = m.grid.centre(_hex(m, r.target, "--los"))
+    a = m.grid.centre(_hex(m, r.source, "los"))
+    b = m.grid.centre(_hex(m, r.target, "los"))
     markers: list[Marker] = []
     if r.blocked and r.blocked_at is not None:
         p = (float(r.blocked_at[0]), float(r.blocked_at[1]))
@@ -919,7 +918,7 @@ def _path_steps(p: MovePath) -> list[tuple[str, str]]:
 def draw_path(d: ImageDraw.ImageDraw, m: HexMap, view: View, p: MovePath) -> list[Marker]:
     """The path as a blue line through hex centres with the cumulative cost at each hex."""
     steps = _path_steps(p)
-    pts = [m.grid.centre(_hex(m, h, "--path")) for h, _ in steps]
+    pts = [m.grid.centre(_hex(m, h, "path")) for h, _ in steps]
     for a, b in zip(pts, pts[1:]):
         thick_line(d, view, a, b, OVERLAY["path"], 3.5)
     markers = []
@@ -958,7 +957,7 @@ def label_reach(d: ImageDraw.ImageDraw, m: HexMap, view: View, r: Reach,
 
 def reach_costs(m: HexMap, r: Reach) -> dict[Hex, float]:
     """{hex id: cost} of a reach result."""
-    return {_hex(m, h, "--reach"): float(c) for h, c in r.costs.items()}
+    return {_hex(m, h, "reach"): float(c) for h, c in r.costs.items()}
 
 
 # -------------------------------------------------------------------------------------------
@@ -980,17 +979,16 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     scenario units (``id``, ``side``, ``hex``, ``kind``) drawn as counters
     (:mod:`hexwx.render.units`).
     """
-    if background not in BACKGROUNDS:
-        raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
+    one_of(background, BACKGROUNDS, "background")
     art_map = m                                    # the boards' art is the same in any weather
     m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
-    vs_src = _hex(m, viewshed_from, "--from") if viewshed is not None and viewshed_from is not None else 0
+    vs_src = _hex(m, viewshed_from, "viewshed_from") if viewshed is not None and viewshed_from is not None else 0
     reach_src = None
     if reach is not None:
-        reach_src = _hex(m, reach_from if reach_from is not None else reach.start, "--reach")
+        reach_src = _hex(m, reach_from if reach_from is not None else reach.start, "reach_from")
     classes: set[str]
     levels: list[int]
     keep = window is None and m.kept_on_disk      # a whole-map view: its layers kept with the map

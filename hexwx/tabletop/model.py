@@ -24,6 +24,7 @@ from shapely.strtree import STRtree
 
 from hexwx.units import CM_PER_INCH, UNIT_CM  # noqa: F401  (CM_PER_INCH re-exported)
 from hexwx.errors import UsageError
+from hexwx.validate import bad
 
 LengthUnit = Literal["in", "cm"]
 
@@ -304,13 +305,13 @@ class TableTop:
     def _units_by_id(self) -> dict[str, Unit]:
         return {u.id: u for u in self.units}
 
-    def unit_by_id(self, unit_id: str) -> Unit:
-        """The unit called ``unit_id``; :class:`UsageError` naming the known ids if absent."""
-        try:
-            return self._units_by_id[unit_id]
-        except KeyError:
-            known = ", ".join(u.id for u in self.units) or "none"
-            raise UsageError(f"unknown unit {unit_id!r}; expected one of {known}") from None
+    def unit_by_id(self, unit_id: str, param: str = "unit_id") -> Unit:
+        """The unit called ``unit_id``; :class:`UsageError` naming the parameter ``param`` and
+        the known ids if absent."""
+        unit = self._units_by_id.get(unit_id) if isinstance(unit_id, str) else None
+        if unit is None:
+            raise bad(param, unit_id, f"a unit id: one of {', '.join(u.id for u in self.units) or 'none'}")
+        return unit
 
     @cached_property
     def terrain_tree(self) -> STRtree:

@@ -38,6 +38,7 @@ from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
 from hexwx.units import ruler
+from hexwx.validate import check_type, number
 from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
 from hexwx.weather.minis.registry import RULE_NAMES, check_rules
 from hexwx.tabletop.model import Base, TableTop, TerrainPiece, Unit, from_cm
@@ -399,8 +400,12 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
             visibility_cm: float | None = None) -> Sight:
     """Can unit ``viewer_id`` see unit ``target_id``?  Exact geometry, explained (see module
     docstring for the readings); ``visibility_cm`` is the limit now (None = unlimited)."""
+    check_type(table, TableTop, "table", "a TableTop (a TableScenario's table)")
     check_rules(rules)
-    viewer, target = table.unit_by_id(viewer_id), table.unit_by_id(target_id)
+    if visibility_cm is not None:
+        number(visibility_cm, "visibility_cm", 0)
+    viewer = table.unit_by_id(viewer_id, "viewer_id")
+    target = table.unit_by_id(target_id, "target_id")
     if viewer is target:
         raise UsageError(f"a unit cannot look at itself: {viewer_id!r}")
     clear_bases: list[str] = []

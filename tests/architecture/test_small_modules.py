@@ -52,7 +52,7 @@ def test_one_registry_of_rule_sets() -> None:
     assert RULE_NAMES == ("agv", "mininap", "wesencraft", "huzzah")
     assert RULE_SETS["huzzah"].module == huzzah.__name__
     assert check_rules("agv") == "agv"
-    with pytest.raises(UsageError, match="unknown rule set 'dba'"):
+    with pytest.raises(UsageError, match="bad rules 'dba'"):
         check_rules("dba")
 
 

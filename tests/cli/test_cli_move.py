@@ -91,7 +91,7 @@ def test_scenario_weather_drifts_and_unit_ids(capsys):
 
 
 @pytest.mark.parametrize("argv, code, text", [
-    (["path", VILLAGE, "A1", "B1", "--unit", "hovercraft"], 2, "unknown unit class 'hovercraft'"),
+    (["path", VILLAGE, "A1", "B1", "--unit", "hovercraft"], 2, "bad --unit 'hovercraft'; expected a unit class"),
     (["reach", VILLAGE, "A1", "--unit", "infantry", "--mf", "-2"], 2, "bad allowance -2"),
     (["path", VILLAGE, "A1", "ZZ40", "--unit", "infantry"], 2, "hex 'ZZ40' is not on this map"),
     (["path", "A1", "B1", "--unit", "infantry"], 2, "give a MAP"),

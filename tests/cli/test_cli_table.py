@@ -121,7 +121,7 @@ def test_outline_lists_units(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("argv,code,message", [
-    (["--can-see", "A", "Z"], 2, "unknown unit 'Z'; expected one of A, B, C"),
+    (["--can-see", "A", "Z"], 2, "'Z'; expected a unit id: one of A, B, C"),
     (["--move", "A", "--turn", "99"], 2, "--turn must be from 1 to 12, got 99"),
     (["--can-see", "A", "A"], 2, "cannot look at itself"),
     (["--outline"], 2, "--outline goes with --move UNIT"),

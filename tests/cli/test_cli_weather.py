@@ -42,7 +42,7 @@ def test_roll_text_lists_rolls_and_weather(capsys: pytest.CaptureFixture[str]) -
 
 def test_bad_month_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "weather", "roll", "--month", "Smarch")
-    assert code == 2 and "unknown month 'Smarch'" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "bad month 'Smarch'" in err and len(err.strip().splitlines()) == 1
 
 
 def test_run_fog_lifts_each_player_turn_under_heavy_winds(capsys: pytest.CaptureFixture[str]) -> None:

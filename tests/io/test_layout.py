@@ -151,3 +151,15 @@ def test_board_art_of_a_layout_is_turned_where_the_board_is() -> None:
     own = own.resize((1800, 645)) if own.size != (1800, 645) else own
     assert np.array_equal(art[:, 1800:], np.asarray(own.rotate(180)))
     assert not np.array_equal(art[:, 1800:], np.asarray(own))
+
+
+def test_the_board_reader_and_the_layouts_read_the_same_variables(monkeypatch) -> None:
+    from hexwx.io import layout, vasl
+    from hexwx.io.vasl_env import METADATA_ENV, VASL_DIR_ENV
+    assert (METADATA_ENV, VASL_DIR_ENV) == ("HEXWX_VASL_METADATA", "HEXWX_VASL_DIR")
+    monkeypatch.delenv(METADATA_ENV, raising=False)
+    monkeypatch.delenv(VASL_DIR_ENV, raising=False)
+    with pytest.raises(UsageError, match=METADATA_ENV):
+        layout.metadata_path(None)
+    with pytest.raises(UsageError, match=METADATA_ENV):
+        vasl.read_metadata(None)

@@ -80,5 +80,5 @@ def test_format_from_suffix_or_flag() -> None:
     assert format_for("a.parquet", None) == "parquet"
     assert format_for(None, None) == "csv"
     assert format_for("a.csv", "jsonl") == "jsonl"
-    with pytest.raises(UsageError, match="unknown format"):
+    with pytest.raises(UsageError, match="bad fmt"):
         format_for("a", "xml")

@@ -110,7 +110,7 @@ def test_map_overrides():
 
 @pytest.mark.parametrize("movement, text", [
     ({"lava": {"infantry": 1}}, "unknown terrain 'lava'"),
-    ({"woods": {"hovercraft": 1}}, "unknown unit class 'hovercraft'"),
+    ({"woods": {"hovercraft": 1}}, "bad unit 'hovercraft'; expected a unit class"),
     ({"woods": {"infantry": -1}}, "expected a cost >= 0"),
     ({"woods": {"infantry": 1.25}}, "in steps of 0.5"),
 ])
@@ -278,9 +278,9 @@ def test_drift_surrounded_hex_reached_only_by_whole_move():
 
 def test_bad_input():
     m = tiny()
-    with pytest.raises(UsageError, match="unknown unit class 'hovercraft'"):
+    with pytest.raises(UsageError, match="bad unit 'hovercraft'; expected a unit class"):
         path(m, "A1", "B1", unit="hovercraft")
-    with pytest.raises(UsageError, match="bad allowance -1"):
+    with pytest.raises(UsageError, match="bad mf -1"):
         reach(m, "A1", unit="infantry", mf=-1)
     with pytest.raises(UsageError, match="hex 'ZZ99' is not on this map"):
         path(m, "ZZ99", "B1", unit="infantry")

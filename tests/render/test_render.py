@@ -234,7 +234,7 @@ def test_unknown_overlay_hex_is_a_usage_error(m):
     bad = type(res)(**{**res.__dict__, "source": "Z99"})
     with pytest.raises(UsageError, match="'Z99'"):
         render_map(m, los=bad)
-    with pytest.raises(UsageError, match="--from: .*'QQ3'"):
+    with pytest.raises(UsageError, match="bad viewshed_from: .*'QQ3'"):
         render_map(m, viewshed=_viewshed(m), viewshed_from="QQ3")
 
 
@@ -243,7 +243,7 @@ def test_bad_window_scale_and_background(m):
         render_map(m, window=("A1", "A99"))
     with pytest.raises(UsageError, match="scale"):
         render_map(m, scale=0)
-    with pytest.raises(UsageError, match="unknown background 'photo'"):
+    with pytest.raises(UsageError, match="bad background 'photo'"):
         render_map(m, background="photo")
     with pytest.raises(UsageError, match="--background board needs a VASL board"):
         render_map(m, background="board")

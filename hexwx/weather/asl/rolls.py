@@ -11,7 +11,7 @@ from typing import Callable, Sequence, TypeVar
 from hexwx.dice import Dice, Roll
 from hexwx.limits import TURNS, check_count
 from hexwx.errors import UsageError
-from hexwx.validate import whole
+from hexwx.validate import check_type, one_of, whole
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.drifts import HexSet, Neighbour, drift_boards, place_drift
 from hexwx.weather.asl.records import ChartRoll, WeatherEvent, chart_roll
@@ -95,6 +95,10 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
     boards are given; otherwise the state says ``drifts_in_play`` and placement waits for a map.
     """
     month = parse_month(month)
+    check_type(dice, Dice, "dice", "a Dice (hexwx.Dice(seed=...))")
+    one_of(wind, C.WIND_FORCES, "wind")
+    if wind_direction is not None:
+        whole(wind_direction, "wind_direction", 0, 5, expected="a hexside 0-5")
     rolls: list[ChartRoll] = []
     r = dice.DR(f"weather chart DR ({month})")
     base = temperate_weather(month, r.total)
@@ -266,8 +270,10 @@ class TurnRecord:
 
 def run_weather(state: AslWeather, dice: Dice, turns: int, **placement: object) -> list[TurnRecord]:
     """Run ``turns`` Game Turns (two Player Turns each) from ``state``; one record per Player Turn."""
-    whole(turns, "number of turns", 1)
-    check_count(turns, TURNS, "number of turns")  # hexwx.limits: a run is bounded
+    check_type(state, AslWeather, "state", "an AslWeather")
+    check_type(dice, Dice, "dice", "a Dice (hexwx.Dice(seed=...))")
+    whole(turns, "turns", 1)
+    check_count(turns, TURNS, "turns")  # hexwx.limits: a run is bounded
     from hexwx.weather.run import WeatherRun
     out: list[TurnRecord] = WeatherRun()
     for _ in range(turns * 2):

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from hexwx.errors import UsageError
 from hexwx.hexmap.coords import is_hex_name, parse_hexside
-from hexwx.validate import is_whole, one_of, whole
+from hexwx.validate import bad, check_flag, is_whole, one_of, whole
 from hexwx.weather.asl import charts as C
 # -------------------------------------------------------------------------------------------
 # months and weather names
@@ -34,12 +34,12 @@ for _i, _m in enumerate(C.MONTHS, start=1):
     _MONTH_ALIASES[str(_i)] = _m
 
 
-def parse_month(text: str | int) -> str:
-    """``"mar"``, ``"March"``, ``3`` -> ``"Mar"``; a :class:`UsageError` for anything else."""
-    key = str(text).strip().lower()
+def parse_month(text: str | int, param: str = "month") -> str:
+    """``"mar"``, ``"March"``, ``3`` -> ``"Mar"``; a :class:`UsageError` naming the parameter
+    ``param`` for anything else."""
+    key = str(text).strip().lower() if isinstance(text, (str, int)) and not isinstance(text, bool) else ""
     if key not in _MONTH_ALIASES:
-        raise UsageError(f"unknown month {text!r}; expected one of {', '.join(C.MONTHS)} "
-                         "(or the full name or number)")
+        raise bad(param, text, f"one of {', '.join(C.MONTHS)} (or the full name or number)")
     return _MONTH_ALIASES[key]
 
 
@@ -89,11 +89,11 @@ class Drift:
     hexside: int
 
     def __post_init__(self) -> None:
-        if not is_hex_name(self.hex):
-            raise UsageError(f"bad drift hex {self.hex!r}; expected a hex name such as 2I4 or C5")
+        if not isinstance(self.hex, str) or not is_hex_name(self.hex):
+            raise bad("hex", self.hex, "a drift's hex name such as 2I4 or C5")
         if not is_whole(self.hexside, 0, 5):
-            raise UsageError(f"bad drift hexside {self.hexside!r} for {self.hex}; expected 0-5 "
-                             "(0=N, 1=NE, 2=SE, 3=S, 4=SW, 5=NW)")
+            raise bad("hexside", self.hexside, f"a hexside of {self.hex} 0-5 (0=N, 1=NE, 2=SE, "
+                                               "3=S, 4=SW, 5=NW)")
         object.__setattr__(self, "hex", self.hex.upper())
 
     @classmethod
@@ -179,20 +179,19 @@ class AslWeather:
 
     def __post_init__(self) -> None:
         for name in _FLAG_FIELDS:
-            if not isinstance(getattr(self, name), bool):
-                raise UsageError(f"bad {name} {getattr(self, name)!r}; expected True or False")
-        if not isinstance(self.drifts, (tuple, list)):
-            raise UsageError(f"bad drifts {self.drifts!r}; expected a tuple of Drift")
-        comps = set(parse_base(self.base)) if isinstance(self.base, str) else None
-        if comps is None:
-            raise UsageError(f"bad weather {self.base!r}; expected a string such as 'Mud & Overcast'")
+            check_flag(getattr(self, name), name)
+        if not isinstance(self.drifts, (tuple, list)) or not all(
+                isinstance(d, (Drift, str)) for d in self.drifts):
+            raise bad("drifts", self.drifts, "a tuple of Drift (or of 'HEX:SIDE' texts)")
+        if not isinstance(self.base, str):
+            raise bad("base", self.base, "a string such as 'Mud & Overcast'")
+        comps = set(parse_base(self.base))
         if self.month is not None:
             object.__setattr__(self, "month", parse_month(self.month))
         # fog ------------------------------------------------------------------------------
         if self.fog_level is not None:
-            if not is_whole(self.fog_level, -1, 4):
-                raise UsageError(f"bad fog level {self.fog_level!r}; expected a level -1 to 4 "
-                                 "(fog at that level and lower, 3.31)")
+            whole(self.fog_level, "fog_level", -1, 4,
+                  expected="a level -1 to 4 (fog at that level and lower, 3.31)")
             if "Mist" in comps:
                 raise UsageError("fog and mist exclude each other (3.3 gives one)")
             comps.add("Fog")
@@ -200,10 +199,9 @@ class AslWeather:
                 object.__setattr__(self, "fog_drm", 1)
         if self.fog_drm is not None:
             if self.fog_level is None:
-                raise UsageError(f"fog density drm {self.fog_drm!r} given without fog; "
-                                 "give a fog level too (--fog LEVEL)")
-            if not is_whole(self.fog_drm, 1, 3):
-                raise UsageError(f"bad fog density drm {self.fog_drm!r}; expected 1, 2 or 3 (3.311)")
+                raise UsageError(f"fog_drm {self.fog_drm!r} given without fog; give a fog_level "
+                                 "too", param="fog_drm")
+            whole(self.fog_drm, "fog_drm", 1, 3, expected="1, 2 or 3 (the fog density DRM, 3.311)")
         # precipitation --------------------------------------------------------------------
         if self.rain and self.falling_snow:
             raise UsageError("rain and falling snow exclude each other; choose one")
@@ -228,16 +226,15 @@ class AslWeather:
         if self.rain:
             object.__setattr__(self, "rained", True)
         if (self.drifts or self.drifts_in_play) and not (self.ground_snow or self.deep_snow):
-            raise UsageError("drifts need ground snow or deep snow (3.75)")
+            raise UsageError("drifts need ground snow or deep snow (3.75)", param="drifts")
         # wind, turn -----------------------------------------------------------------------
-        one_of(self.wind, C.WIND_FORCES, "wind force")
-        if self.wind_direction is not None and not is_whole(self.wind_direction, 0, 5):
-            raise UsageError(f"bad wind direction {self.wind_direction!r}; expected a hexside 0-5")
+        one_of(self.wind, C.WIND_FORCES, "wind")
+        if self.wind_direction is not None:
+            whole(self.wind_direction, "wind_direction", 0, 5, expected="a hexside 0-5")
         if self.gusts and "Gusty" not in comps and self.wind != "gusts":
             raise UsageError("gusts in force need gusty weather (3.4) or wind force 'gusts'")
         whole(self.turn, "turn", 1)
-        if self.player_turn not in (1, 2):
-            raise UsageError(f"bad player turn {self.player_turn!r}; expected 1 or 2")
+        whole(self.player_turn, "player_turn", 1, 2, expected="1 or 2")
         one_of(self.phase, C.PHASES, "phase")
         drifts = tuple(d if isinstance(d, Drift) else Drift.parse(str(d)) for d in self.drifts)
         object.__setattr__(self, "drifts", drifts)

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
+from hexwx.validate import one_of
 from hexwx.errors import UsageError
 
 
@@ -34,6 +35,4 @@ RULE_NAMES: tuple[str, ...] = tuple(RULE_SETS)
 
 def check_rules(rules: str) -> str:
     """``rules`` if it names a rule set; else a :class:`UsageError` listing them."""
-    if rules not in RULE_SETS:
-        raise UsageError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_NAMES)}")
-    return rules
+    return one_of(rules, RULE_NAMES, "rules")
