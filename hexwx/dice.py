@@ -65,6 +65,9 @@ class Dice:
     _script: Iterator[int] | None = field(default=None, repr=False)
     _rng: random.Random = field(init=False, repr=False)
 
+    def __repr__(self) -> str:
+        return f"Dice(seed={self.seed!r}, {len(self.log)} rolls)"
+
     def __post_init__(self) -> None:
         self._rng = random.Random(None if self.seed is None else seed_int(self.seed))
 

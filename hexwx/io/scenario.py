@@ -112,6 +112,10 @@ class Scenario:
     map_layout: dict[str, Any] | None = None   # a ``[map]`` table: vasl_boards (+ ssr)
     _map: HexMap | None = field(default=None, repr=False)
 
+    def __repr__(self) -> str:
+        return (f"Scenario({self.name!r}, {len(self.units)} units, map "
+                f"{self.map_path.name if self.map_layout is None else 'layout'})")
+
     @classmethod
     def on_map(cls, m: HexMap) -> Scenario:
         """A scenario of map ``m`` with no units and clear weather: its queries take hex names

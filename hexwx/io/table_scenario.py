@@ -68,6 +68,10 @@ class TableScenario:
     options: dict[str, Any] = field(default_factory=dict, compare=False)
     states: tuple[WeatherState, ...] = ()
 
+    def __repr__(self) -> str:
+        return (f"TableScenario({self.name!r}, {self.rules}, {self.turns} turns, "
+                f"{len(self.table.units)} units)")
+
     def _repr_png_(self) -> bytes:
         """The table on turn 1 (terrain, bases, visibility), for notebooks."""
         from hexwx.render.core import table_png

@@ -63,6 +63,10 @@ class Step:
     bog_drm: int | None = None
     road_bonus: bool = False
 
+    def __repr__(self) -> str:
+        cost = "not allowed" if not self.allowed else ("all MF/MP" if self.cost is None else f"{self.cost:g}")
+        return f"Step({self.frm} -> {self.to}, {cost})"
+
     def to_json(self) -> dict:
         return {"from": self.frm, "to": self.to, "hexside": HEXSIDE_NAMES[self.hexside],
                 "cost": self.cost, "all_mf": self.all_mf, "allowed": self.allowed,
@@ -100,6 +104,13 @@ class MovePath:
     road_bonus: bool = False
     mf: float | None = None
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def __repr__(self) -> str:
+        if not self.found:
+            return f"MovePath({self.unit}, {self.weather}: not found: {self.reason})"
+        total = "the whole allowance" if self.total is None else f"{self.total:g} {self.measure}"
+        return (f"MovePath({self.hexes[0]} -> {self.hexes[-1]}, {self.unit}, {self.weather}: "
+                f"{len(self.steps)} steps, {total})")
 
     def _repr_png_(self) -> bytes | None:
         """The path drawn on its map, cropped to the path, for notebooks."""
@@ -160,6 +171,10 @@ class Reach:
     by_road_bonus: frozenset[str] = frozenset()
     whole_move: frozenset[str] = frozenset()
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    def __repr__(self) -> str:
+        return (f"Reach({self.start}, {self.unit}, {self.mf:g} {unit_measure(self.unit)}, {self.weather}: "
+                f"{len(self.costs)} hexes)")
 
     def _repr_png_(self) -> bytes | None:
         """The reach drawn on its map, cropped to the hexes reached, for notebooks."""

@@ -348,6 +348,10 @@ class Sight:
     seen_over: tuple[str, ...] = ()
     table: TableTop | None = field(default=None, repr=False, compare=False)   # for drawing
 
+    def __repr__(self) -> str:
+        return (f"Sight({self.viewer} -> {self.target}, {self.rules}: "
+                f"{'visible' if self.visible else 'not visible'}, {self.reason})")
+
     def _repr_png_(self) -> bytes | None:
         """The sight drawn on its table, cropped to the two units, for notebooks."""
         if self.table is None:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from hexwx.frozen import short_repr
 from hexwx.errors import UsageError
 from hexwx.hexmap.coords import is_hex_name, parse_hexside
 from hexwx.validate import bad, check_flag, is_whole, one_of, whole
@@ -169,6 +170,9 @@ class AslWeather:
     player_turn: int = 1
     phase: str = "setup"
     used_drift_counters: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return short_repr(self)
 
     def __new__(cls, *args: object, **kwargs: object) -> "AslWeather":
         """Refuse the derived names (``mud=True``...) with the argument that means them."""
