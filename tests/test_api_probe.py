@@ -70,7 +70,7 @@ BAD: list[tuple[str, str, Any]] = [
     ("load_map", "ssr", "NoGrain"), ("load_map", "ssr", [1]),
     ("load_map", "ignore_board_extras", "yes"),
     ("load_layout", "rows", 5), ("load_layout", "rows", "bd02"), ("load_layout", "rows", []),
-    ("load_layout", "metadata", ""), ("load_layout", "metadata", NOPE),
+    ("load_layout", "vasl_metadata", ""), ("load_layout", "vasl_metadata", NOPE),
     ("load_layout", "vasl_dir", 3), ("load_layout", "ssr", 7), ("load_layout", "name", 5),
     ("load_scenario", "path", None), ("load_scenario", "path", NOPE),
     ("load_scenario", "check_map", "no"),

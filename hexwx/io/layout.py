@@ -22,6 +22,7 @@ Archives come from ``vasl_dir`` (``$HEXWX_VASL_DIR``, its ``boards/`` folder) or
 from __future__ import annotations
 
 import os
+import warnings
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -200,19 +201,28 @@ def _read(path: Path) -> VaslRaster:
 
 
 def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = None,
-                metadata: str | Path | None = None, ssr: Sequence[str] = (),
-                name: str | None = None) -> HexMap:
+                vasl_metadata: str | Path | None = None, ssr: Sequence[str] = (),
+                name: str | None = None, metadata: str | Path | None = None) -> HexMap:
     """Compose VASL board archives laid out in ``rows`` into one immutable :class:`HexMap`.
 
     Entries are board names (``"r02"``), ``{"board": "r02", "label": "2b", "ssr": [...]}`` or
     archive paths.  ``ssr`` names VASL terrain SSRs applied to every board in order (each board's
-    own ``ssr`` after them).  UsageError / DataError name the board or rule at fault.
+    own ``ssr`` after them).  ``vasl_metadata`` and ``vasl_dir`` as in
+    :func:`hexwx.load_map` (``metadata=`` is the former name of ``vasl_metadata``, still
+    accepted with a DeprecationWarning).  UsageError / DataError name the board or rule at fault.
     """
+    if metadata is not None:
+        if vasl_metadata is not None:
+            raise UsageError("give vasl_metadata only (metadata is its former name)",
+                             param="metadata")
+        warnings.warn("load_layout(metadata=...) is now vasl_metadata=...", DeprecationWarning,
+                      stacklevel=2)
+        vasl_metadata = metadata
     if not isinstance(rows, (list, tuple)) or not rows or not all(
             isinstance(r, (list, tuple)) and r for r in rows):
         raise bad("rows", rows, 'rows of boards like [["r05"], ["r02"]]')
     check_shape(rows)                      # a huge layout is refused before anything is read
-    metadata = optional_path(metadata, "metadata")
+    vasl_metadata = optional_path(vasl_metadata, "vasl_metadata")
     vasl_dir = optional_dir(vasl_dir, "vasl_dir")
     ssr = check_texts(ssr, "ssr", "a list of VASL SSR names")
     if name is not None:
@@ -224,7 +234,7 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
     if dup is not None:
         raise UsageError(f"board label {dup.label!r} is used twice in the layout; give each copy "
                          f"its own label, e.g. {{board = \"{dup.written}\", label = \"{dup.label}b\"}}")
-    meta = metadata_path(metadata, vasl_dir)
+    meta = metadata_path(vasl_metadata, vasl_dir)
     paths = [find_archive(s, vasl_dir) for s in flat]
     stamps = tuple((str(p), p.stat().st_mtime) for p in paths)
     return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name)

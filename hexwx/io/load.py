@@ -52,7 +52,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
             if hit is not None:
                 return hit
             return _CACHE.put(lkey, load_layout_text(str(path), vasl_dir=vasl_dir,
-                                                     metadata=vasl_metadata, ssr=tuple(ssr)))
+                                                     vasl_metadata=vasl_metadata, ssr=tuple(ssr)))
         raise DataError(f"{p}: no such file; expected a hexwx map (.toml), a VASL board archive, "
                         f"a board name like bd02 or a layout like \"r05/r02\"") from None
     except OSError as exc:
@@ -76,7 +76,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
         else:                                         # a zip that is not a save: a board
             from hexwx.io.vasl import board_label
             m = load_layout([[BoardSpec(number=p.name, label=board_label(p), path=str(p))]],
-                            vasl_dir=vasl_dir, metadata=metadata_path(vasl_metadata, vasl_dir),
+                            vasl_dir=vasl_dir, vasl_metadata=metadata_path(vasl_metadata, vasl_dir),
                             ssr=tuple(ssr))
     else:
         from hexwx.io.mapfile import load_mapfile

@@ -110,7 +110,7 @@ def _load_vasl_layout(doc: Table, head: Table, name: str, rules: list[str],
     except HexwxError as exc:
         raise head.error("ssr", str(exc)) from None
     try:
-        m = load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=tuple(rules), name=name)
+        m = load_layout(rows, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(rules), name=name)
     except UsageError as exc:
         raise head.error("vasl_boards", str(exc)) from None
     return edit_layout(m, doc)

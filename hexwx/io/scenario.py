@@ -293,7 +293,7 @@ def _load_layout_table(sc: "Scenario") -> HexMap:
     from hexwx.io.layout import load_layout
     spec = sc.map_layout or {}
     try:
-        return load_layout(spec["vasl_boards"], metadata=sc.vasl_metadata,
+        return load_layout(spec["vasl_boards"], vasl_metadata=sc.vasl_metadata,
                            ssr=tuple(spec.get("ssr", ())), name=sc.source.name)
     except UsageError as exc:
         raise DataError(f"{sc.source}: map: {exc}") from None

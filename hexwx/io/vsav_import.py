@@ -27,7 +27,7 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
     from hexwx.io.layout import load_layout
     rows, common = layout_spec(save)
     try:
-        return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata,
+        return load_layout(rows, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
                            ssr=common + tuple(ssr), name=Path(path).name)
     except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
         raise DataError(f"{path}: {exc}") from None

@@ -50,10 +50,11 @@ WEIGHT = "w"   # edge attribute: cost in half MF/MP (int)
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a move: from hex, to hex, its cost (None = all MF/MP) and the parts of it."""
+    """One step of a move: from hex ``source`` to adjacent hex ``target``, its cost (None = all
+    MF/MP) and the parts of it (``source``/``target`` as in :class:`~hexwx.LosResult`)."""
 
-    frm: str
-    to: str
+    source: str
+    target: str
     hexside: int
     cost: float | None
     parts: tuple[Part, ...]
@@ -65,18 +66,28 @@ class Step:
 
     def __repr__(self) -> str:
         cost = "not allowed" if not self.allowed else ("all MF/MP" if self.cost is None else f"{self.cost:g}")
-        return f"Step({self.frm} -> {self.to}, {cost})"
+        return f"Step({self.source} -> {self.target}, {cost})"
+
+    @property
+    def frm(self) -> str:
+        """The former name of :attr:`source` (kept for existing code)."""
+        return self.source
+
+    @property
+    def to(self) -> str:
+        """The former name of :attr:`target` (kept for existing code)."""
+        return self.target
 
     def to_json(self) -> dict:
-        return {"from": self.frm, "to": self.to, "hexside": HEXSIDE_NAMES[self.hexside],
+        return {"from": self.source, "to": self.target, "hexside": HEXSIDE_NAMES[self.hexside],
                 "cost": self.cost, "all_mf": self.all_mf, "allowed": self.allowed,
                 "reason": self.reason or None, "bog_check_drm": self.bog_drm,
                 "road_bonus": self.road_bonus, "parts": [p.to_json() for p in self.parts]}
 
     def describe(self, measure: str) -> str:
-        head = f"{self.frm} -> {self.to}  {fmt(self.cost)} {measure}"
+        head = f"{self.source} -> {self.target}  {fmt(self.cost)} {measure}"
         if not self.allowed:
-            return f"{self.frm} -> {self.to}  not allowed: {self.reason}"
+            return f"{self.source} -> {self.target}  not allowed: {self.reason}"
         bits = [f"{p.what} {'+' if i else ''}{fmt(p.cost)} ({p.rule})"
                 for i, p in enumerate(self.parts)]
         if self.all_mf:

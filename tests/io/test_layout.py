@@ -163,3 +163,16 @@ def test_the_board_reader_and_the_layouts_read_the_same_variables(monkeypatch) -
         layout.metadata_path(None)
     with pytest.raises(UsageError, match=METADATA_ENV):
         vasl.read_metadata(None)
+
+
+def test_metadata_is_the_former_name_of_vasl_metadata(monkeypatch) -> None:
+    """One name per concept (load_map and load_layout both say ``vasl_metadata``); the old
+    keyword of the public ``load_layout`` still works, with a DeprecationWarning."""
+    need("bd02")
+    meta = vasl_dir() / "SharedBoardMetadata.xml"
+    with pytest.warns(DeprecationWarning, match="vasl_metadata"):
+        old = load_layout([["bd02"]], metadata=meta)
+    assert old is load_layout([["bd02"]], vasl_metadata=meta)   # the same map, cached once
+    with pytest.raises(UsageError, match="former name") as err:
+        load_layout([["bd02"]], metadata=meta, vasl_metadata=meta)
+    assert err.value.param == "metadata"

@@ -83,7 +83,7 @@ def test_path_is_optimal_and_reach_matches(seed, unit, wx, data):
         assert p.hexes[0] == GRID.name(src) and p.hexes[-1] == GRID.name(dst)
         assert sum(s.cost for s in p.steps) == p.total
         for s, a, b in zip(p.steps, p.hexes, p.hexes[1:]):
-            assert (s.frm, s.to) == (a, b)
+            assert (s.source, s.target) == (a, b) == (s.frm, s.to)   # the old names still work
             assert GRID.distance(GRID.parse(a), GRID.parse(b)) == 1
     # reach: every hex whose cost <= mf, plus road-bonus hexes within mf + 1
     mf = data.draw(st.sampled_from([0, 1, 2.5, 4, 6]), label="mf")
