@@ -46,8 +46,8 @@ def nbytes_of(obj: Any, _depth: int = 0) -> int:
             return 0
         if isinstance(o, (tuple, list)):
             return sum(walk(x, depth + 1) for x in o)
-        if isinstance(o, dict):
-            return sum(walk(x, depth + 1) for x in o.values())
+        if isinstance(o, dict):  # a dict of derived values (HexMap._memo) is no level of its own
+            return sum(walk(x, depth) for x in o.values())
         if isinstance(o, (bytes, bytearray)):
             return len(o)
         d = getattr(o, "__dict__", None)

@@ -8,8 +8,8 @@ weather and other state live outside (DESIGN principle 5).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
-from typing import Any, Callable, Mapping, Protocol
+from functools import lru_cache
+from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar, overload
 
 import numpy as np
 
@@ -30,6 +30,37 @@ class DerivedStore(Protocol):
 
     def save(self, name: str, value: np.ndarray) -> None:
         """Keep ``value`` as ``name`` (silently nothing when it cannot be written)."""
+
+
+_T = TypeVar("_T")
+
+
+class memoized(Generic[_T]):
+    """A property computed once per map and kept in the map's ``_memo`` dict (a field made for
+    it): a frozen map never writes its own ``__dict__``."""
+
+    def __init__(self, build: Callable[[Any], _T]) -> None:
+        self.build = build
+        self.name = build.__name__
+        self.__doc__ = build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> memoized[_T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        memo: dict[str, Any] = obj._memo  # type: ignore[attr-defined]
+        try:
+            return memo[self.name]
+        except KeyError:
+            value = memo[self.name] = self.build(obj)
+            return value
 
 
 #: Derived data a loader may hand over ready-made (:func:`seed`): the cached properties that
@@ -55,6 +86,9 @@ class HexMap:
     fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
     #: VASL layouts: (archive path, x, y, rotated) of each board's art on the map's pixels.
     board_images: tuple[tuple[str, int, int, bool], ...] = field(default=(), repr=False)
+    #: What is derived from the fields, computed once (:class:`memoized`, :meth:`derived`,
+    #: :func:`seed`) and the on-disk store of derived arrays (:meth:`keep_on_disk`).
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         freeze(self, "elevation", "terrain", "stairways", "roads", "fills")
@@ -75,20 +109,20 @@ class HexMap:
         value = self.kept(name)
         if value is None:
             value = np.asarray(build())
-            store: DerivedStore | None = self.__dict__.get("_store")
+            store: DerivedStore | None = self._memo.get("_store")
             if store is not None:
                 store.save(name, value)
             value.setflags(write=False)
-            self.__dict__["_derived"][name] = value
+            self._memo.setdefault("_derived", {})[name] = value
         return value
 
     def kept(self, name: str) -> np.ndarray | None:
         """The array :meth:`derived` made as ``name``, when it is in memory or in the on-disk
         map cache; None otherwise (nothing is built)."""
-        memo: dict[str, np.ndarray] = self.__dict__.setdefault("_derived", {})
+        memo: dict[str, np.ndarray] = self._memo.setdefault("_derived", {})
         if name in memo:
             return memo[name]
-        store: DerivedStore | None = self.__dict__.get("_store")
+        store: DerivedStore | None = self._memo.get("_store")
         value = store.load(name) if store is not None else None
         if value is not None:
             value.setflags(write=False)
@@ -98,13 +132,34 @@ class HexMap:
     @property
     def kept_on_disk(self) -> bool:
         """Whether what :meth:`derived` makes is also kept in the on-disk map cache."""
-        return "_store" in self.__dict__
+        return "_store" in self._memo
 
-    @cached_property
+    def keep_on_disk(self, store: DerivedStore) -> None:
+        """From now on keep what :meth:`derived` makes in ``store`` too (the on-disk map cache
+        gives a map it wrote or read its store)."""
+        self._memo["_store"] = store
+
+    def keep_derived(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """Take ``arrays`` as already derived (:meth:`derived`), e.g. read back from the
+        on-disk map cache; the caller answers for them being what ``build`` would make."""
+        memo = self._memo.setdefault("_derived", {})
+        for name, value in arrays.items():
+            value.setflags(write=False)
+            memo[name] = value
+
+    def derived_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays :meth:`derived` has made so far (for the on-disk cache to write)."""
+        return dict(self._memo.get("_derived", {}))
+
+    def holds(self, name: str) -> bool:
+        """Whether the derived value ``name`` (:data:`SEEDABLE`) is computed or seeded."""
+        return name in self._memo
+
+    @memoized
     def geometry(self) -> PixelGeometry:
         return build_geometry(self.grid)
 
-    @cached_property
+    @memoized
     def hexes(self) -> HexTerrain:
         return derive(self.grid, self.geometry, self.elevation, self.terrain, self.table,
                       self.stairways)
@@ -115,12 +170,12 @@ class HexMap:
         a walk visits at most one pixel per step along both axes, with room to spare."""
         return 2 * (self.grid.width_px + self.grid.height_px) + 64
 
-    @cached_property
+    @memoized
     def kernel_map(self) -> tuple[Any, ...]:
         """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""
         return kernel_arrays(self, self.geometry, self.hexes)
 
-    @cached_property
+    @memoized
     def kernel_terrain(self) -> tuple[np.ndarray, ...]:
         """The packed terrain attributes ``T = (TA [256, 15], split [256], fast class [256])``."""
         from hexwx._native import TA_COLUMNS
@@ -131,7 +186,7 @@ class HexMap:
                 + a["end_skip"] * FAST_END_SKIP + a["hexside"] * FAST_HEXSIDE).astype(np.int32)
         return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64), fast)
 
-    @cached_property
+    @memoized
     def _fills(self) -> np.ndarray:
         """Whole-hex fill code per hex (map files), -1 where the hex is drawn otherwise."""
         if self.fills is not None:
@@ -216,7 +271,7 @@ class HexMap:
     def is_rooftop(self, h: Hex, level: int) -> bool:
         return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1
 
-    @cached_property
+    @memoized
     def building_ids(self) -> np.ndarray:
         """int32 [n]: which building each hex belongs to (-1 for none).
 
@@ -253,7 +308,7 @@ class HexMap:
         bid = self.building_ids
         return o >= 0 and bid[h] >= 0 and bool(bid[h] == bid[o])
 
-    @cached_property
+    @memoized
     def road_sides(self) -> np.ndarray:
         """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
 
@@ -265,7 +320,7 @@ class HexMap:
         from hexwx.hexmap.roads import drawn_road_sides
         return self.derived("road_sides", lambda: drawn_road_sides(self))
 
-    @cached_property
+    @memoized
     def lowest_ground(self) -> np.ndarray:
         """int32 [n]: the lowest ground level drawn anywhere in each hex (a level-1 hill hex with
         a level-0 portion has 0; E3 3.311 example: fog "exists in the level 0 portion" of G4)."""
@@ -287,11 +342,11 @@ class HexMap:
                                    self.hexes.base).astype(np.int32)
         return low
 
-    @cached_property
+    @memoized
     def max_ground_level(self) -> int:
         return int(self.hexes.base.max())
 
-    @cached_property
+    @memoized
     def min_ground_level(self) -> int:
         return int(self.hexes.base.min())
 
@@ -370,7 +425,7 @@ def seed(m: HexMap, **derived: Any) -> HexMap:
     for name, value in derived.items():
         if name not in SEEDABLE:
             raise ValueError(f"cannot seed {name!r}; expected one of {', '.join(SEEDABLE)}")
-        m.__dict__[name] = value
+        m._memo[name] = value
     return m
 
 
@@ -379,12 +434,12 @@ def redrawn(m: HexMap, **changes: Any) -> HexMap:
     pixel geometry depends only on the grid, so the new map takes ``m``'s instead of building
     it again (its per-hex terrain and kernel arrays are derived anew from the new raster)."""
     new = replace(m, **changes)
-    if "grid" not in changes and "geometry" in m.__dict__:
+    if "grid" not in changes and m.holds("geometry"):
         seed(new, geometry=m.geometry)
-    if "table" not in changes and "kernel_terrain" in m.__dict__:
+    if "table" not in changes and m.holds("kernel_terrain"):
         seed(new, kernel_terrain=m.kernel_terrain)
     if set(changes) <= _NOT_RASTER:
-        seed(new, **{k: m.__dict__[k] for k in ("hexes", "kernel_map") if k in m.__dict__})
+        seed(new, **{k: m._memo[k] for k in ("hexes", "kernel_map") if m.holds(k)})
     return new
 
 

@@ -36,7 +36,6 @@ Hex = int
 """A hex id: index of a cell in its :class:`Grid` (column-major, top to bottom)."""
 
 BOARD_COLUMNS = 33
-BOARD_ROWS = 10
 BOARD_WIDTH_PX = 1800
 BOARD_HEIGHT_PX = 645
 HEX_WIDTH_PX = BOARD_WIDTH_PX / 32      # 56.25: centre-to-centre distance of columns
@@ -86,11 +85,6 @@ def column_index(letters: str) -> int | None:
 def rows_in_column(col: int) -> range:
     """Row numbers printed in board column index ``col``: 1-10 or 0-10."""
     return range(1, 11) if col % 2 == 0 else range(0, 11)
-
-
-def doubled_row(col: int, row_index: int) -> int:
-    """Doubled-height row coordinate (LOS-SPEC 1.7 Y'): 2r+1 in even-index columns, 2r in odd."""
-    return 2 * row_index + (1 - col % 2)
 
 
 def split_name(text: str) -> tuple[str, str, int] | None:

@@ -415,7 +415,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
 
     for i, a in enumerate(kt):
         put(f"kernel_terrain.{i}", a)
-    derived = dict(m.__dict__.get("_derived", {}))  # what HexMap.derived made on the way
+    derived = m.derived_arrays()  # what HexMap.derived made on the way
     for name, v in derived.items():
         put(f"derived.{name}", v)
     header = {"name": m.name, "source": m.source, "kind": m.kind,
@@ -471,7 +471,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     kernel = nested(header["kernel"])
     if not isinstance(kernel, tuple):
         raise ValueError("cached kernel arrays are not a tuple")
-    m.__dict__["_derived"] = {name: arrays[f"derived.{name}"] for name in header["derived"]}
+    m.keep_derived({name: arrays[f"derived.{name}"] for name in header["derived"]})
     kt = tuple(arrays[f"kernel_terrain.{i}"] for i in range(int(header["kernel_terrain"])))
     return seed(m, geometry=geo, hexes=hexes, kernel_map=kernel, kernel_terrain=kt)
 
@@ -518,7 +518,7 @@ def load(key: Key | None) -> HexMap | None:
     except Exception:  # a header that does not describe a map is a miss
         return None
     _touch(path)
-    m.__dict__["_store"] = _Parts(folder, key)
+    m.keep_on_disk(_Parts(folder, key))
     return m
 
 
@@ -528,7 +528,7 @@ def store(key: Key | None, m: HexMap, more_inputs: Iterable[str | os.PathLike[st
     files found while building (a map file's boards), checked again on every read.  Returns
     ``m``; nothing happens when the cache is off, or ``m`` is already a cached map."""
     folder = cache_dir()
-    if key is None or folder is None or "_store" in m.__dict__ or str(folder) in _unwritable:
+    if key is None or folder is None or m.kept_on_disk or str(folder) in _unwritable:
         return m
     try:
         header, arrays = _record(m)
@@ -538,6 +538,6 @@ def store(key: Key | None, m: HexMap, more_inputs: Iterable[str | os.PathLike[st
     ok = _write(folder / f"{key.name}.npy", {"format": FORMAT, "key": key.text, "part": "map",
                                              "map": header, "more_inputs": more}, arrays)
     if ok:
-        m.__dict__["_store"] = _Parts(folder, key)
+        m.keep_on_disk(_Parts(folder, key))
         prune(folder)
     return m

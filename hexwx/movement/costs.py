@@ -1,6 +1,6 @@
 """Movement cost of every step of a hex map for one unit class under one weather, as arrays.
 
-The base chart (cost of terrain, hexsides, hills, roads) is data in :mod:`hexwx.hexmap.terrain`
+The base chart (cost of terrain, hexsides, hills, roads) is data in :mod:`hexwx.movement.charts`
 (``MOVEMENT_COSTS`` …); the E3 weather additions are data here, beside their rule numbers.
 :func:`edge_costs` turns both into numpy arrays over all directed steps (hex, hexside) of a map
 at once; :meth:`EdgeCosts.parts` explains one step from the same arrays, so the cost a path

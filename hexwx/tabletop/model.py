@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Literal
+from typing import Iterable
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -25,8 +25,6 @@ from shapely.strtree import STRtree
 from hexwx.units import CM_PER_INCH, UNIT_CM  # noqa: F401  (CM_PER_INCH re-exported)
 from hexwx.errors import UsageError
 from hexwx.validate import bad
-
-LengthUnit = Literal["in", "cm"]
 
 ARMS = ("infantry", "cavalry", "artillery")
 #: line of battle, open order, road column, square (Huzzah! p.20 table and p.21 "Deploy").

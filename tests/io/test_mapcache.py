@@ -150,17 +150,17 @@ def fresh_and_cached(cache: Path, monkeypatch: pytest.MonkeyPatch,
     before = files(cache)
     monkeypatch.setenv("HEXWX_NO_CACHE", "1")
     fresh = load_it()
-    assert files(cache) == before and "_store" not in fresh.__dict__
+    assert files(cache) == before and not fresh.kept_on_disk
     monkeypatch.delenv("HEXWX_NO_CACHE")
     forget()
     first = load_it()                 # built and written
-    assert len(files(cache)) > len(before) and "_store" in first.__dict__
+    assert len(files(cache)) > len(before) and first.kept_on_disk
     forget()
     builds = counting(monkeypatch, layout, "_build")
     lookups = counting(monkeypatch, pixelgeom, "_grid_lookup_all")
     cached = load_it()                # read back: nothing decoded or derived
     assert not builds and not lookups and cached is not first
-    assert {"geometry", "hexes", "kernel_map", "kernel_terrain"} <= set(cached.__dict__)
+    assert all(cached.holds(k) for k in ("geometry", "hexes", "kernel_map", "kernel_terrain"))
     return fresh, cached
 
 
