@@ -161,8 +161,9 @@ def overlay_folder(vasl_dir: str | Path | None) -> Path:
     return d / "overlays" if (d / "overlays").is_dir() else d
 
 
-def find_overlay_archive(name: str, vasl_dir: str | Path | None) -> Path:
-    """The archive of overlay ``name``; DataError naming the overlay if there is none."""
+def find_overlay_archive(name: str, vasl_dir: str | Path | None, what: str = "") -> Path:
+    """The archive of overlay ``name``; DataError naming the overlay (and ``what``: the
+    board) if there is none."""
     folder = overlay_folder(vasl_dir)
     stem = archive_stem(name)
     for cand in (folder / stem, folder / f"{stem}.zip"):
@@ -171,7 +172,7 @@ def find_overlay_archive(name: str, vasl_dir: str | Path | None) -> Path:
     for cand in folder.glob(f"{stem}*") if folder.is_dir() else ():
         if cand.stem.lower() == stem.lower() and cand.is_file():   # case differs on disk
             return cand
-    raise DataError(f"overlay {name!r}: unknown overlay (no archive {stem} in {folder}); "
+    raise DataError(f"{what or 'overlay ' + repr(name)}: unknown overlay (no archive {stem} in {folder}); "
                     f"expected a VASL overlay name like x11, og3, wd2 or hi8")
 
 
@@ -286,7 +287,7 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
     """Where ``spec`` lies on ``board`` as VASL places it; one-line errors for an unknown
     overlay, hexes that are not neighbours, an orientation the overlay has no image for."""
     what = f"board {board}: overlay {spec.written!r}"
-    path = find_overlay_archive(spec.name, vasl_dir)
+    path = find_overlay_archive(spec.name, vasl_dir, what)
     arc = read_archive(path)
     hex1, hex2 = arc.place_at or (spec.hex1, spec.hex2)
     single = arc.has(image_entry(spec.name, "a")) and not arc.has(image_entry(spec.name, "d"))
@@ -594,20 +595,30 @@ def split_ssr(names: Iterable[str], board_archive: str | Path,
 
 # -- the picture ---------------------------------------------------------------------------
 
-def paint(art: Image.Image, placements: Iterable[Placement]) -> Image.Image:
-    """``art`` (an upright board's image, board size) with the overlays' images on it, in
-    order, cut to the board; transparent pixels keep the board."""
+def paint(art: Image.Image, pieces: Iterable[tuple[str, str, int, int]]) -> Image.Image:
+    """``art`` (an upright board's image, board size) with overlay images ``(archive, image
+    entry, x, y)`` drawn on it in order, cut to the board; transparent pixels keep the board."""
     from PIL import Image
-    out = art.convert("RGBA") if art.mode != "RGBA" else art.copy()
-    for p in placements:
-        rgba = overlay_pixels(p)
+    out = art.convert("RGBA")
+    for archive, entry, x, y in pieces:
+        rgba = _image(archive, Path(archive).stat().st_mtime, entry)
         im = Image.fromarray(np.ascontiguousarray(rgba.transpose(1, 0, 2)), "RGBA")
-        out.alpha_composite(im, dest=(max(p.x, 0), max(p.y, 0)),
-                            source=(max(-p.x, 0), max(-p.y, 0)))
+        sx, sy = max(-x, 0), max(-y, 0)
+        if sx < im.width and sy < im.height and x < out.width and y < out.height:
+            out.alpha_composite(im.crop((sx, sy, min(im.width, out.width - x),
+                                         min(im.height, out.height - y))),
+                                dest=(max(x, 0), max(y, 0)))
     return out.convert("RGB")
+
+
+def board_pieces(overlay_art: Iterable[tuple[int, str, str, int, int]],
+                 board: int) -> list[tuple[str, str, int, int]]:
+    """The overlay images of board ``board`` (an index into a map's ``board_images``) from a
+    map's ``overlay_art``, in drawing order."""
+    return [(a, e, x, y) for i, a, e, x, y in overlay_art if i == board]
 
 
 def placements_key(placements: Sequence[Placement]) -> list[list[object]]:
     """A plain description of ``placements`` for cache keys and map headers."""
-    return [[p.archive, p.image, p.x, p.y] for p in placements]
+    return [[p.spec.written, p.archive, p.image, p.x, p.y] for p in placements]
 
