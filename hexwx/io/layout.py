@@ -40,7 +40,6 @@ from hexwx.io.overlays import OverlaySpec, parse_overlay
 from hexwx.io.ssr import ssr_changes
 
 if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
-    from hexwx.io.overlays import BoardOverlays
     from hexwx.io.vasl import VaslRaster
 
 #: The most boards a layout may have: hexwx.limits.LAYOUT_BOARDS (one limit for layouts in
@@ -238,37 +237,39 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
     meta = metadata_path(metadata, vasl_dir)
     paths = [find_archive(s, vasl_dir) for s in flat]
     stamps = tuple((str(p), p.stat().st_mtime) for p in paths)
-    from hexwx.io.overlays import place_board_overlays
-    laid = tuple(place_board_overlays(s, p, flat_ssr, vasl_dir, meta)
-                 for s, p, flat_ssr in zip(flat, paths, [tuple(ssr) + s.ssr for s in flat]))
+    overlay_files: tuple[str, ...] = ()
+    if any(s.overlays for s in flat):     # (found here, read on a cache miss only)
+        from hexwx.io.overlays import find_overlay_archive
+        overlay_files = tuple(sorted({
+            str(find_overlay_archive(o.name, vasl_dir, f"board {s.written!r}: overlay {o.written!r}"))
+            for s in flat for o in s.overlays}))
     return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name,
-                    laid, persist_elevation)
+                    persist_elevation, overlay_files, str(vasl_dir_of(vasl_dir) or ""))
 
 
 @lru_cache(maxsize=2)  # composed maps are cached, bounded by bytes, by hexwx.io.load
 def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
-             meta: str, ssr: tuple[str, ...], name: str | None,
-             laid: tuple[BoardOverlays, ...], persist: bool = False) -> HexMap:
+             meta: str, ssr: tuple[str, ...], name: str | None, persist: bool = False,
+             overlay_files: tuple[str, ...] = (), vasl_dir: str = "") -> HexMap:
     """The composed map, from the on-disk cache (:mod:`hexwx.io.mapcache`) when it holds it."""
     request: dict[str, Any] = {
-        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)] for s in row] for row in specs],
+        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)]
+                   + ([[o.written for o in s.overlays]] if s.overlays else []) for s in row]
+                  for row in specs],
         "meta": meta, "ssr": list(ssr), "name": name}
-    files = [p for p, _ in stamps] + [meta]
-    if any(b.placements for b in laid):
-        from hexwx.io.overlays import placements_key
-        request["overlays"] = [placements_key(b.placements) + [b.los_ssr] for b in laid]
+    if overlay_files or persist:
         request["persist"] = persist
-        files += sorted({p.archive for b in laid for p in b.placements})
-    key = mapcache.map_key("layout", request, files)
+    key = mapcache.map_key("layout", request, [p for p, _ in stamps] + [meta] + list(overlay_files))
     hit = mapcache.load(key)
     if hit is not None:
         return hit
-    return mapcache.store(key, _build(specs, stamps, meta, ssr, name, laid, persist))
+    return mapcache.store(key, _build(specs, stamps, meta, ssr, name, persist, vasl_dir))
 
 
 def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
-           meta: str, ssr: tuple[str, ...], name: str | None,
-           laid: tuple[BoardOverlays, ...], persist: bool = False) -> HexMap:
+           meta: str, ssr: tuple[str, ...], name: str | None, persist: bool,
+           vasl_dir: str) -> HexMap:
+    from hexwx.io.overlays import apply_overlays, colour_table, place_board_overlays
     from hexwx.io.vasl import check_codes, read_board_image, read_metadata
     table = read_metadata(meta)
     nby, nbx = len(specs), len(specs[0])
@@ -292,12 +293,12 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         r = _read(Path(path))
         check_codes(r, table, path)
         elev, terr = r.elevation, r.terrain
-        changes = ssr_changes(laid[i].los_ssr, meta)   # (the overlay SSRs left out)
-        if laid[i].placements:
-            from hexwx.io.overlays import apply_overlays, colour_table
-            elev, terr = apply_overlays(elev, terr, laid[i].placements, table,
-                                        colour_table(meta), persist=persist)
-            art += [(i, p.archive, p.image, p.x, p.y) for p in laid[i].placements]
+        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta)
+        changes = ssr_changes(laid.los_ssr, meta)   # (the board's overlay SSRs left out)
+        if laid.placements:
+            elev, terr = apply_overlays(elev, terr, laid.placements, table, colour_table(meta),
+                                        persist=persist)
+            art += [(i, p.archive, p.image, p.x, p.y) for p in laid.placements]
         if changes:
             try:
                 elev, terr, _ = apply_changes(elev, terr, table, changes)

@@ -575,8 +575,10 @@ def place_board_overlays(spec: BoardSpec, archive: Path, ssr: Sequence[str],
                          vasl_dir: str | Path | None, meta: str | Path) -> BoardOverlays:
     """The overlays of layout board ``spec`` (archive ``archive``) placed, then the overlay
     SSRs among ``ssr`` (all SSRs that board takes, in order)."""
+    if not ssr and not spec.overlays:
+        return BoardOverlays((), ())
     from hexwx.io.ssr import ssr_rules
-    los, own = split_ssr(ssr, archive, ssr_rules(meta))
+    los, own = split_ssr(ssr, archive, ssr_rules(meta)) if ssr else ((), ())
     placed = [place(o, board=spec.written, vasl_dir=vasl_dir) for o in spec.overlays]
     placed += [board_overlay(archive, n) for n in own]
     return BoardOverlays(tuple(placed), los)
@@ -617,8 +619,4 @@ def board_pieces(overlay_art: Iterable[tuple[int, str, str, int, int]],
     map's ``overlay_art``, in drawing order."""
     return [(a, e, x, y) for i, a, e, x, y in overlay_art if i == board]
 
-
-def placements_key(placements: Sequence[Placement]) -> list[list[object]]:
-    """A plain description of ``placements`` for cache keys and map headers."""
-    return [[p.spec.written, p.archive, p.image, p.x, p.y] for p in placements]
 
