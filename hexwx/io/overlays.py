@@ -412,40 +412,42 @@ def colour_table(meta: str | Path) -> ColourTable:
 
 # -- the terrain an overlay draws ----------------------------------------------------------
 
-#: How far a pixel whose colour names no terrain (outlines, hex dots, shading VASL's table
+#: Where a pixel whose colour names no terrain (outlines, hex dots, shading VASL's table
 #: lacks) looks for a neighbour that does: at (d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)
 #: for d = 2..6, nearest first (the neighbours VASL's overlay code reads, in its order).
 _NEAR = range(2, 7)
 
 
-def _shift(a: np.ndarray, dx: int, dy: int, fill: int) -> np.ndarray:
-    """``out[x, y] = a[x + dx, y + dy]`` (``fill`` off the array)."""
-    out = np.full_like(a, fill)
-    W, H = a.shape
-    out[max(0, -dx):W - max(0, dx), max(0, -dy):H - max(0, dy)] = \
-        a[max(0, dx):W + min(0, dx), max(0, dy):H + min(0, dy)]
-    return out
+def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each ``missing`` pixel (x, y), the pixel (nx, ny) of its nearest neighbour in
+    :data:`_NEAR` whose terrain is known (``terr`` >= 0); pixels with none are left out.
+    Works on the missing pixels only (outlines and dots: a few per cent of an overlay)."""
+    W, H = terr.shape
+    xs, ys = np.nonzero(missing)
+    nx, ny = np.full(len(xs), -1), np.full(len(xs), -1)
+    for d in _NEAR:
+        for sx, sy in ((d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)):
+            cx, cy = xs + sx, ys + sy
+            ok = (nx < 0) & (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
+            ok[ok] = terr[cx[ok], cy[ok]] >= 0
+            nx[ok], ny[ok] = cx[ok], cy[ok]
+    found = nx >= 0
+    return xs[found], ys[found], nx[found], ny[found]
 
 
-def _fill_from_neighbours(values: np.ndarray, missing: np.ndarray, none: int, *,
-                          spread: bool = False) -> np.ndarray:
-    """``values`` with each ``missing`` pixel given the value of its nearest diagonal
-    neighbour (2-6 px away) that has one; ``none`` where no neighbour has one.  With
-    ``spread`` filled pixels pass their value on, pass after pass, until every missing pixel
-    connected to a value has one (so the middle of a large patch gets its edge's value)."""
+def _fill_along_rows(values: np.ndarray, missing: np.ndarray, none: int) -> np.ndarray:
+    """``values`` with each ``missing`` pixel given the value of the nearest pixel of its image
+    row that has one (the left one on a tie); ``none`` where its row has none."""
     out = values.copy()
-    todo = missing.copy()
-    while todo.any():
-        before = int(todo.sum())
-        source = out.copy()
-        for d in _NEAR:
-            for sx, sy in ((d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)):
-                cand = _shift(source, sx, sy, none)
-                ok = todo & (cand != none)
-                out[ok] = cand[ok]
-                todo &= ~ok
-        if not spread or int(todo.sum()) == before:
-            break
+    W = out.shape[0]
+    has = values != none
+    col = np.arange(W)[:, None]
+    left = np.maximum.accumulate(np.where(has, col, -1), axis=0)
+    right = np.minimum.accumulate(np.where(has, col, 2 * W)[::-1], axis=0)[::-1]
+    near = np.where((left >= 0) & (col - left <= right - col), left, right)
+    fx, fy = np.nonzero(missing & (near < W))
+    out[fx, fy] = values[near[fx, fy], fy]
     return out
 
 
@@ -455,10 +457,12 @@ def overlay_terrain(rgba: np.ndarray, board_elevation: np.ndarray, board_terrain
     """The terrain codes, levels and a mask of the pixels the overlay ``rgba`` [w, h, 4] sets,
     over the board's own rasters of the same area.
 
-    Opaque pixels take their colour's terrain (a colour with none: its nearest neighbour's) and
-    level (none: the neighbour's, else the board's); depression terrain lies a level below
-    that.  With ``persist`` the board keeps its ground levels and open ground drawn over the
-    board's open ground leaves the board as it is (VASL draws those pixels transparent).
+    Opaque pixels take their colour's terrain and level; a colour with no terrain (outlines, hex
+    dots) takes both from its nearest neighbour with one; a pixel still without a level (woods
+    are drawn without one) takes the level of the nearest pixel of its image row with one, else
+    the board's.  Depression terrain lies a level below that.  With ``persist`` the board keeps
+    its ground levels, and open ground drawn over the board's open ground leaves the board as it
+    is (VASL draws those pixels transparent).
     Transparent pixels, and opaque ones with no terrain anywhere near, keep the board.
     """
     rule = ARCHIVE_RULES.get(archive)
@@ -474,7 +478,8 @@ def overlay_terrain(rgba: np.ndarray, board_elevation: np.ndarray, board_terrain
             terr[raised] = table.code_named(rule.raised)
     terr[~opaque] = -1
     level[~opaque | (terr < 0)] = NO_LEVEL
-    terr = _fill_from_neighbours(terr, opaque & (terr < 0), -1)
+    xs, ys, nx, ny = _nearest_with_terrain(terr, opaque & (terr < 0))
+    terr[xs, ys], level[xs, ys] = terr[nx, ny], level[nx, ny]   # (both from that neighbour)
     sets = opaque & (terr >= 0)
     a = table.arrays()
     if archive == "ovrX":
@@ -488,7 +493,7 @@ def overlay_terrain(rgba: np.ndarray, board_elevation: np.ndarray, board_terrain
     if persist or (rule is not None and rule.board_levels):
         ground = board_elevation.astype(np.int16)
     else:
-        level = _fill_from_neighbours(level, sets & (level == NO_LEVEL), NO_LEVEL, spread=True)
+        level = _fill_along_rows(level, sets & (level == NO_LEVEL), NO_LEVEL)
         ground = np.where(level == NO_LEVEL, board_elevation, level).astype(np.int16)
     elev = np.where(depression & sets, ground - 1, ground)
     if persist and not name.lower().startswith("og"):
