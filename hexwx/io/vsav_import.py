@@ -64,18 +64,18 @@ def layout_spec(save: VaslSave, *, overlays: bool = True) -> tuple[list[list[Any
     return rows, common
 
 
-def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], str] | None = None
-                      ) -> tuple[dict[str, Any], list[SavePiece]]:
+def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], str] | None = None,
+                      overlays: bool = True) -> tuple[dict[str, Any], list[SavePiece]]:
     """The hex scenario of ``save`` as a TOML-ready dict, and the pieces off the boards.
 
     ``map_names`` turns a hex name into the map's own name for it (a join hex is named by the
     board above / left of the join); without it the save's board and printed hex are used.
     """
-    rows, common = layout_spec(save)
+    rows, common = layout_spec(save, overlays=overlays)
     map_table: dict[str, Any] = {"vasl_boards": rows}
     if common:
         map_table["ssr"] = list(common)
-    if save.persist_elevation:
+    if save.persist_elevation and overlays:
         map_table["persist_elevation"] = True
     placed = save.placed()
     units = []

@@ -278,3 +278,31 @@ def test_the_picture_shows_the_overlay():
     assert len(diff) > 3000
     ys, xs = diff[:, 0], diff[:, 1]
     assert 506 <= xs.min() and xs.max() < 506 + 225 and 161 <= ys.min() and ys.max() < 161 + 194
+
+
+def test_saves_carry_overlays_and_the_persist_choice(tmp_path: Path):
+    vasl_dir()
+    from vsav_helpers import board_command, save_text, write_save
+
+    from hexwx.io.scenario import load_scenario
+    from hexwx.io.tomlwrite import dumps
+    from hexwx.io.vsav import read_save
+    from hexwx.io.vsav_import import scenario_document
+    plain = write_save(tmp_path / "a.vsav", save_text(
+        [board_command("0\t0\t02\tVER\t6.4\tOVR\twd2\tJ4\tJ5\tSSR\tNoGrain")]))
+    own = write_save(tmp_path / "b.vsav", save_text(
+        [board_command("0\t0\t02\tVER\t6.4\tOVR\twd2\tJ4\tJ5\ttrue\tSSR\tNoGrain")]))
+    game = write_save(tmp_path / "c.vsav", save_text(
+        ["command.los.persistelevation|true", board_command("0\t0\t02\tVER\t6.4\tOVR\twd2\tJ4\tJ5")]))
+    assert read_save(own).boards[0].overlays == ("wd2 J4 J5 persist",)
+    assert read_save(own).boards[0].ssr == ("NoGrain",)
+    assert read_save(game).persist_elevation and not read_save(plain).persist_elevation
+    j4 = hexwx.load_map("02").grid.parse("J4")
+    bases = [int(hexwx.load_map(p).hexes.base[j4]) for p in (plain, own, game)]
+    assert bases == [0, 3, 3]
+    doc, _off = scenario_document(read_save(game), name="c")
+    assert doc["map"]["persist_elevation"] is True
+    assert doc["map"]["vasl_boards"] == [[{"board": "02", "overlays": ["wd2 J4 J5"]}]]
+    f = tmp_path / "c.toml"
+    f.write_text(dumps(doc))
+    assert np.array_equal(load_scenario(f).map.elevation, hexwx.load_map(game).elevation)
