@@ -377,8 +377,9 @@ def _board_art(m: Any) -> bytes:
 
     from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX
     from hexwx.io.vasl import read_board_image
+    from hexwx.io.overlays import board_pieces, paint
     canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
-    for path, x0, y0, rotated in m.board_images:
+    for i, (path, x0, y0, rotated) in enumerate(m.board_images):
         data = read_board_image(path)
         if not data:
             continue
@@ -389,6 +390,9 @@ def _board_art(m: Any) -> bytes:
             continue                         # an unreadable image: the board stays blank
         if art.size != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
             art = art.resize((BOARD_WIDTH_PX, BOARD_HEIGHT_PX), Image.Resampling.LANCZOS)
+        pieces = board_pieces(m.overlay_art, i)
+        if pieces:
+            art = paint(art, pieces)     # the overlays' art, as the terrain under them
         if rotated:
             art = art.rotate(180)
         canvas.paste(art, (int(x0), int(y0)))
