@@ -75,7 +75,7 @@ DEFAULT_MAX_MB = 1024
 #: The hexwx code whose results the cache holds, relative to the package: every module the
 #: map loaders and derivations import (tests/io/test_mapcache.py checks the list is complete).
 #: Their contents, with the compiled kernel's, make the code fingerprint of every key.
-CODE = ("__init__.py", "_cache.py", "_native.py", "errors.py", "frozen.py", "limits.py",
+CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py", "limits.py",
         "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
         "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
@@ -247,8 +247,9 @@ class _Cursor:
     def __init__(self, data: memoryview) -> None:
         self.data, self.pos = data, 0
 
-    def read(self, n: int) -> bytes:
-        out = bytes(self.data[self.pos:self.pos + n])
+    def read(self, n: int = -1, /) -> bytes:
+        end = len(self.data) if n < 0 else self.pos + n
+        out = bytes(self.data[self.pos:end])
         self.pos += len(out)
         return out
 
@@ -292,7 +293,7 @@ def _slurp(path: Path) -> np.ndarray | None:
         buf = np.empty(size + _ALIGN, np.uint8)
         start = -buf.ctypes.data % _ALIGN
         data = buf[start:start + size]
-        view, got = memoryview(data), 0
+        view, got = memoryview(data.data), 0
         while got < size:
             n = os.readv(fd, [view[got:]])
             if n <= 0:
@@ -302,13 +303,14 @@ def _slurp(path: Path) -> np.ndarray | None:
             return None       # grew while read
     finally:
         os.close(fd)
-    data.flags.writeable = False
+    buf.flags.writeable = data.flags.writeable = False
     return data
 
 
-#: Entries already read by this process, by path: a content entry's name is the hash of what it
-#: holds, so maps read from it again (from another file naming the same layout) share its
-#: arrays instead of holding a copy each.  Held weakly: gone with the last map using them.
+#: Entries already read by this process, by path (the buffer :func:`_slurp` read into): a
+#: content entry's name is the hash of what it holds, so maps read from it again (from another
+#: file naming the same layout) share its arrays instead of holding a copy each.  Held weakly:
+#: gone with the last map using them.
 _READ: weakref.WeakValueDictionary[str, np.ndarray] = weakref.WeakValueDictionary()
 
 
@@ -321,13 +323,17 @@ def _read(path: Path, ident: Mapping[str, Any], shared: bool = False
     try:
         if not _private(path.parent):
             return None
-        data = _READ.get(str(path)) if shared else None
-        known = data is not None
-        if data is None:
-            data = _slurp(path)
-            if data is None:
+        buf = _READ.get(str(path)) if shared else None
+        known = buf is not None
+        if buf is not None:
+            start = -buf.ctypes.data % _ALIGN
+            data = buf[start:start + len(buf) - _ALIGN]
+        else:
+            read = _slurp(path)
+            if read is None:
                 return None
-        cur = _Cursor(memoryview(data))
+            data = read
+        cur = _Cursor(data.data)
         head = _next_array(cur, data)
         if head.dtype != np.uint8 or head.ndim != 1:
             return None
@@ -354,8 +360,8 @@ def _read(path: Path, ident: Mapping[str, Any], shared: bool = False
             arrays[name] = np.frombuffer(blob, dtype, count, offset).reshape(shape)
     except Exception:  # any unreadable, truncated or corrupt file is a miss, never an error
         return None
-    if shared:
-        _READ[str(path)] = data
+    if shared and data.base is not None:
+        _READ[str(path)] = data.base   # (what the arrays' memory belongs to: kept while they live)
     return header, arrays
 
 

@@ -567,3 +567,22 @@ def test_exposure_pairs_are_traced_once_across_processes(cache: Path,
         np.testing.assert_array_equal(E.exposure(again, observers=spotters, weather=w).seen, seen)
         np.testing.assert_array_equal(E.exposure(again, weather=w).count, want)
     assert traces == [] and rows == []
+
+
+def test_one_layout_named_by_three_files_is_stored_once(cache: Path, tmp_path: Path) -> None:
+    """Issue #27: the map is keyed by what it is, not by the file that named it -- the layout
+    text, a map file laying out the same boards and a save give one content entry, and maps
+    read from it in one process share its arrays."""
+    from vsav_helpers import real_save
+    mapfile = tmp_path / "pocket.toml"
+    mapfile.write_text('[map]\nname = "pocket"\nvasl_boards = [["r05"], ["r02"], ["r04"]]\n')
+    vasl = str(vasl_dir())
+    maps = []
+    for what in ("r05/r02/r04", mapfile, real_save("hubes-pocket.vsav")):
+        load_map(what, vasl_dir=vasl)
+        forget()
+        maps.append(load_map(what, vasl_dir=vasl))      # read back from the cache
+    assert len(entries(cache)) == 1 and len(entries(cache, "names")) >= 3
+    assert len({m.name for m in maps}) == 3               # each keeps its own name
+    assert all(np.shares_memory(maps[0].kernel_map[8], m.kernel_map[8]) for m in maps[1:])
+    assert [los(m, "5A1", "4C3").to_json() for m in maps[1:]] == [los(maps[0], "5A1", "4C3").to_json()] * 2
