@@ -29,7 +29,7 @@ from hexwx.errors import DataError, UsageError
 if TYPE_CHECKING:  # zipfile is imported when an archive is opened
     import zipfile
 
-__all__ = ["Limit", "limit", "check_input", "read_text_input", "read_bytes_input", "open_zip",
+__all__ = ["Limit", "limit", "track_inputs", "note_input", "inputs_read", "check_input", "read_text_input", "read_bytes_input", "open_zip",
            "read_zip_entry", "gunzip", "open_image", "check_count", "toml_depth",
            "MAX_LAYOUT_BOARDS"]
 
@@ -103,6 +103,30 @@ _SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character 
             (stat.S_ISDIR, "a directory"))
 
 
+#: The files read since :func:`track_inputs` (device, inode), or None when not tracking.
+_inputs_read: set[tuple[int, int]] | None = None
+
+
+def track_inputs() -> None:
+    """Remember every file read from now on (a command's inputs, however it found them: the
+    terrain table, board archives in the VASL folder, a save's boards, a scenario's map),
+    so that :mod:`hexwx.outputs` refuses to write over any of them.  The command line turns
+    it on for each command."""
+    global _inputs_read
+    _inputs_read = set()
+
+
+def note_input(st: os.stat_result) -> None:
+    """Record a file read (its ``stat``) when tracking (:func:`track_inputs`)."""
+    if _inputs_read is not None:
+        _inputs_read.add((st.st_dev, st.st_ino))
+
+
+def inputs_read() -> frozenset[tuple[int, int]]:
+    """(device, inode) of every file read since :func:`track_inputs` (empty when not tracking)."""
+    return frozenset(_inputs_read or ())
+
+
 def check_input(path: str | os.PathLike[str], what: str = "an input file",
                 lim: Limit = INPUT_FILE) -> int:
     """The size of input file ``path``; DataError unless it is a regular file within ``lim``.
@@ -117,6 +141,7 @@ def check_input(path: str | os.PathLike[str], what: str = "an input file",
         raise DataError(f"{src}: no such file; expected {what}") from None
     except (OSError, ValueError) as exc:
         raise DataError(f"{src}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    note_input(st)
     if not stat.S_ISREG(st.st_mode):
         kind = next((name for test, name in _SPECIAL if test(st.st_mode)), "not a regular file")
         raise DataError(f"{src}: is {kind}; expected {what} (a regular file)")

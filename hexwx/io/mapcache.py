@@ -59,6 +59,7 @@ from hexwx.hexmap.coords import BoardPlacement, Grid
 from hexwx.hexmap.derive import HexTerrain
 from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
+from hexwx.limits import note_input
 
 try:  # BLAKE2 without hashlib's OpenSSL start-up (a few ms of every cold start)
     from _blake2 import blake2b
@@ -75,8 +76,8 @@ DEFAULT_MAX_MB = 1024
 #: The hexwx code whose results the cache holds, relative to the package: every module the
 #: map loaders and derivations import (tests/io/test_mapcache.py checks the list is complete).
 #: Their contents, with the compiled kernel's, make the code fingerprint of every key.
-CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py", "limits.py",
-        "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
+CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py",
+        "limits.py", "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
         "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
         "io/mapcache.py", "io/mapfile.py", "io/ssr.py", "io/tomlfile.py", "io/vasl.py",
@@ -141,6 +142,7 @@ def stamp(path: str | os.PathLike[str]) -> list[Any]:
     inode or ctime."""
     real = os.path.realpath(path)
     st = os.stat(real)
+    note_input(st)       # (read through the cache, still an input: hexwx.outputs refuses it)
     return [os.fspath(path), real, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
 
 
