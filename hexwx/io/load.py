@@ -44,8 +44,8 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
             hit = _CACHE.get(lkey)
             if hit is not None:
                 return _inputs_noted(hit)
-            return _CACHE.put(lkey, load_layout_text(str(path), vasl_dir=vasl_dir,
-                                                     metadata=vasl_metadata, ssr=tuple(ssr)))
+            return _kept(lkey, load_layout_text(str(path), vasl_dir=vasl_dir,
+                                                metadata=vasl_metadata, ssr=tuple(ssr)))
         raise DataError(f"{p}: no such file; expected a hexwx map (.toml), a VASL board archive, "
                         f"a board name like bd02 or a layout like \"r05/r02\"") from None
     except OSError as exc:
@@ -74,7 +74,13 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     else:
         from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
-    return _CACHE.put(key, m)
+    return _kept(key, m)
+
+
+def _kept(key: tuple[object, ...], m: HexMap) -> HexMap:
+    """``m``, kept in :data:`_CACHE` unless loaded inside :func:`hexwx.io.mapcache.transient`."""
+    from hexwx.io.mapcache import is_transient
+    return m if is_transient() else _CACHE.put(key, m)
 
 
 def _inputs_noted(m: HexMap) -> HexMap:

@@ -40,6 +40,8 @@ are added beside it the first time they are derived.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import os
 import re
@@ -49,7 +51,7 @@ import weakref
 import zlib
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
 from numpy.lib import format as npformat
@@ -90,10 +92,31 @@ _fingerprint: str | None = None
 _unwritable: set[str] = set()
 
 
+#: Set (in this thread or task) by :func:`transient`: maps loaded now are not kept.
+_TRANSIENT: contextvars.ContextVar[bool] = contextvars.ContextVar("hexwx_transient", default=False)
+
+
+@contextlib.contextmanager
+def transient() -> Iterator[None]:
+    """Maps loaded inside the block (in this thread) are neither read from nor written to the
+    cache folder, nor kept by :func:`hexwx.io.load.load_map`: for maps a caller asks for once
+    and keeps itself, bounded (the viewer's ``ssr=`` variants, which any page may ask for)."""
+    token = _TRANSIENT.set(True)
+    try:
+        yield
+    finally:
+        _TRANSIENT.reset(token)
+
+
+def is_transient() -> bool:
+    """Whether :func:`transient` is in force in this thread."""
+    return _TRANSIENT.get()
+
+
 def cache_dir() -> Path | None:
-    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0) or there is
-    no folder to use."""
-    if os.environ.get(OFF_ENV, "") not in ("", "0"):
+    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0), inside
+    :func:`transient`, or when there is no folder to use."""
+    if os.environ.get(OFF_ENV, "") not in ("", "0") or _TRANSIENT.get():
         return None
     d = os.environ.get(DIR_ENV)
     if d:
