@@ -42,7 +42,7 @@ except ImportError:  # pragma: no cover - not POSIX: no locks, stale files stay
     fcntl = None  # type: ignore[assignment]
 from hexwx.limits import inputs_read
 
-__all__ = ["check_output", "csv_cell", "open_output", "write_output", "STDOUT"]
+__all__ = ["check_output", "csv_cell", "open_output", "printable", "write_output", "STDOUT"]
 
 #: The name that means standard output.
 STDOUT = "-"
@@ -261,3 +261,18 @@ def csv_cell(text: str) -> str:
     if formula or any(ch in s for ch in ',"\n\r') or s != s.strip():
         return '"' + s.replace('"', '""') + '"'
     return s
+
+
+#: Characters a text answer never prints as they are: C0 and C1 controls and DEL (a newline in
+#: a piece name would forge a line, an ESC drive the terminal), line and paragraph separators,
+#: and the bidirectional overrides and isolates (text that reads in another order than stored).
+_UNPRINTABLE = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+                for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F),
+                          *range(0x2066, 0x206A)]}
+
+
+def printable(text: object) -> str:
+    """``text`` for a line of text output, with every control character (and the others of
+    :data:`_UNPRINTABLE`) written as an escape (``\\x0a``), so a name read from a file stays
+    on its line and cannot drive the terminal.  Ordinary names come back unchanged."""
+    return str(text).translate(_UNPRINTABLE)

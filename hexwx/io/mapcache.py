@@ -56,6 +56,7 @@ from typing import Any, Iterable, Iterator, Mapping
 import numpy as np
 from numpy.lib import format as npformat
 
+from hexwx._cache import megabytes_setting
 from hexwx.hexmap.board import HexMap, seed
 from hexwx.hexmap.coords import BoardPlacement, Grid
 from hexwx.hexmap.derive import HexTerrain
@@ -131,12 +132,8 @@ def cache_dir() -> Path | None:
 
 
 def max_bytes() -> int:
-    """The size bound: ``$HEXWX_CACHE_MAX_MB`` MiB (a bad value means the default)."""
-    try:
-        mb = float(os.environ.get(MAX_ENV, "") or DEFAULT_MAX_MB)
-    except ValueError:
-        mb = DEFAULT_MAX_MB
-    return int(max(mb, 0) * 2**20)
+    """The size bound: ``$HEXWX_CACHE_MAX_MB`` MiB (UsageError for a value that is no size)."""
+    return megabytes_setting(MAX_ENV, DEFAULT_MAX_MB)
 
 
 def fingerprint() -> str:
