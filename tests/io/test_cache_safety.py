@@ -182,3 +182,22 @@ def test_truncating_an_entry_in_use_kills_nothing(cache: Path) -> None:
         print("answered", int(t.blocked.sum()))
     """)
     assert got.returncode == 0 and got.stdout.startswith("answered"), (got.returncode, got.stderr[-500:])
+
+
+def test_check_kernel_map_names_the_array_out_of_range() -> None:
+    """The check itself, on the arrays of a real map and on damaged copies of them."""
+    from hexwx import _native
+    from hexwx._kernel_bounds import check_kernel_map
+    m = load_map(archive("bd02"), vasl_metadata=metadata())
+    M = m.kernel_map
+    hx, h6, pix = M[3], M[4], M[8]
+    cols = (_native.HX_COLUMNS, _native.H6_COLUMNS)
+    assert check_kernel_map(hx, h6, pix, [], *cols) == 32 + 20 // 2   # (A..GG, rows 0..10)
+    bad = hx.copy()
+    bad[3, _native.HX_COLUMNS.index("los_y")] = pix.shape[0]
+    with pytest.raises(ValueError, match="HX los_y"):
+        check_kernel_map(bad, h6, pix, [], *cols)
+    bad = pix.copy()
+    bad[0, 0] = (len(hx) + 1) << 16
+    with pytest.raises(ValueError, match="pix"):
+        check_kernel_map(hx, h6, bad, [], *cols)
