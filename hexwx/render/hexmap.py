@@ -209,7 +209,8 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
     cls_small = pal.cls[codes]
     lo, hi = int(elev.min()), int(elev.max())
     lvl_colours = np.array([level_colour(v) for v in range(lo, hi + 1)], np.uint8)
-    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8)
+    # (uint16 only when the levels and the contour index pass 255: a board of -128..127)
+    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8 if hi - lo < 255 else np.uint16)
     levels = [lo + int(i) for i in np.flatnonzero(np.bincount(lvl_small.ravel()))]
     nlev = len(lvl_colours) + 1                     # the last "level" is the contour colour
     lvl_small[_contours(elev)] = nlev - 1

@@ -51,6 +51,10 @@ def source_kind(path: str) -> str:
     return kind(path)
 
 
+#: Maps under extra SSRs (``ssr=``) a session keeps (~12 MiB a board each, with their arrays).
+SSR_MAPS = 4
+
+
 class Session:
     """One loaded source and its API.  ``answer(route, query)`` -> (content type, body)."""
 
@@ -64,6 +68,7 @@ class Session:
         self.scenario: Any = None
         self.table: Any = None
         self._cache: OrderedDict[tuple, Answer] = OrderedDict()
+        self._ssr_maps: OrderedDict[tuple[str, ...], Any] = OrderedDict()
         self._base_png: bytes | None = None
         self._base_type = "image/png"
         self._base_box: tuple[float, float, float, float] = (0, 0, 0, 0)
@@ -87,13 +92,29 @@ class Session:
                         ssr=self.ssr + tuple(ssr))
 
     def map_for(self, args: argparse.Namespace) -> Any:
-        """The map a query asks about: the loaded one, or it under more VASL SSRs (``ssr=``)."""
+        """The map a query asks about: the loaded one, or it under more VASL SSRs (``ssr=``).
+
+        Any page may ask for any set of SSRs, so those maps are kept by count (the last
+        :data:`SSR_MAPS`) and never written to the map cache folder
+        (:func:`hexwx.io.mapcache.transient`)."""
         extra = tuple(getattr(args, "ssr", None) or ())
         if not extra:
             return self.map
         if self.kind != "map":
             raise UsageError("ssr= applies to maps; a scenario's map is as the scenario says")
-        return self._load(extra)
+        with self.lock:
+            m = self._ssr_maps.get(extra)
+            if m is not None:
+                self._ssr_maps.move_to_end(extra)
+                return m
+        from hexwx.io.mapcache import transient
+        with transient():
+            m = self._load(extra)
+        with self.lock:
+            self._ssr_maps[extra] = m
+            while len(self._ssr_maps) > SSR_MAPS:
+                self._ssr_maps.popitem(last=False)
+        return m
 
     # -- the board picture -----------------------------------------------------------------
     def base_image(self) -> tuple[str, bytes]:
