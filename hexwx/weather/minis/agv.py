@@ -5,8 +5,10 @@ with 2D6 against a separate 1D6 (see :mod:`hexwx.weather.minis.spells`).  Visibi
 1D6 × 6 inches (showers, mist) or × 3 inches (rain, fog, snow), reported in cm (1 in = 2.54 cm).
 
 Readings (RULES-NOTES "AGV / Mini-Nap 2"): the 1D6 gives both the spell's length in turns and
-its visibility; snow lasts a further 2D6 turns; a new throw when a spell ends; fog and snow clear
-for good after doubles on the 2D6 of two spell throws running.  Ours: the optional re-throw
+its visibility; snow lasts a further 2D6 turns; a new throw when a spell ends.  The two clearing
+paragraphs differ and both are followed as printed: Fog and Mist clears for good after doubles
+on the 2D6 thrown on two consecutive game *turns* (a turn without a throw breaks the run), Snow
+after doubles on two consecutive *throws* (however many turns apart).  Ours: the optional re-throw
 (``rethrow=True``) is taken whenever the first throw is a pattern in ``dislike`` (default: all
 but clear); strong winds blow on turn 1 and the first abate throw is at the start of turn 2.
 """
@@ -49,6 +51,8 @@ FAMILY = Family(
     unit="in",
     doubles_to_clear=2,
     clears_on_doubles=frozenset({"fog and mist", "snow"}),
+    # Fog and Mist: doubles "for two consecutive Turns"; Snow: "for two consecutive throws".
+    doubles_on_turns=frozenset({"fog and mist"}),
     limit_text="firing, charging or intercepts",
     ground_note="all passable ground is rough ground for the rest of the game (AGV Snow)",
     one_die_first=False,
@@ -67,14 +71,14 @@ def start(dice: Dice, *, rethrow: bool = False,
 def step(state: SpellState, turn: int, dice: Dice) -> tuple[SpellState, TurnReport]:
     """One AGV turn: a spell throw if the last spell ran out, then this turn's report."""
     now = spells.this_turn(FAMILY, state, dice)
-    return spells.after_turn(now), report(now, turn)
+    return spells.after_turn(FAMILY, now), report(now, turn)
 
 
 def exact_step(state: SpellState, turn: int) -> dict[tuple[SpellState, str, bool], Fraction]:
     """Exact odds of (next state, weather, battle ends) of :func:`step` from ``state``."""
     odds: dict[tuple[SpellState, str, bool], Fraction] = {}
     for now, q in spells.throw_outcomes(FAMILY, state).items():
-        key = (spells.after_turn(now), now.weather, False)
+        key = (spells.after_turn(FAMILY, now), now.weather, False)
         odds[key] = odds.get(key, Fraction(0)) + q
     return odds
 

@@ -9,7 +9,7 @@ AGV (seed 000), all taken from the seeds:
 * visibility of the weather is 1D6 × 6 cm or × 3 cm (AGV: inches); the smaller of the
   time-of-day and weather visibility applies;
 * the spell throw is "1D6 and a separate 2D6" at the start of the game turn (same comparison);
-* one double on the 2D6 clears fog or snow for good (AGV: doubles on two throws running);
+* one double on the 2D6 clears fog or snow for good (AGV: two running);
 * fog and mist clears from 12 noon onwards;
 * rain does not halve movement; instead the Rain pattern's rain and showers and the Snow
   pattern's snow turn the whole battlefield to mud, passable rough ground, for the rest of the
@@ -91,6 +91,7 @@ FAMILY = Family(
     unit="cm",
     doubles_to_clear=1,
     clears_on_doubles=frozenset({"fog and mist", "snow"}),
+    doubles_on_turns=frozenset(),
     limit_text="firing, charges, intercepts or break-throughs",
     ground_note="the battlefield is mud, passable rough ground, for the rest of the game "
                 "(Mini-Nap 2 Rain/Snow)",
@@ -163,7 +164,7 @@ def _noon(state: MiniNapState) -> SpellState:
 
 
 def _next(now: SpellState, state: MiniNapState) -> MiniNapState:
-    return MiniNapState(spells.after_turn(now), state.start, state.clock + TURN_MINUTES)
+    return MiniNapState(spells.after_turn(FAMILY, now), state.start, state.clock + TURN_MINUTES)
 
 
 def report(now: SpellState, state: MiniNapState, turn: int) -> TurnReport:
