@@ -12,7 +12,8 @@ _EPILOG = """\
 examples:
   hexwx table scenarios/table_huzzah_fog_lifts.toml                   outline and weather
   hexwx table scenarios/table_huzzah_fog_lifts.toml --can-see french-1 allied-1 --turn 4
-  hexwx table scenarios/table_huzzah_fog_lifts.toml --range french-guns allied-guns --json
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --fire french-guns allied-guns --json
+  hexwx table scenarios/table_agv_village_and_wood.toml --fire batterie-a-pied 52nd --turn 4
   hexwx table scenarios/table_agv_village_and_wood.toml --move 52nd --turn 5
 
 Lengths are shown in the table's unit (in or cm).  Sight is exact geometry: dense terrain and
@@ -33,8 +34,10 @@ def register(subparsers: Any) -> None:
     q = p.add_mutually_exclusive_group()
     q.add_argument("--can-see", nargs=2, metavar=("A", "B"),
                    help="can unit A see unit B (line of sight and visibility distance)")
-    q.add_argument("--range", nargs=2, metavar=("A", "B"), dest="range_",
-                   help="range from unit A to unit B, arc of fire, weapon range, may A fire")
+    q.add_argument("--fire", "--range", nargs=2, metavar=("A", "B"), dest="range_",
+                   help="can unit A shoot at unit B this turn: sight, range and band, arc (Huzzah!), "
+                        "face hit, the weather's effect on fire, each with its rule (--range is "
+                        "the same question)")
     q.add_argument("--move", metavar="UNIT", help="movement allowance of UNIT this turn")
     p.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
     p.add_argument("--outline", action="store_true",
@@ -49,18 +52,9 @@ def _fmt(v: float | None, unit: str) -> str:
 
 
 def _weather_line(sc: Any, turn: int) -> tuple[Any, float | None, str]:
-    rep = sc.report(turn)
-    vis = sc.visibility_cm(turn)
-    t = sc.table
-    bits = [f"turn {turn}: {rep.weather}"]
-    if rep.time_of_day:
-        bits.append(f"time {rep.time_of_day}")
-    bits.append(f"visibility {_fmt(None if vis is None else t.to_unit(vis), t.unit)}")
-    if rep.ground != "normal":
-        bits.append(f"ground {rep.ground}")
-    if rep.battle_ends:
-        bits.append("the battle has ended")
-    return rep, vis, ", ".join(bits)
+    """The turn's report, visibility (cm) and one-line summary (:meth:`TableScenario.weather_line`)."""
+    line, rep, vis = sc.weather_line(turn)
+    return rep, vis, line
 
 
 def _weather_json(sc: Any, turn: int, rep: Any, vis: float | None) -> dict[str, Any]:
@@ -102,7 +96,7 @@ def move_json_text(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -
 
 
 def run(args: argparse.Namespace) -> int:
-    from hexwx.tabletop.sight import can_see, range_info
+    from hexwx.tabletop.sight import can_see
     from hexwx.io.table_scenario import load_table_scenario, scenario_summary
 
     sc = load_table_scenario(args.scenario)
@@ -135,22 +129,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     if args.range_:
-        r = range_info(t, *args.range_, rules=sc.rules, visibility_cm=vis)
+        r = sc.fire(args.range_[0], args.range_[1], args.turn)
         if args.json:
-            print(json.dumps({**r.to_json(), "weather": weather_json}, indent=2))
+            print(json.dumps({**r.to_json(), "weather_report": weather_json}, indent=2))
             return 0
         print(f"{r.firer} -> {r.target} ({sc.rules}, {wline})")
-        print(f"range: {_fmt(r.range, t.unit)} ({r.method})")
-        print(f"in arc (45 degrees either side of facing): {'yes' if r.in_arc else 'no'}")
-        if r.weapon_range is None:
-            print("weapon range: not given (set range = ... on the unit)")
-        else:
-            print(f"weapon range: {_fmt(r.weapon_range, t.unit)}; in range: "
-                  f"{'yes' if r.in_range else 'no'}; short range: {'yes' if r.short_range else 'no'}")
-        if r.can_fire is not None:
-            print(f"may fire: {'yes' if r.can_fire else 'no'}")
-        for why in r.reasons:
-            print(f"  - {why}")
+        print(r.text())
         return 0
 
     if args.move:

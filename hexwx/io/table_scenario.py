@@ -18,7 +18,9 @@ from shapely.geometry import LineString, Point, Polygon
 from hexwx.limits import BASES
 from hexwx.errors import DataError, UsageError
 from hexwx.validate import is_whole
-from hexwx.tabletop.sight import RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm
+from hexwx.tabletop.fire import RANGE_KINDS
+from hexwx.tabletop.sight import (RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm,
+                                  visibility_text)
 from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, TERRAIN_KINDS, Base, TableTop, TerrainPiece,
                             Unit, arrange_bases, to_cm)
 from hexwx.io.tomlfile import Table, load_toml
@@ -26,7 +28,8 @@ from hexwx.io.tomlfile import Table, load_toml
 WEATHER_MODES = ("fixed", "rolled", "schedule")
 GROUNDS = ("normal", "rough", "mud", "soft", "hard")
 
-_TOP_KEYS = ("name", "rules", "turns", "start", "table", "weather", "terrain", "units", "notes")
+_TOP_KEYS = ("name", "rules", "turns", "start", "table", "weather", "terrain", "units", "ranges",
+             "notes")
 _TABLE_KEYS = ("size", "unit", "base")
 #: The longest side of a table, in cm: 100 m, far beyond any real table (the largest club
 #: tables are some 10 m), and small enough that areas and buffers stay finite numbers.
@@ -66,6 +69,8 @@ class TableScenario:
     seed: int | None = None
     options: dict[str, Any] = field(default_factory=dict, compare=False)
     states: tuple[WeatherState, ...] = ()
+    #: ``[ranges]``: unit kind -> (short range or None, longest range), cm (hexwx.tabletop.fire).
+    ranges: dict[str, tuple[float | None, float]] = field(default_factory=dict, compare=False)
 
     def _repr_png_(self) -> bytes:
         """The table on turn 1 (terrain, bases, visibility), for notebooks."""
@@ -118,6 +123,33 @@ class TableScenario:
         """Visibility limit on ``turn``: min(weather, Mini-Nap 2 time of day); None = unlimited."""
         rep = self.report(turn)
         return visibility_limit_cm(rep, time_of_day_cm=self._time_of_day_cm(turn))
+
+    def weather_line(self, turn: int) -> tuple[str, Any, float | None]:
+        """("turn 4: rain, visibility 12 in, ground rough", the TurnReport, visibility in cm):
+        the one line every answer and picture heads the turn with."""
+        rep = self.report(turn)
+        vis = self.visibility_cm(turn)
+        t = self.table
+        bits = [f"turn {turn}: {rep.weather}"]
+        if rep.time_of_day:
+            bits.append(f"time {rep.time_of_day}")
+        bits.append(visibility_text(self.rules, rep.weather,
+                                    None if vis is None else t.to_unit(vis), t.unit))
+        if rep.ground != "normal":
+            bits.append(f"ground {rep.ground}")
+        if rep.movement_multiplier != 1:
+            bits.append(f"movement x{rep.movement_multiplier:g}")
+        if rep.battle_ends:
+            bits.append("the battle has ended")
+        return ", ".join(bits), rep, vis
+
+    def fire(self, firer: str, target: str, turn: int) -> Any:
+        """May ``firer`` shoot at ``target`` on ``turn``: :func:`hexwx.tabletop.fire.fire_answer`
+        with the turn's weather, visibility and the scenario's ranges."""
+        from hexwx.tabletop.fire import fire_answer
+        self.check_turn(turn)
+        return fire_answer(self.table, firer, target, rules=self.rules, report=self.report(turn),
+                           visibility_cm=self.visibility_cm(turn), ranges=self.ranges)
 
     def _time_of_day_cm(self, turn: int) -> float | None:
         """Mini-Nap 2 dawn/dusk visibility on ``turn``; None for other rule sets, which have no
@@ -254,6 +286,22 @@ def _unit(t: Table, i: int, unit: str, base_size: tuple[float, float]) -> Unit:
                 None if move is None else to_cm(move, unit), None if rng is None else to_cm(rng, unit))
 
 
+def _ranges(t: Table, unit: str) -> dict[str, tuple[float | None, float]]:
+    """``[ranges]``: KIND = LONG or [SHORT, LONG] in the table's unit -> cm."""
+    t.check_keys(RANGE_KINDS)
+    out: dict[str, tuple[float | None, float]] = {}
+    for kind in t.keys():
+        v = t.raw(kind)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0:
+            out[kind] = (None, to_cm(float(v), unit))
+            continue
+        short, long = _numbers(t, kind, 2, "a range or [short, long]")
+        if not 0 < short <= long:
+            raise t.error(kind, f"expected 0 < short <= long, got {v!r}")
+        out[kind] = (to_cm(short, unit), to_cm(long, unit))
+    return out
+
+
 def _state(t: Table, unit: str, turn: int) -> WeatherState:
     vis = t.number("visibility", None, min=0)
     effects = t.list("fire_effects", [])
@@ -345,8 +393,10 @@ def load_table_scenario(path: str | Path) -> TableScenario:
         if extra:
             raise wt.error(extra[0], f"not used with mode = {mode!r}; expected "
                                      f"{', '.join(_allowed_weather_keys(mode))}")
+    rt = doc.table("ranges", None)
+    ranges = _ranges(rt, unit) if rt is not None else {}
     return TableScenario(str(doc.source), name, rules, table, turns, start_hour, mode, seed,
-                         options, states)
+                         options, states, ranges)
 
 
 def _allowed_weather_keys(mode: str) -> tuple[str, ...]:

@@ -3,7 +3,7 @@ lines of sight and ranges in the table's unit (in or cm), and the turn's weather
 
 :func:`render_table` reads a :class:`~hexwx.io.table_scenario.TableScenario` (or a bare
 :class:`~hexwx.tabletop.model.TableTop`) and result objects made by the library —
-:func:`hexwx.tabletop.sight.can_see` sights and :func:`hexwx.tabletop.sight.range_info` ranges; it never
+:func:`hexwx.tabletop.sight.can_see` sights and :func:`hexwx.tabletop.fire.fire_answer` fire answers; it never
 computes sight or range itself.  Table coordinates are cm with y growing up the table; the image
 puts y = 0 at the bottom.
 """
@@ -204,18 +204,18 @@ def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: Frame, s: Any) -> list[
 
 
 def draw_range(d: ImageDraw.ImageDraw, table: Any, view: Frame, r: Any) -> list[Marker]:
-    """A range line in blue, set off beside the centre line (so a sight line on the same pair
-    stays visible), with the range and weapon range under its middle."""
-    a, b = table.unit_by_id(r.firer).centre, table.unit_by_id(r.target).centre
-    length = math.dist(a, b) or 1.0
-    off = 9 / view.scale                               # 9 final px to the side
-    nx, ny = -(b[1] - a[1]) / length * off, (b[0] - a[0]) / length * off
-    a2, b2 = (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
-    _line(d, view, a2, b2, OVERLAY["path"], False, width=2.5)
-    mid = ((a2[0] + b2[0]) / 2, (a2[1] + b2[1]) / 2)
-    wr = f" / weapon {_fmt(r.weapon_range, r.unit)}" if r.weapon_range is not None else ""
+    """A fire answer's range in blue between the two points the rule set measures between
+    (Huzzah!: the firer's centre and the centre of the target's face hit), with the range,
+    weapon range and band under its middle."""
+    a = (table.from_unit(r.range_from[0]), table.from_unit(r.range_from[1]))
+    b = (table.from_unit(r.range_to[0]), table.from_unit(r.range_to[1]))
+    _line(d, view, a, b, OVERLAY["path"], False, width=2.5)
+    d.ellipse([*(c - view.fpx(4) for c in view.c(*b)), *(c + view.fpx(4) for c in view.c(*b))],
+              fill=OVERLAY["path"], outline=(255, 255, 255))
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    wr = f" / weapon {_fmt(r.weapon_range, r.unit)}, {r.band}" if r.weapon_range is not None else ""
     halo_text(d, view.c(*mid), f"range {_fmt(r.range, r.unit)}{wr}", view.fpx(14), anchor="ma")
-    return [Marker("range", f"{r.firer}->{r.target}", view.final(*a2), OVERLAY["path"])]
+    return [Marker("range", f"{r.firer}->{r.target}", view.final(*a), OVERLAY["path"])]
 
 
 def _line(d: ImageDraw.ImageDraw, view: Frame, a: tuple[float, float], b: tuple[float, float],
@@ -243,26 +243,13 @@ def sight_caption(s: Any) -> str:
 
 
 def range_caption(r: Any) -> str:
-    fire = "" if r.can_fire is None else f"; may fire: {'yes' if r.can_fire else 'no'}"
+    """One caption line of a fire answer: range, band, arc (Huzzah!), face, may fire, why."""
+    fire = {True: "yes", False: "no", None: "cannot say"}[r.may_fire]
+    arc = "" if r.in_arc is None else f", in arc: {'yes' if r.in_arc else 'no'}"
+    band = f", {r.band}" if r.band else ""
     why = f" ({'; '.join(r.reasons)})" if r.reasons else ""
-    return (f"{r.firer} -> {r.target}: range {_fmt(r.range, r.unit)} ({r.method}), "
-            f"in arc: {'yes' if r.in_arc else 'no'}{fire}{why}")
-
-
-def weather_line(sc: Any, turn: int) -> tuple[str, float | None]:
-    """The turn's weather line and visibility (cm) of a table scenario."""
-    rep = sc.report(turn)
-    vis = sc.visibility_cm(turn)
-    t = sc.table
-    bits = [f"turn {turn}: {rep.weather}"]
-    if getattr(rep, "time_of_day", None):
-        bits.append(f"time {rep.time_of_day}")
-    bits.append(f"visibility {_fmt(None if vis is None else t.to_unit(vis), t.unit)}")
-    if getattr(rep, "ground", "normal") != "normal":
-        bits.append(f"ground {rep.ground}")
-    if getattr(rep, "movement_multiplier", 1) != 1:
-        bits.append(f"movement x{rep.movement_multiplier:g}")
-    return ", ".join(bits), vis
+    return (f"{r.firer} -> {r.target}: range {_fmt(r.range, r.unit)} ({r.method}){band}{arc}, "
+            f"{r.face} face; may fire: {fire}{why}")
 
 
 def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges: Sequence[Any] = (),
@@ -282,7 +269,7 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
     vis = None
     if sc is not None:
         sc.check_turn(turn)
-        line, vis = weather_line(sc, turn)
+        line, _rep, vis = sc.weather_line(turn)
         captions.append(line)
     draw_rulers(d, table, view)
     kinds = draw_terrain(canvas, d, table, view)

@@ -264,7 +264,6 @@ class Session:
     def table_json(self) -> dict[str, Any]:
         """The table for the page: size, pieces (polygons or lines), units and their bases,
         and every turn's weather line and visibility, in the table's unit."""
-        from hexwx.cli.table import _weather_line
         sc = self.table
         t = sc.table
         r = lambda v: round(t.to_unit(v), 4)  # noqa: E731
@@ -280,7 +279,7 @@ class Session:
 
         turns = []
         for turn in range(1, sc.turns + 1):
-            rep, vis, line = _weather_line(sc, turn)
+            line, rep, vis = sc.weather_line(turn)
             turns.append({"turn": turn, "text": line, "weather": rep.weather,
                           "visibility": None if vis is None else r(vis)})
         return {

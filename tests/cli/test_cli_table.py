@@ -64,13 +64,38 @@ def test_can_see_blocked_by_wood_json(capsys: pytest.CaptureFixture[str], line_f
 
 
 def test_range_short_and_arc(capsys: pytest.CaptureFixture[str], line_file: str) -> None:
-    # C at (20, 18): nearest point (22, 16) from A's centre (50, 10): 28.64 cm, outside 20 cm
-    # and outside the arc (its nearest corner bears about 70 degrees left of A's facing)
+    # C at (20, 18) facing south: A's centre (50, 10) sees C's front (centre (20, 16),
+    # hypot(30, 6) = 30.59) and east flank (centre (22, 18), hypot(28, 8) = 29.12); range to
+    # the closer, the flank (Huzzah! p.11): outside 20 cm, and outside the arc (its nearest
+    # corner bears about 70 degrees left of A's facing)
     code, out, _ = run(capsys, "table", line_file, "--range", "A", "C", "--json")
     data = json.loads(out)
     assert code == 0 and data["weapon_range"] == 20
-    assert data["range"] == pytest.approx((28 ** 2 + 6 ** 2) ** 0.5, abs=1e-6)
+    assert data["range"] == pytest.approx((28 ** 2 + 8 ** 2) ** 0.5, abs=1e-6)
     assert data["in_arc"] is False and data["in_range"] is False and data["can_fire"] is False
+    assert data["face"] == "left flank" and data["band"] == "out of range"
+    assert data["range_to"] == [22, 18]
+
+
+def test_fire_text_agv_rain_forbids(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 18: rain on turn 4 (AGV Rain: no musket or artillery fire at all); the scenario
+    # gives the ranges (the seed has none) and AGV has no arc.
+    code, out, _ = run(capsys, "table", AGV, "--fire", "3e-ligne", "52nd", "--turn", "4")
+    assert code == 0
+    assert "turn 4: rain" in out and "arc: none in this rule set" in out
+    assert "weapon range: 8 in (scenario: ranges.infantry (the seed gives none))" in out
+    assert "no musket or artillery fire at all (AGV Rain): applies" in out
+    assert "may fire: no" in out
+
+
+def test_dense_fog_without_a_distance_is_not_unlimited(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    p = tmp_path / "fog.toml"
+    p.write_text(LINE.replace('rules = "huzzah"', 'rules = "huzzah"\n[weather]\n'
+                              'weather = "dense fog"'))
+    code, out, _ = run(capsys, "table", str(p))
+    assert code == 0 and "turn 1: dense fog" in out
+    assert "unlimited" not in out and "foul weather" in out
 
 
 def test_move_text(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.weather.minis import spells
-from hexwx.weather.minis.common import TurnReport
+from hexwx.weather.minis.common import FireRule, TurnReport
 from hexwx.weather.minis.spells import Effect, Family, SpellState
 
 OPTIONS = ("rethrow", "dislike")
@@ -41,6 +41,23 @@ EFFECTS: dict[str, Effect] = {
     "hot weather":  Effect(None, 0.5, (), ("all units move, charge and intercept at half rate; "
                                             "terrain does not halve it again (AGV Hot Weather)",)),
 }
+
+_GUNS = ("infantry", "artillery")        # "muskets and artillery"
+
+#: Seed 000, the same effects on fire as data for the tabletop fire answer (weather -> rules).
+FIRE_RULES: dict[str, tuple[FireRule, ...]] = {
+    "showers": (FireRule("half dice", _GUNS, "muskets and artillery fire with half the normal "
+                         "number of dice, fractions rounded down", "AGV Showers"),),
+    "rain": (FireRule("forbidden", _GUNS, "no musket or artillery fire at all", "AGV Rain"),),
+    "strong winds": (FireRule("no long-range artillery", ("artillery",),
+                              "no artillery fire at long range", "AGV Strong Winds"),),
+}
+
+
+def fire_rules(weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The weather's effects on fire (:data:`FIRE_RULES`); the ground has none."""
+    return FIRE_RULES.get(weather, ())
+
 
 FAMILY = Family(
     name="AGV",

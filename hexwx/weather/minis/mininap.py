@@ -33,7 +33,7 @@ import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.weather.minis import spells
-from hexwx.weather.minis.common import TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
+from hexwx.weather.minis.common import FireRule, TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
 from hexwx.weather.minis.spells import Effect, Family, SpellState
 
 OPTIONS = ("rethrow", "dislike")
@@ -81,6 +81,24 @@ EFFECTS: dict[str, Effect] = {
 #: The Showers pattern says nothing of mud: its showers leave the ground as it is.
 GROUND_AFTER: dict[tuple[str, str], str] = {("rain", "rain"): "mud", ("rain", "showers"): "mud",
                                             ("snow", "snow"): "mud"}
+
+_GUNS = ("infantry", "artillery")        # "musket and artillery"
+
+#: Seed 001, the same effects on fire as data for the tabletop fire answer (weather -> rules).
+FIRE_RULES: dict[str, tuple[FireRule, ...]] = {
+    "showers": (FireRule("half dice", _GUNS, "muskets and artillery fire with half the final "
+                         "number of dice, fractions rounded down", "Mini-Nap 2 Showers"),),
+    "rain": (FireRule("forbidden", _GUNS, "no musket or artillery fire at all",
+                      "Mini-Nap 2 Rain"),),
+    "strong winds": (FireRule("no long-range artillery", ("artillery",),
+                              "no artillery fire at long range", "Mini-Nap 2 Strong Winds"),),
+}
+
+
+def fire_rules(weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The weather's effects on fire (:data:`FIRE_RULES`); mud has none."""
+    return FIRE_RULES.get(weather, ())
+
 
 FAMILY = Family(
     name="Mini-Nap 2",
