@@ -18,9 +18,9 @@ from PIL import Image, ImageChops, ImageDraw
 from hexwx.errors import UsageError
 from hexwx.units import ruler
 from hexwx.render.style import (
-    CONTOUR, OVERLAY, RGB, SIDE_COLOURS, TABLE_CLOTH, TABLE_STYLES, Frame, Marker, Rendering,
-    downsample, font, halo_text, legend_strip, line_swatch, marker_swatch, pattern_mask, stack,
-    swatch,
+    CONTOUR, OVERLAY, RGB, TABLE_CLOTH, TABLE_STYLES, Frame, Marker, Rendering,
+    downsample, font, halo_text, legend_strip, line_swatch, marker_swatch, pattern_mask,
+    side_colours, stack, swatch,
 )
 
 #: Default width of the table in final pixels.
@@ -98,11 +98,8 @@ def draw_terrain(canvas: Image.Image, d: ImageDraw.ImageDraw, table: Any, view: 
 
 
 def _side_colours(table: Any) -> dict[str, RGB]:
-    sides: dict[str, RGB] = {}
-    for u in table.units:
-        if u.side not in sides:
-            sides[u.side] = SIDE_COLOURS[len(sides) % len(SIDE_COLOURS)]
-    return sides
+    """The colour of each side on the table (the one palette, :func:`style.side_colours`)."""
+    return side_colours(u.side for u in table.units)
 
 
 def draw_units(d: ImageDraw.ImageDraw, table: Any, view: Frame, colours: dict[str, RGB]) -> list[Marker]:

@@ -122,7 +122,7 @@ class Session:
     def routes(self) -> dict[str, Callable[[Query], Answer]]:
         if self.kind == "table":
             return {"map": self._table_map, "sight": self._table_sight,
-                    "table-move": self._table_move}
+                    "table-move": self._table_move, "table-fire": self._table_fire}
         return {"map": self._map, "los": self._los, "viewshed": self._viewshed,
                 "exposure": self._exposure, "path": self._path, "reach": self._reach,
                 "sight": self._sight}
@@ -277,6 +277,8 @@ class Session:
                 pts = list(geom.convex_hull.exterior.coords)
             return [[r(x), r(y)] for x, y in pts]
 
+        from hexwx.render.style import side_colours_hex
+        colours = side_colours_hex(u.side for u in t.units)
         turns = []
         for turn in range(1, sc.turns + 1):
             line, rep, vis = sc.weather_line(turn)
@@ -289,6 +291,7 @@ class Session:
                         "line": p.geometry.geom_type == "LineString", "points": coords(p.geometry)}
                        for p in t.terrain],
             "units": [{"id": u.id, "side": u.side, "arm": u.arm, "facing": u.facing,
+                       "colour": colours[u.side],
                        "centre": [r(u.centre[0]), r(u.centre[1])],
                        "bases": [[[r(x), r(y)] for x, y in b.corners] for b in u.bases]}
                       for u in t.units],
@@ -311,6 +314,13 @@ class Session:
             pairs = [(a.id, b.id) for a in viewers for b in t.units if b.side != a.side]
         out = [can_see(t, a, b, rules=sc.rules, visibility_cm=vis).to_json() for a, b in pairs]
         return _json({"turn": args.turn, "sights": out})
+
+    def _table_fire(self, query: Query) -> Answer:
+        """``from``, ``to``, ``turn``: may ``from`` shoot at ``to`` -- the fields of ``hexwx table
+        SCENARIO --fire A B --turn N --json`` and, as ``text``, the lines the CLI prints."""
+        args = P.parse("table-fire", query, [])
+        answer = self.table.fire(args.frm, args.to, args.turn)
+        return _json({**answer.to_json(), "turn": args.turn, "text": answer.text()})
 
     def _table_move(self, query: Query) -> Answer:
         """``unit``, ``turn`` [, ``outline``]: exactly ``hexwx table SCENARIO --move UNIT
