@@ -39,6 +39,20 @@ def register(subparsers: Any) -> None:
                         "face hit, the weather's effect on fire, each with its rule (--range is "
                         "the same question)")
     q.add_argument("--move", metavar="UNIT", help="movement allowance of UNIT this turn")
+    h = p.add_argument_group("Huzzah! orders (geometry and distances; the rolls stay the players')")
+    q.add_argument("--advance", nargs="+", metavar="UNIT",
+                   help="advance order to UNIT (several: a group): straight ahead up to the "
+                        "move, <= 5 cm drift; a group at its slowest arm's rate (p.19)")
+    q.add_argument("--retire", nargs="+", metavar="UNIT",
+                   help="retire order: straight back up to half the move; a group at half the "
+                        "slowest unit's (p.20)")
+    q.add_argument("--charge", nargs=2, metavar=("A", "B"),
+                   help="can A charge B straight ahead this turn, which face, squared up (p.19)")
+    q.add_argument("--command", metavar="OFFICER", dest="officer",
+                   help="the officer's command radius (units completely within) and 60 cm move")
+    q.add_argument("--out-of-range", nargs="+", metavar="UNIT",
+                   help="are the units beyond 80 cm of the nearest enemy (p.18 'Out of range')")
+    h.description = "--advance, --retire, --charge, --command, --out-of-range (Huzzah! only)"
     p.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
     p.add_argument("--outline", action="store_true",
                    help="with --move: also where its bases may get this turn (the allowance "
@@ -137,6 +151,9 @@ def run(args: argparse.Namespace) -> int:
         print(r.text())
         return 0
 
+    if args.advance or args.retire or args.charge or args.officer or args.out_of_range:
+        return _orders(sc, args)
+
     if args.move:
         if args.json:
             print(move_json_text(sc, args.move, args.turn, outline=args.outline))
@@ -171,4 +188,62 @@ def run(args: argparse.Namespace) -> int:
     for u in summary["units"]:
         print(f"  {u['id']:<16} {u['side']:<10} {u['arm']:<9} {u['formation']:<7} "
               f"{count(u['bases'], 'base')} at ({u['centre'][0]:g}, {u['centre'][1]:g}) facing {u['facing']:g}")
+    return 0
+
+
+def _orders(sc: Any, args: argparse.Namespace) -> int:
+    """``--advance``, ``--retire``, ``--charge``, ``--command``, ``--out-of-range``."""
+    from hexwx.tabletop.command import command
+    from hexwx.tabletop.orders import charge, group_moves, need_huzzah, order_json, out_of_range
+    need_huzzah(sc.rules)
+    t = sc.table
+    f = lambda v: _fmt(None if v is None else t.to_unit(v), t.unit)  # noqa: E731
+    if args.advance or args.retire:
+        order = "advance" if args.advance else "retire"
+        moves = group_moves(t, args.advance or args.retire, order)
+        if args.json:
+            print(json.dumps({"order": order, "units": [order_json(t, m) for m in moves]}, indent=2))
+            return 0
+        rule = ("straight ahead, drift up to 5 cm at the end (Huzzah! p.19)" if order == "advance"
+                else "straight back, no drift (Huzzah! p.20)")
+        print(f"{order} ({'group of ' + count(len(moves), 'unit') if len(moves) > 1 else 'one unit'}): {rule}")
+        for m in moves:
+            lim = f"; limited by {m.limited_by}" if m.limited_by else ""
+            print(f"  {m.unit_id}: {f(m.distance)} (own move {f(m.own)}{lim}); area "
+                  f"{t.to_unit(t.to_unit(m.area.area)):.1f} sq {t.unit}")
+        return 0
+    if args.charge:
+        c = charge(t, *args.charge)
+        if args.json:
+            print(json.dumps(order_json(t, c), indent=2))
+            return 0
+        print(f"{c.charger} charges {c.target}: straight ahead, no drift (Huzzah! p.19)")
+        print(f"move {f(c.allowance)}; contact {f(c.contact) if c.contact is not None else 'none'} "
+              f"ahead: {'reaches' if c.reaches else 'does not reach'}")
+        if c.face:
+            print(f"charges the enemy's {c.face}: {c.face_rule}")
+        if c.touches_with:
+            print(f"first touches with its {c.touches_with}")
+        for n in c.notes:
+            print(f"  - {n}")
+        return 0
+    if args.officer:
+        cmd = command(t, args.officer)
+        if args.json:
+            print(json.dumps(cmd.to_json(t), indent=2))
+            return 0
+        print(f"{cmd.officer} ({cmd.quality}): command factor {cmd.command_factor}, radius "
+              f"{f(cmd.radius)}, moves {f(cmd.move)} (Huzzah! p.16, p.20)")
+        for u in cmd.units:
+            print(f"  {u.unit_id}: farthest corner {f(u.farthest_corner)}: "
+                  f"{'completely within' if u.within else 'not completely within'}")
+        return 0
+    o = out_of_range(t, args.out_of_range)
+    if args.json:
+        print(json.dumps(order_json(t, o), indent=2))
+        return 0
+    near = "no enemy on the table" if o.nearest_enemy is None else \
+        f"nearest enemy {o.nearest_enemy} at {f(o.distance)}"
+    print(f"{', '.join(o.units)}: {near}: {'out of range' if o.out_of_range else 'not out of range'} "
+          f"(beyond 80 cm of the nearest enemy, line of sight or not: Huzzah! p.18)")
     return 0

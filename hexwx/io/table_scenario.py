@@ -21,15 +21,16 @@ from hexwx.validate import is_whole
 from hexwx.tabletop.fire import RANGE_KINDS
 from hexwx.tabletop.sight import (RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm,
                                   visibility_text)
-from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, TERRAIN_KINDS, Base, TableTop, TerrainPiece,
-                            Unit, arrange_bases, to_cm)
+from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, OFFICER_QUALITY, TERRAIN_KINDS, Base,
+                                  Officer, TableTop, TerrainPiece, Unit, arrange_bases, to_cm)
 from hexwx.io.tomlfile import Table, load_toml
 
 WEATHER_MODES = ("fixed", "rolled", "schedule")
 GROUNDS = ("normal", "rough", "mud", "soft", "hard")
 
 _TOP_KEYS = ("name", "rules", "turns", "start", "table", "weather", "terrain", "units", "ranges",
-             "notes")
+             "officers", "notes")
+_OFFICER_KEYS = ("id", "side", "position", "quality")
 _TABLE_KEYS = ("size", "unit", "base")
 #: The longest side of a table, in cm: 100 m, far beyond any real table (the largest club
 #: tables are some 10 m), and small enough that areas and buffers stay finite numbers.
@@ -286,6 +287,17 @@ def _unit(t: Table, i: int, unit: str, base_size: tuple[float, float]) -> Unit:
                 None if move is None else to_cm(move, unit), None if rng is None else to_cm(rng, unit))
 
 
+def _officer(t: Table, unit: str, w_cm: float, d_cm: float, unit_ids: set[str]) -> Officer:
+    t.check_keys(_OFFICER_KEYS)
+    oid = t.str("id")
+    if oid in unit_ids:
+        raise t.error("id", f"officer id {oid!r} is also a unit id")
+    x, y = _point(t, "position", unit)
+    if not (0 <= x <= w_cm and 0 <= y <= d_cm):
+        raise t.error("position", f"officer {oid!r} is off the table")
+    return Officer(oid, t.str("side"), x, y, t.str("quality", "average", choices=tuple(OFFICER_QUALITY)))
+
+
 def _ranges(t: Table, unit: str) -> dict[str, tuple[float | None, float]]:
     """``[ranges]``: KIND = LONG or [SHORT, LONG] in the table's unit -> cm."""
     t.check_keys(RANGE_KINDS)
@@ -355,7 +367,13 @@ def load_table_scenario(path: str | Path) -> TableScenario:
     unit_tables = doc.tables("units", [])
     units = tuple(_unit(u, i, unit, base_size) for i, u in enumerate(unit_tables))
     wcm, dcm = _check_units(unit_tables, units, w, d, unit)
-    table = TableTop(wcm, dcm, unit, pieces, units, name)
+    officers: list[Officer] = []
+    for o in doc.tables("officers", []):
+        officer = _officer(o, unit, wcm, dcm, {u.id for u in units})
+        if any(x.id == officer.id for x in officers):
+            raise o.error("id", f"duplicate officer id {officer.id!r}")
+        officers.append(officer)
+    table = TableTop(wcm, dcm, unit, pieces, units, name, tuple(officers))
 
     wt = doc.table("weather", None)
     mode, seed, options = "fixed", None, {}
@@ -461,4 +479,6 @@ def scenario_summary(sc: TableScenario) -> dict[str, Any]:
         "units": [{"id": u.id, "side": u.side, "arm": u.arm, "formation": u.formation,
                    "bases": len(u.bases), "centre": [r(u.centre[0]), r(u.centre[1])],
                    "facing": u.facing} for u in t.units],
+        "officers": [{"id": o.id, "side": o.side, "quality": o.quality,
+                      "position": [r(o.x), r(o.y)]} for o in t.officers],
     }

@@ -174,3 +174,38 @@ def test_two_questions_at_once_is_a_usage_error(capsys: pytest.CaptureFixture[st
 def test_help_mentions_the_questions(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "--help")
     assert code == 0 and "--can-see A B" in out and "--move UNIT" in out and "examples:" in out
+
+
+# ---------------------------------------------------------------------------- Huzzah! orders
+
+def test_group_advance_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    # p.19: the cuirassiers (cavalry in line, 25 cm) ordered with french-1 (infantry) go at the
+    # infantry's 20 cm; french-1 in line goes its own 15.
+    code, out, _ = run(capsys, "table", HUZZAH, "--advance", "french-1", "cuirassiers")
+    assert code == 0 and "french-1: 15 cm (own move 15 cm)" in out
+    assert "cuirassiers: 20 cm (own move 25 cm; limited by the group's slowest arm" in out
+    code, out, _ = run(capsys, "table", HUZZAH, "--retire", "french-1", "cuirassiers", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["order"] == "retire"
+    assert [u["distance"] for u in data["units"]] == [7.5, 7.5]        # half of 15 (p.20)
+
+
+def test_charge_and_out_of_range_and_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # french-1 (front y = 32) charges allied-1 (front y = 54) 22 cm ahead: beyond its 15 cm.
+    code, out, _ = run(capsys, "table", HUZZAH, "--charge", "french-1", "allied-1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["contact"] == 22 and data["reaches"] is False
+    assert data["face"] == "front"
+    code, out, _ = run(capsys, "table", HUZZAH, "--out-of-range", "french-guns")
+    assert code == 0 and "not out of range" in out
+    # general-foy is skilful: radius 50 cm (p.16); french-guns' farthest corner is beyond it
+    code, out, _ = run(capsys, "table", HUZZAH, "--command", "general-foy")
+    assert code == 0 and "radius 50 cm, moves 60 cm" in out
+    assert "french-guns: farthest corner 52.2 cm: not completely within" in out
+
+
+def test_orders_are_huzzah_only_and_name_the_unit(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "table", AGV, "--advance", "52nd")
+    assert code == 2 and "Huzzah! orders" in err and "'agv'" in err
+    code, _, err = run(capsys, "table", HUZZAH, "--command", "napoleon")
+    assert code == 2 and "unknown officer 'napoleon'" in err
