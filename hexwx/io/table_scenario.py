@@ -10,7 +10,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -482,3 +482,44 @@ def scenario_summary(sc: TableScenario) -> dict[str, Any]:
         "officers": [{"id": o.id, "side": o.side, "quality": o.quality,
                       "position": [r(o.x), r(o.y)]} for o in t.officers],
     }
+
+
+#: The generator's kinds (seed 003 step 3) -> terrain kinds of a table scenario.
+GENERATED_KINDS = {"hill": "hill", "water": "water", "wood": "wood", "built-up area": "built-up"}
+
+
+def generated_table_toml(pieces: Sequence[Any], *, seed: int, rules: str = "wesencraft",
+                         source: str = "hexwx minis terrain") -> str:
+    """A table scenario file (TOML text) for the random terrain ``pieces``
+    (:func:`hexwx.tabletop.terrain_gen.generate_terrain`) on the seed 003 table, in cm.
+
+    Pieces left as a player's choice have no kind yet: they are listed in a comment, not placed.
+    The weather is rolled from the same ``seed`` for a rule set that throws dice (Huzzah!'s is
+    set by the scenario: clear).  No units: add ``[[units]]`` to play."""
+    from hexwx.io.tomlwrite import dumps
+    from hexwx.tabletop.terrain_gen import TABLE_DEPTH_CM, TABLE_WIDTH_CM
+    if rules not in RULE_SETS:
+        raise UsageError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_SETS)}")
+    placed, open_choices = [], []
+    for p in pieces:
+        kind = GENERATED_KINDS.get(p.kind)
+        if kind is None:
+            open_choices.append(f"sector {p.sector}: {p.kind} (not placed: name it with "
+                                f"--choice-a/--choice-b)")
+            continue
+        ring = list(p.polygon.exterior.coords)[:-1]
+        placed.append({"id": f"{kind}-s{p.sector}", "kind": kind,
+                       "points": [[round(x, 3), round(y, 3)] for x, y in ring]})
+    doc: dict[str, Any] = {
+        "name": f"Random terrain, seed {seed}", "rules": rules, "turns": 12,
+        "table": {"size": [round(TABLE_WIDTH_CM, 2), round(TABLE_DEPTH_CM, 2)], "unit": "cm"},
+    }
+    if rules != "huzzah":
+        doc["weather"] = {"mode": "rolled", "seed": seed}
+    if placed:
+        doc["terrain"] = placed
+    head = [f"Written by {source} (seed {seed}): the seed 003 random terrain generator on its",
+            "6 ft x 2 ft 6 in table (12 sectors, 1 ft x 1 ft 3 in); piece sizes are hexwx's",
+            "(docs/minis-weather.md).  Add [[units]] to play."]
+    head += open_choices
+    return dumps(doc, comments={"": head})

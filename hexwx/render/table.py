@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
+from shapely.geometry import Point
 
 from hexwx.errors import UsageError
 from hexwx.units import ruler
@@ -90,11 +91,119 @@ def draw_terrain(canvas: Image.Image, d: ImageDraw.ImageDraw, table: Any, view: 
             _fill_pattern(canvas, view, ring_pts, fill, pattern, ink)
             pts = [view.c(x, y) for x, y in ring_pts]
             d.line(pts, fill=CONTOUR if p.spec.hill else (40, 40, 40), width=view.fpx(2 if p.spec.hill else 1))
-    for p in table.terrain:
-        rp = p.geometry.representative_point() if not p.spec.line else p.geometry.interpolate(0.5, normalized=True)
-        label = p.id + (f" (h {p.height:g})" if p.spec.hill or p.spec.dense else "")
-        halo_text(d, view.c(rp.x, rp.y), label, view.fpx(14))
     return kinds
+
+
+def label_px(view: Frame, size: float = 14.0) -> int:
+    """Canvas size of a label of ``size`` final px on a picture 1,000 px wide or more; smaller
+    pictures get smaller labels (down to 60 %), so they still find room."""
+    return view.fpx(size * min(1.0, max(0.6, view.size[0] / 1000.0)))
+
+
+class Labels:
+    """Text labels placed so that none overlaps another or a base: each label takes the first
+    of its candidate positions (canvas pixels, best first) whose box is clear of every box
+    taken so far and inside the canvas, else the one overlapping least.  :meth:`draw` draws
+    them all at the end, over every line."""
+
+    def __init__(self, d: ImageDraw.ImageDraw, size: tuple[int, int]) -> None:
+        self.d = d
+        self.size = size
+        self.boxes: list[tuple[float, float, float, float]] = []
+        self.texts: list[tuple[tuple[float, float], str, int]] = []
+
+    def block(self, box: tuple[float, float, float, float]) -> None:
+        """Mark a region (x0, y0, x1, y1) as taken (a base, a drawn label)."""
+        self.boxes.append(box)
+
+    def _cost(self, bb: tuple[float, float, float, float]) -> float:
+        w, h = self.size
+        out = (max(0.0, -bb[0]) + max(0.0, bb[2] - w) + max(0.0, -bb[1]) + max(0.0, bb[3] - h)) * 1e3
+        for b in self.boxes:
+            ox = min(bb[2], b[2]) - max(bb[0], b[0])
+            oy = min(bb[3], b[3]) - max(bb[1], b[1])
+            if ox > 0 and oy > 0:
+                out += ox * oy
+        return out
+
+    def place(self, text: str, size: int, candidates: Sequence[tuple[float, float]]) -> tuple[float, float]:
+        """Place ``text`` (a halo label of ``size`` px) at the best candidate; its position."""
+        f, stroke = font(size), max(2, size // 6)
+        best: tuple[float, tuple[float, float], tuple[float, float, float, float]] | None = None
+        for xy in candidates:
+            x0, y0, x1, y1 = self.d.textbbox(xy, text, font=f, anchor="mm", stroke_width=stroke)
+            bb = (x0 - 2.0, y0 - 2.0, x1 + 2.0, y1 + 2.0)
+            cost = self._cost(bb)
+            if best is None or cost < best[0]:
+                best = (cost, xy, bb)
+            if cost == 0:
+                break
+        assert best is not None
+        self.texts.append((best[1], text, size))
+        self.block(best[2])
+        return best[1]
+
+    def draw(self) -> None:
+        """Draw every placed label."""
+        for xy, text, size in self.texts:
+            halo_text(self.d, xy, text, size)
+
+
+def _table_point(view: Frame, cx: float, cy: float) -> tuple[float, float]:
+    """The table point (cm) of canvas point (cx, cy): the inverse of ``view.c``."""
+    x = cx / view.k + view.x0
+    return (x, view.y1 - cy / view.k) if view.flip_y else (x, cy / view.k + view.y0)
+
+
+def _around(x: float, y: float, step: float, rings: int = 4) -> list[tuple[float, float]]:
+    """(x, y), then points on growing squares around it, ``step`` apart, nearest first."""
+    pts = [(x + i * step, y + j * step) for i in range(-rings, rings + 1)
+           for j in range(-rings, rings + 1)]
+    return sorted(pts, key=lambda p: (math.dist(p, (x, y)), p[1], p[0]))
+
+
+def label_terrain(labels: Labels, table: Any, view: Frame) -> None:
+    """Each piece's id (and height) inside it where it is clear -- along a line piece, or near
+    an area piece's representative point, inside the piece first."""
+    size = label_px(view)
+    for p in table.terrain:
+        label = p.id + (f" (h {p.height:g})" if p.spec.hill or p.spec.dense else "")
+        if p.spec.line:
+            pts = [p.geometry.interpolate(t, normalized=True)
+                   for t in (0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9)]
+            cands = [view.c(q.x, q.y) for q in pts]
+        else:
+            rp = p.geometry.representative_point()
+            cx, cy = view.c(rp.x, rp.y)
+            near = _around(cx, cy, size * 1.2, rings=6)
+            inside = [q for q in near if p.geometry.contains(Point(*_table_point(view, *q)))]
+            cands = inside + [q for q in near if q not in inside]
+        labels.place(label, size, cands)
+
+
+def label_units(labels: Labels, table: Any, view: Frame) -> None:
+    """Each unit's id just behind it, or ahead of its arrows, or to a side, wherever it is clear."""
+    size = label_px(view)
+    f = font(size)
+    for u in table.units:
+        cx, cy = u.centre
+        a = math.radians(u.facing)
+        fx, fy, rx, ry = math.sin(a), math.cos(a), math.cos(a), -math.sin(a)
+        corners = [c for b in u.bases for c in b.corners]
+        along = [(x - cx) * fx + (y - cy) * fy for x, y in corners]
+        across = [(x - cx) * rx + (y - cy) * ry for x, y in corners]
+        arrow = 0.35 * max(b.depth for b in u.bases)
+        # half the label's size (cm) along the unit's facing and across it, for an on-screen box
+        tw, th = labels.d.textlength(u.id, font=f) / 2 / view.k, size * 0.7 / view.k
+        half_along = abs(fy) * th + abs(fx) * tw
+        half_across = abs(ry) * th + abs(rx) * tw
+        gap = 4 / view.scale
+        spots = [(min(along) - gap - half_along, 0.0),
+                 (max(along) + arrow + gap + half_along, 0.0),
+                 (0.0, max(across) + gap + half_across), (0.0, min(across) - gap - half_across),
+                 (min(along) - 3 * gap - 3 * half_along, 0.0)]
+        cands = [view.c(cx + fx * al + rx * ac, cy + fy * al + ry * ac) for al, ac in spots]
+        labels.place(u.id, size, cands)
 
 
 def _side_colours(table: Any) -> dict[str, RGB]:
@@ -102,23 +211,24 @@ def _side_colours(table: Any) -> dict[str, RGB]:
     return side_colours(u.side for u in table.units)
 
 
-def draw_units(d: ImageDraw.ImageDraw, table: Any, view: Frame, colours: dict[str, RGB]) -> list[Marker]:
+def draw_units(d: ImageDraw.ImageDraw, table: Any, view: Frame, colours: dict[str, RGB],
+               labels: Labels | None = None) -> list[Marker]:
     """Every base filled with its side's colour, a heavy white front edge with a black arrow for
-    the facing, and the unit id beside it."""
+    the facing (each base, arrow included, marked as taken in ``labels``)."""
     markers = []
     for u in table.units:
         col = colours[u.side]
         for b in u.bases:
             corners = [view.c(x, y) for x, y in b.corners]
+            if labels is not None:
+                a = math.radians(b.facing)
+                tip = view.c(b.x + math.sin(a) * 0.85 * b.depth, b.y + math.cos(a) * 0.85 * b.depth)
+                xs = [c[0] for c in corners] + [tip[0]]
+                ys = [c[1] for c in corners] + [tip[1]]
+                labels.block((min(xs), min(ys), max(xs), max(ys)))
             d.polygon(corners, fill=col, outline=(0, 0, 0), width=view.fpx(1))
             d.line((*corners[0], *corners[1]), fill=(255, 255, 255), width=view.fpx(3))
             _facing_arrow(d, view, b)
-        cx, cy = u.centre
-        a = math.radians(u.facing)
-        depth = max(b.depth for b in u.bases)
-        back = depth / 2 + 12 / view.scale           # 12 px behind the rear edge
-        lx, ly = cx - math.sin(a) * back, cy - math.cos(a) * back
-        halo_text(d, view.c(lx, ly), u.id, view.fpx(14))
         b0 = u.bases[0]
         markers.append(Marker("base", u.id, view.final(*_inside(b0, 0.0, -0.3)), col))
     return markers
@@ -144,21 +254,28 @@ def _facing_arrow(d: ImageDraw.ImageDraw, view: Frame, b: Any) -> None:
     d.polygon([view.c(*tip), view.c(*left), view.c(*right)], fill=(0, 0, 0))
 
 
-def draw_rulers(d: ImageDraw.ImageDraw, table: Any, view: Frame) -> None:
-    """Faint lines every foot (in) or 10 cm, labelled along the bottom and left edges."""
+def draw_rulers(d: ImageDraw.ImageDraw, table: Any, view: Frame, labels: Labels | None = None) -> None:
+    """Faint lines every foot (in) or 10 cm, labelled along the bottom and left edges (the
+    numbers marked as taken in ``labels``)."""
+    def mark(xy: tuple[float, float], text: str, size: int, anchor: str) -> None:
+        halo_text(d, xy, text, size, anchor=anchor)
+        if labels is not None:
+            labels.block(d.textbbox(xy, text, font=font(size), anchor=anchor,
+                                    stroke_width=max(2, size // 6)))
+
     step_u = RULER_STEP.get(table.unit, 10.0)
     step = table.from_unit(step_u)
     n = 1
     while n * step < table.width - 1e-9:
         x = n * step
         d.line((*view.c(x, 0), *view.c(x, table.depth)), fill=(150, 160, 130), width=view.fpx(1))
-        halo_text(d, view.c(x, 0), f"{n * step_u:g}", view.fpx(11), anchor="mb")
+        mark(view.c(x, 0), f"{n * step_u:g}", label_px(view, 11), "mb")
         n += 1
     n = 1
     while n * step < table.depth - 1e-9:
         y = n * step
         d.line((*view.c(0, y), *view.c(table.width, y)), fill=(150, 160, 130), width=view.fpx(1))
-        halo_text(d, view.c(0, y), f" {n * step_u:g}", view.fpx(11), anchor="lm")
+        mark(view.c(0, y), f" {n * step_u:g}", label_px(view, 11), "lm")
         n += 1
 
 
@@ -179,7 +296,8 @@ def _fmt(v: float | None, unit: str) -> str:
     return "unlimited" if v is None else ruler(v, unit)
 
 
-def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: Frame, s: Any) -> list[Marker]:
+def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: Frame, s: Any,
+               labels: Labels | None = None) -> list[Marker]:
     """A line of sight between unit centres: green solid when visible, red dashed when not
     (orange dashed when only partly blocked); the range at its middle; blockers outlined red."""
     a, b = table.unit_by_id(s.viewer).centre, table.unit_by_id(s.target).centre
@@ -195,12 +313,12 @@ def draw_sight(d: ImageDraw.ImageDraw, table: Any, view: Frame, s: Any) -> list[
     _line(d, view, a, b, colour, dashed)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     verdict = "sees" if s.visible else "cannot see"
-    halo_text(d, view.c(*mid), f"{s.viewer} {verdict} {s.target}: {_fmt(s.range, s.unit)}",
-              view.fpx(14), anchor="md")
+    _line_label(d, view, labels, a, b, f"{s.viewer} {verdict} {s.target}: {_fmt(s.range, s.unit)}")
     return [Marker("sight", f"{s.viewer}->{s.target}", view.final(*a), colour, s.los)]
 
 
-def draw_range(d: ImageDraw.ImageDraw, table: Any, view: Frame, r: Any) -> list[Marker]:
+def draw_range(d: ImageDraw.ImageDraw, table: Any, view: Frame, r: Any,
+               labels: Labels | None = None) -> list[Marker]:
     """A fire answer's range in blue between the two points the rule set measures between
     (Huzzah!: the firer's centre and the centre of the target's face hit), with the range,
     weapon range and band under its middle."""
@@ -209,10 +327,24 @@ def draw_range(d: ImageDraw.ImageDraw, table: Any, view: Frame, r: Any) -> list[
     _line(d, view, a, b, OVERLAY["path"], False, width=2.5)
     d.ellipse([*(c - view.fpx(4) for c in view.c(*b)), *(c + view.fpx(4) for c in view.c(*b))],
               fill=OVERLAY["path"], outline=(255, 255, 255))
-    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     wr = f" / weapon {_fmt(r.weapon_range, r.unit)}, {r.band}" if r.weapon_range is not None else ""
-    halo_text(d, view.c(*mid), f"range {_fmt(r.range, r.unit)}{wr}", view.fpx(14), anchor="ma")
+    _line_label(d, view, labels, a, b, f"range {_fmt(r.range, r.unit)}{wr}")
     return [Marker("range", f"{r.firer}->{r.target}", view.final(*a), OVERLAY["path"])]
+
+
+def _line_label(d: ImageDraw.ImageDraw, view: Frame, labels: Labels | None,
+                a: tuple[float, float], b: tuple[float, float], text: str) -> None:
+    """``text`` beside the middle of the line a-b, or further along it, wherever it is clear."""
+    ca, cb = view.c(*a), view.c(*b)
+    length = math.dist(ca, cb) or 1.0
+    nx, ny = -(cb[1] - ca[1]) / length, (cb[0] - ca[0]) / length
+    size = label_px(view)
+    cands = [(ca[0] + (cb[0] - ca[0]) * t + nx * k * size, ca[1] + (cb[1] - ca[1]) * t + ny * k * size)
+             for t in (0.5, 0.4, 0.6, 0.3, 0.7) for k in (1.0, -1.0, 2.2, -2.2)]
+    if labels is None:
+        halo_text(d, cands[0], text, size)
+    else:
+        labels.place(text, size, cands)
 
 
 def _line(d: ImageDraw.ImageDraw, view: Frame, a: tuple[float, float], b: tuple[float, float],
@@ -268,18 +400,22 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
         sc.check_turn(turn)
         line, _rep, vis = sc.weather_line(turn)
         captions.append(line)
-    draw_rulers(d, table, view)
+    labels = Labels(d, canvas.size)
+    draw_rulers(d, table, view, labels)
     kinds = draw_terrain(canvas, d, table, view)
     colours = _side_colours(table)
     if visibility and vis is not None:
         shown = {s.viewer for s in sights} | {r.firer for r in ranges}
         units = [u for u in table.units if not shown or u.id in shown]
         draw_visibility(d, table, view, vis, units, colours)
-    markers = draw_units(d, table, view, colours)
+    markers = draw_units(d, table, view, colours, labels)
+    label_units(labels, table, view)
+    label_terrain(labels, table, view)
     for r in ranges:
-        markers += draw_range(d, table, view, r)
+        markers += draw_range(d, table, view, r, labels)
     for s in sights:
-        markers += draw_sight(d, table, view, s)
+        markers += draw_sight(d, table, view, s, labels)
+    labels.draw()
     captions += [sight_caption(s) for s in sights] + [range_caption(r) for r in ranges]
     image = downsample(canvas, view.size)
     entries = table_legend(kinds, colours, bool(sights), bool(ranges), vis is not None and visibility)
