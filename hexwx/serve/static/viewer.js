@@ -513,8 +513,12 @@
         r.addEventListener("click", () => pickTableUnit(u.id));
         r.addEventListener("mousemove", () => { $("hover").textContent = `${u.id} (${u.side}, ${u.arm})`; });
       });
-      const l = el("text", { x: u.centre[0], y: Y(u.centre[1]) - t.width / 70, class: "counter-label",
-                             style: `font-size:${t.width / 60}px` }, ug);
+      // the id just behind the unit (as the rendered pictures put it), clear of its bases
+      const a = u.facing * Math.PI / 180, fx = Math.sin(a), fy = Math.cos(a);
+      const back = Math.min(...u.bases.flat().map((p) => (p[0] - u.centre[0]) * fx + (p[1] - u.centre[1]) * fy));
+      const off = back - t.width / 90 - Math.abs(fy) * t.width / 160 - Math.abs(fx) * u.id.length * t.width / 220;
+      const l = el("text", { x: u.centre[0] + fx * off, y: Y(u.centre[1] + fy * off), class: "counter-label",
+                             "dominant-baseline": "middle", style: `font-size:${t.width / 60}px` }, ug);
       l.textContent = u.id;
     });
     const turn = $("turn");
