@@ -176,7 +176,11 @@ def format_report(r: TurnReport) -> str:
     head = [f"turn {r.turn:>2}"]
     if r.time_of_day:
         head.append(f"{r.time_of_day:>8}")
-    head += [f"{r.weather:<12}", f"visibility {_length(r.visibility_cm, r.rules):<10}",
+    from hexwx.tabletop.sight import visibility_text
+    unset = r.visibility_cm is None and visibility_text(r.rules, r.weather, None, "cm") != \
+        "visibility unlimited"
+    shown = "not set" if unset else _length(r.visibility_cm, r.rules)
+    head += [f"{r.weather:<12}", f"visibility {shown:<10}",
              f"move x{r.movement_multiplier:g}", f"ground {r.ground}"]
     if r.pattern and r.pattern != r.weather:
         head.append(f"[{r.pattern}]")
@@ -186,6 +190,8 @@ def format_report(r: TurnReport) -> str:
     if r.rolls:
         lines.append("        dice: " + "; ".join(str(x) for x in r.rolls))
     lines += [f"        - {text}" for text in (*r.fire_effects, *r.notes)]
+    if unset:
+        lines.append(f"        - {visibility_text(r.rules, r.weather, None, 'cm')}")
     return "\n".join(lines)
 
 

@@ -164,3 +164,12 @@ def test_terrain_file_leaves_an_unnamed_choice_out(capsys: pytest.CaptureFixture
     assert 'rules = "huzzah"' in text and "[weather]" not in text     # Huzzah!: no dice
     from hexwx.io.table_scenario import load_table_scenario
     assert [p.id for p in load_table_scenario(out).table.terrain] == ["water-s9", "hill-s10"]
+
+
+def test_huzzah_dense_fog_does_not_say_unlimited(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 002 p.10: dense fog is foul weather, with no distance of its own
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "huzzah", "--turns", "4",
+                       "--weather", "dense fog", "--change", "4:weather=clear")
+    fog, clear = out.split("turn  4")
+    assert code == 0 and "unlimited" not in fog and "visibility not set" in fog
+    assert "foul weather, Huzzah! p.10" in fog and "visibility unlimited" in clear
