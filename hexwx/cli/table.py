@@ -58,6 +58,9 @@ def register(subparsers: Any) -> None:
                    help="with --move: also where its bases may get this turn (the allowance "
                         "walked round water; JSON gives the polygons)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("-o", "--output", metavar="FILE.png",
+                   help="with a Huzzah! order (--advance, --retire, --charge, --command): also "
+                        "draw it on the table to this PNG")
     p.set_defaults(func=run)
 
 
@@ -151,7 +154,12 @@ def run(args: argparse.Namespace) -> int:
         print(r.text())
         return 0
 
+    if args.output and not (args.advance or args.retire or args.charge or args.officer):
+        raise UsageError("-o goes with --advance, --retire, --charge or --command")
     if args.advance or args.retire or args.charge or args.officer or args.out_of_range:
+        if args.output:
+            from hexwx.outputs import check_output
+            check_output(args.output, inputs=(args.scenario,))
         return _orders(sc, args)
 
     if args.move:
@@ -206,6 +214,8 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
             return 0
         rule = ("straight ahead, drift up to 5 cm at the end (Huzzah! p.19)" if order == "advance"
                 else "straight back, no drift (Huzzah! p.20)")
+        _draw(sc, args, [(f"{m.unit_id}: {order} {f(m.distance)}", m.area, "reach") for m in moves],
+              [f"{order}: {rule}"])
         print(f"{order} ({'group of ' + count(len(moves), 'unit') if len(moves) > 1 else 'one unit'}): {rule}")
         for m in moves:
             lim = f"; limited by {m.limited_by}" if m.limited_by else ""
@@ -214,6 +224,11 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
         return 0
     if args.charge:
         c = charge(t, *args.charge)
+        import shapely
+        _draw(sc, args, [(f"{c.charger}: charge straight ahead {f(c.allowance)}", c.swept, "reach")]
+              + ([(f"{c.charger} squared up on {c.target}'s {c.face}",
+                   shapely.union_all(list(c.squared)), "charge")] if c.squared else []),
+              [f"{c.charger} charges {c.target}: " + (f"{c.face}: {c.face_rule}" if c.face else "no contact")])
         if args.json:
             print(json.dumps(order_json(t, c), indent=2))
             return 0
@@ -229,6 +244,9 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
         return 0
     if args.officer:
         cmd = command(t, args.officer)
+        _draw(sc, args, [(f"{cmd.officer}: command radius {f(cmd.radius)}", cmd.radius_area, "command"),
+                         (f"{cmd.officer}: moves {f(cmd.move)}", cmd.move_area, "reach")],
+              [f"{cmd.officer} ({cmd.quality}): command radius {f(cmd.radius)}, moves {f(cmd.move)}"])
         if args.json:
             print(json.dumps(cmd.to_json(t), indent=2))
             return 0
@@ -247,3 +265,14 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
     print(f"{', '.join(o.units)}: {near}: {'out of range' if o.out_of_range else 'not out of range'} "
           f"(beyond 80 cm of the nearest enemy, line of sight or not: Huzzah! p.18)")
     return 0
+
+
+def _draw(sc: Any, args: argparse.Namespace, outlines: list[tuple[str, Any, str]],
+          notes: list[str]) -> None:
+    """With ``-o``: the scenario on ``--turn`` with the order's outlines, saved as PNG."""
+    if not args.output:
+        return
+    from hexwx.render.table import Outline, render_table
+    r = render_table(sc, turn=args.turn, outlines=[Outline(*o) for o in outlines], notes=notes,
+                     visibility=False)
+    r.save(args.output, inputs=(args.scenario,))

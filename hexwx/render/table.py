@@ -10,6 +10,7 @@ puts y = 0 at the bottom.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -365,6 +366,40 @@ def _line(d: ImageDraw.ImageDraw, view: Frame, a: tuple[float, float], b: tuple[
         t = e + gap
 
 
+@dataclass(frozen=True)
+class Outline:
+    """An area to draw on the table (cm): where an order may take a unit's bases, a charger
+    squared up, an officer's command radius; ``kind`` picks the colour (:data:`OUTLINE_COLOURS`)."""
+
+    label: str
+    geometry: Any
+    kind: str = "reach"
+
+
+#: Outline kinds -> colour (the reach colour for where bases may go; vermillion for a charge).
+OUTLINE_COLOURS: dict[str, RGB] = {"reach": OVERLAY["reach"], "charge": OVERLAY["los blocked"],
+                                   "command": OVERLAY["los clear"]}
+
+
+def draw_outlines(canvas: Image.Image, view: Frame, outlines: Sequence[Outline],
+                  labels: Labels) -> None:
+    """Each outline as a translucent fill with a solid edge, its label placed clear."""
+    for o in outlines:
+        colour = OUTLINE_COLOURS.get(o.kind, OVERLAY["reach"])
+        veil = Image.new("L", canvas.size, 0)
+        vd = ImageDraw.Draw(veil)
+        for ring in _rings(o.geometry):
+            vd.polygon([view.c(*p) for p in ring], fill=70)
+        canvas.paste(colour, (0, 0, *canvas.size), veil)
+        d = ImageDraw.Draw(canvas)
+        for ring in _rings(o.geometry):
+            d.line([view.c(*p) for p in ring], fill=colour, width=view.fpx(2.5), joint="curve")
+        x0, y0, x1, y1 = o.geometry.bounds
+        top = view.c((x0 + x1) / 2, y1)
+        size = label_px(view)
+        labels.place(o.label, size, _around(top[0], top[1] - size, size * 1.2, rings=4))
+
+
 def sight_caption(s: Any) -> str:
     """One caption line of a sight result (its own reason and rule)."""
     rule = f" ({s.rule})" if s.rule else ""
@@ -383,9 +418,11 @@ def range_caption(r: Any) -> str:
 
 def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges: Sequence[Any] = (),
                  width_px: int = DEFAULT_WIDTH_PX, visibility: bool = True, legend: bool = True,
-                 title: str | None = None) -> Rendering:
-    """Draw a table scenario (or table) on ``turn`` with sights and ranges; ``caption`` holds
-    the turn's weather and each result's explanation."""
+                 title: str | None = None, outlines: Sequence[Outline] = (),
+                 notes: Sequence[str] = ()) -> Rendering:
+    """Draw a table scenario (or table) on ``turn`` with sights, ranges (fire answers) and
+    ``outlines`` (orders' areas); ``caption`` holds the turn's weather, each result's
+    explanation and ``notes``."""
     table, sc = _table_of(obj)
     if not isinstance(width_px, int) or not 200 <= width_px <= 8000:
         raise UsageError(f"width must be 200-8000 px, got {width_px!r}")
@@ -408,6 +445,7 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
         shown = {s.viewer for s in sights} | {r.firer for r in ranges}
         units = [u for u in table.units if not shown or u.id in shown]
         draw_visibility(d, table, view, vis, units, colours)
+    draw_outlines(canvas, view, outlines, labels)
     markers = draw_units(d, table, view, colours, labels)
     label_units(labels, table, view)
     label_terrain(labels, table, view)
@@ -416,9 +454,10 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
     for s in sights:
         markers += draw_sight(d, table, view, s, labels)
     labels.draw()
-    captions += [sight_caption(s) for s in sights] + [range_caption(r) for r in ranges]
+    captions += [sight_caption(s) for s in sights] + [range_caption(r) for r in ranges] + list(notes)
     image = downsample(canvas, view.size)
-    entries = table_legend(kinds, colours, bool(sights), bool(ranges), vis is not None and visibility)
+    entries = table_legend(kinds, colours, bool(sights), bool(ranges), vis is not None and visibility,
+                           outlines={o.kind for o in outlines})
     if legend:
         image = stack([image, legend_strip(entries, captions, image.width, size=15)])
     return Rendering(image=image, caption="\n".join(captions), markers=tuple(markers),
@@ -426,8 +465,14 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
                      legend=tuple(label for _i, label in entries))
 
 
+#: Legend words of each outline kind.
+OUTLINE_LEGEND = {"reach": "where the order may take the bases", "charge": "charger squared up",
+                  "command": "command radius"}
+
+
 def table_legend(kinds: set[str], colours: dict[str, RGB], sights: bool, ranges: bool,
-                 vis: bool, size: int = 20) -> list[tuple[Image.Image, str]]:
+                 vis: bool, size: int = 20, outlines: Iterable[str] = ()
+                 ) -> list[tuple[Image.Image, str]]:
     out: list[tuple[Image.Image, str]] = []
     for k, (fill, pattern, ink, width) in TABLE_STYLES.items():
         if k in kinds:
@@ -443,4 +488,7 @@ def table_legend(kinds: set[str], colours: dict[str, RGB], sights: bool, ranges:
                 (line_swatch(size, OVERLAY["los blocked"], 4, (5, 3)), "cannot see")]
     if ranges:
         out.append((line_swatch(size, OVERLAY["path"], 4), "range"))
+    for kind in sorted(outlines):
+        out.append((swatch(size, OUTLINE_COLOURS.get(kind, OVERLAY["reach"]), None, (0, 0, 0)),
+                    OUTLINE_LEGEND.get(kind, kind)))
     return out

@@ -39,7 +39,7 @@ from shapely.geometry.base import BaseGeometry
 from hexwx.errors import UsageError
 from hexwx.tabletop.faces import Face, axes, closest_visible_face, faces
 from hexwx.tabletop.model import TableTop, Unit
-from hexwx.tabletop.move import HUZZAH_MOVE_CM, allowance
+from hexwx.tabletop.move import HUZZAH_MOVE_CM, allowance, standing_terrain
 from hexwx.tabletop.sight import range_cm
 
 #: Huzzah! p.19: the sideways drift allowed at the end of an advance, cm.
@@ -97,9 +97,51 @@ def retire_area(unit: Unit, distance_cm: float) -> BaseGeometry:
     return _sweep(unit, [(0, 0), (-max(0.0, distance_cm), 0)])
 
 
+def _on_road(table: TableTop, unit: Unit) -> bool:
+    """A road column with every base on a road (it passes through terrain, p.19)."""
+    return unit.formation == "column" and standing_terrain(table, unit)[0] == "road"
+
+
+def _no_advance(table: TableTop, unit: Unit) -> list[tuple[Polygon, str]]:
+    """The terrain an advance may not enter, with why (see :func:`advance_stop`)."""
+    if _on_road(table, unit):
+        return []
+    out: list[tuple[Polygon, str]] = []
+    for p in table.terrain:
+        if p.spec.line or not (p.dense or p.spec.move == "impassable"):
+            continue
+        if p.dense and shapely.relate_pattern(p.geometry, unit.geometry, "T********"):
+            continue                  # already in it: leaving is a deploy order, not checked here
+        what = (f"dense terrain {p.id!r}: an advance cannot enter it (p.19)" if p.dense
+                else f"water {p.id!r} (impassable)")
+        out += [(g, what) for g in shapely.get_parts(p.geometry) if g.geom_type == "Polygon"]
+    return out
+
+
+def advance_stop(table: TableTop, unit: Unit, distance_cm: float) -> tuple[float, str | None]:
+    """How far ``unit`` may advance straight ahead within ``distance_cm``, and what stops it:
+    dense terrain it is not in ("an advance order cannot be used to occupy or leave dense
+    terrain", p.19), water (reading: impassable, as :data:`~hexwx.tabletop.model.TERRAIN_KINDS`
+    says) -- neither for a road column on a road (passing through; a bridge or ford) -- and an
+    enemy unit (touching it is a charge, p.19)."""
+    ahead, _ = axes(unit.facing)
+    far = distance_cm + 1.0
+    stops = [(g, what) for g, what in _no_advance(table, unit)]
+    stops += [(b.polygon, f"enemy unit {e.id!r}: moving into contact is a charge (p.19)")
+              for e in table.units if e.side != unit.side for b in e.bases]
+    best, why = distance_cm, None
+    for base in unit.bases:
+        for g, what in stops:
+            hit = _first_hit(base.polygon, g, ahead, far)
+            if hit is not None and hit[0] < best - 1e-9:
+                best, why = hit[0], what
+    return max(0.0, best), why
+
+
 def group_moves(table: TableTop, unit_ids: Sequence[str], order: str) -> list[GroupMove]:
     """Each unit's distance and area on an ``order`` ("advance" or "retire") given to the group
-    ``unit_ids`` (one unit: an individual order), Huzzah! pp.19-20 (module docstring)."""
+    ``unit_ids`` (one unit: an individual order), Huzzah! pp.19-20 (module docstring); an
+    advance stops short of what :func:`advance_stop` names."""
     if order not in ("advance", "retire"):
         raise UsageError(f"order must be advance or retire, got {order!r}")
     if not unit_ids:
@@ -114,7 +156,20 @@ def group_moves(table: TableTop, unit_ids: Sequence[str], order: str) -> list[Gr
             dist = min(own[u.id], cap)
             why = (f"the group's slowest arm, {slow.arm} ({slow.id}): {cap:g} cm"
                    if dist < own[u.id] else None)
-            out.append(GroupMove(u.id, own[u.id], dist, advance_area(u, dist), why))
+            stop, what = advance_stop(table, u, dist)
+            if what is not None:
+                dist, why = stop, f"{what} at {stop:.3g} cm"
+            area = advance_area(u, dist)
+            no_go = [g for g, _ in _no_advance(table, u)]
+            if no_go:                                   # nor may the drift take it there
+                area = shapely.difference(area, shapely.union_all(no_go))
+            elif _on_road(table, u):                    # a road column keeps to its road
+                area = shapely.union(
+                    shapely.difference(area, shapely.union_all(
+                        [p.geometry for p in table.terrain if p.spec.move == "impassable"
+                         and not p.spec.line] or [Polygon()])),
+                    advance_area(u, dist, drift_cm=0.0))
+            out.append(GroupMove(u.id, own[u.id], dist, area, why))
         return out
     slowest = min(units, key=lambda u: own[u.id])
     half = own[slowest.id] / 2.0

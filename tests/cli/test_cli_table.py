@@ -179,11 +179,14 @@ def test_help_mentions_the_questions(capsys: pytest.CaptureFixture[str]) -> None
 # ---------------------------------------------------------------------------- Huzzah! orders
 
 def test_group_advance_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    # p.19: the cuirassiers (cavalry in line, 25 cm) ordered with french-1 (infantry) go at the
-    # infantry's 20 cm; french-1 in line goes its own 15.
+    # p.19: the cuirassiers (cavalry in line, 25 cm) ordered with french-1 (infantry) go at most
+    # the infantry's 20 cm, and both stop at the brook, whose near edge runs y = 40 - x / 45:
+    # french-1's front (y = 32, x 62-78) meets it at x = 78, 38.27 - 32 = 6.27 cm ahead; the
+    # cuirassiers' (y = 27, x 36-44) at x = 44, 39.02 - 27 = 12.02 cm ahead.
     code, out, _ = run(capsys, "table", HUZZAH, "--advance", "french-1", "cuirassiers")
-    assert code == 0 and "french-1: 15 cm (own move 15 cm)" in out
-    assert "cuirassiers: 20 cm (own move 25 cm; limited by the group's slowest arm" in out
+    assert code == 0
+    assert "french-1: 6.3 cm (own move 15 cm; limited by water 'brook' (impassable)" in out
+    assert "cuirassiers: 12 cm (own move 25 cm; limited by water 'brook'" in out
     code, out, _ = run(capsys, "table", HUZZAH, "--retire", "french-1", "cuirassiers", "--json")
     data = json.loads(out)
     assert code == 0 and data["order"] == "retire"
@@ -209,3 +212,13 @@ def test_orders_are_huzzah_only_and_name_the_unit(capsys: pytest.CaptureFixture[
     assert code == 2 and "Huzzah! orders" in err and "'agv'" in err
     code, _, err = run(capsys, "table", HUZZAH, "--command", "napoleon")
     assert code == 2 and "unknown officer 'napoleon'" in err
+
+
+def test_order_drawn_to_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from PIL import Image
+    out = tmp_path / "advance.png"
+    code, text, _ = run(capsys, "table", HUZZAH, "--advance", "french-1", "-o", str(out))
+    assert code == 0 and "french-1: 6.3 cm" in text          # stops at the brook, 6.27 cm ahead
+    assert Image.open(out).size[0] == 1600
+    code, _, err = run(capsys, "table", HUZZAH, "--move", "french-1", "-o", str(out))
+    assert code == 2 and "-o goes with --advance" in err

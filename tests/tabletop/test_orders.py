@@ -173,3 +173,35 @@ def test_command_radius_needs_every_base_completely_within() -> None:
     assert command(table(officers=(Officer("x", "a", 0, 0, "excellent"),)), "x").radius == 60
     with pytest.raises(UsageError, match="unknown quality"):
         Officer("y", "a", 0, 0, "brilliant")
+
+
+def test_advance_stops_at_water_dense_terrain_and_the_enemy() -> None:
+    # p.19: an advance cannot occupy dense terrain; touching the enemy is a charge; water is
+    # impassable (reading).  One base at (50, 50) facing north, front y = 52, 15 cm move.
+    from hexwx.tabletop.model import make_piece
+    def with_piece(kind: str) -> TableTop:
+        piece = make_piece("p", kind, box(40, 60, 60, 64))          # its near edge 8 cm ahead
+        return TableTop(300.0, 300.0, "cm", (piece,), (unit("A", 50, 50),), "t")
+    for kind, words in (("water", "water 'p' (impassable) at 8 cm"),
+                        ("wood", "dense terrain 'p': an advance cannot enter it (p.19) at 8 cm")):
+        (m,) = group_moves(with_piece(kind), ["A"], "advance")
+        assert m.distance == pytest.approx(8) and m.limited_by == words
+        # the drift may not slip into it either: nothing of the area reaches y > 60
+        assert m.area.bounds[3] == pytest.approx(60)
+    t = table(unit("A", 50, 50), unit("E", 52, 62.5, facing=180, side="b"))   # E's front 60.5
+    (m,) = group_moves(t, ["A"], "advance")
+    assert m.distance == pytest.approx(8.5) and "enemy unit 'E'" in (m.limited_by or "")
+
+
+def test_a_road_column_passes_over_a_bridge() -> None:
+    # p.19: a road column passing through terrain; reading: a road over water is a bridge.
+    from shapely.geometry import LineString
+    from hexwx.tabletop.model import TerrainPiece, make_piece
+    road = TerrainPiece("road", "road", LineString([(50, 0), (50, 200)]))
+    water = make_piece("brook", "water", box(0, 70, 300, 72))
+    col = unit("C", 50, 50, n=3, formation="column")               # front y = 56, 20 cm move
+    (m,) = group_moves(TableTop(300.0, 300.0, "cm", (road, water), (col,), "t"), ["C"], "advance")
+    assert m.distance == 20 and m.limited_by is None
+    # its drift stays off the water: beside the road at the brook there is no area
+    assert not m.area.intersects(box(54.5, 70.5, 55, 71.5))
+    assert m.area.contains(box(48.5, 70.5, 51.5, 71.5))
