@@ -376,14 +376,14 @@ class Outline:
     kind: str = "reach"
 
 
-#: Outline kinds -> colour (the reach colour for where bases may go; vermillion for a charge).
-OUTLINE_COLOURS: dict[str, RGB] = {"reach": OVERLAY["reach"], "charge": OVERLAY["los blocked"],
+#: Outline kinds -> colour (the reach colour for where bases may go; black for the charger
+#: squared up, which no side's colour is mistaken for).
+OUTLINE_COLOURS: dict[str, RGB] = {"reach": OVERLAY["reach"], "charge": (0, 0, 0),
                                    "command": OVERLAY["los clear"]}
 
 
-def draw_outlines(canvas: Image.Image, view: Frame, outlines: Sequence[Outline],
-                  labels: Labels) -> None:
-    """Each outline as a translucent fill with a solid edge, its label placed clear."""
+def draw_outlines(canvas: Image.Image, view: Frame, outlines: Sequence[Outline]) -> None:
+    """Each outline as a translucent fill with a solid edge (labels: :func:`label_outlines`)."""
     for o in outlines:
         colour = OUTLINE_COLOURS.get(o.kind, OVERLAY["reach"])
         veil = Image.new("L", canvas.size, 0)
@@ -394,10 +394,15 @@ def draw_outlines(canvas: Image.Image, view: Frame, outlines: Sequence[Outline],
         d = ImageDraw.Draw(canvas)
         for ring in _rings(o.geometry):
             d.line([view.c(*p) for p in ring], fill=colour, width=view.fpx(2.5), joint="curve")
+
+
+def label_outlines(labels: Labels, view: Frame, outlines: Sequence[Outline]) -> None:
+    """Each outline's label above it, or near, wherever it is clear."""
+    size = label_px(view)
+    for o in outlines:
         x0, y0, x1, y1 = o.geometry.bounds
         top = view.c((x0 + x1) / 2, y1)
-        size = label_px(view)
-        labels.place(o.label, size, _around(top[0], top[1] - size, size * 1.2, rings=4))
+        labels.place(o.label, size, _around(top[0], top[1] - size, size * 1.2, rings=5))
 
 
 def sight_caption(s: Any) -> str:
@@ -445,9 +450,10 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
         shown = {s.viewer for s in sights} | {r.firer for r in ranges}
         units = [u for u in table.units if not shown or u.id in shown]
         draw_visibility(d, table, view, vis, units, colours)
-    draw_outlines(canvas, view, outlines, labels)
+    draw_outlines(canvas, view, outlines)
     markers = draw_units(d, table, view, colours, labels)
     label_units(labels, table, view)
+    label_outlines(labels, view, outlines)
     label_terrain(labels, table, view)
     for r in ranges:
         markers += draw_range(d, table, view, r, labels)
