@@ -184,8 +184,11 @@ class Session:
             out["ssrs"] = _ssr_names(self.vasl_metadata, self.vasl_dir)
         if self.scenario is not None:
             out["scenario"] = getattr(self.scenario, "name", "")
+            from hexwx.render.style import side_colours_hex
+            colours = side_colours_hex(u.side for u in self.scenario.units if u.side)
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
-                             "kind": u.kind} for u in self.scenario.units]
+                             "kind": u.kind, "colour": colours.get(u.side)}
+                            for u in self.scenario.units]
             w = self.scenario.weather
             out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
         return out

@@ -192,6 +192,9 @@ def test_scenario_units_and_who_sees_whom(capsys: pytest.CaptureFixture[str]) ->
         status, d = get_json(srv, "/api/map")
         assert status == 200 and d["kind"] == "scenario"
         assert {u["id"] for u in d["units"]} == {"hill-squad", "village-squad"}
+        # the one palette of sides (render.style.side_colours): German, American in order
+        assert {u["side"]: u["colour"] for u in d["units"]} == {"German": "#0072b2",
+                                                                  "American": "#d55e00"}
         assert d["weather"]["flags"]["fog"] == 0
         status, s = get_json(srv, "/api/sight?unit=hill-squad")
         one = json.loads(cli(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json"))
