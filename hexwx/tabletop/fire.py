@@ -233,10 +233,15 @@ def _effect(rule: FireRule, firer: Unit, band: str | None) -> FireEffect:
 
 def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
                 report: TurnReport | None = None, visibility_cm: float | None = None,
-                ranges: Mapping[str, tuple[float | None, float]] | None = None) -> FireAnswer:
+                ranges: Mapping[str, tuple[float | None, float]] | None = None,
+                rivals: bool = True) -> FireAnswer:
     """May ``firer`` shoot at ``target`` under ``report`` (None: fair weather), with the
     visibility limit ``visibility_cm`` (None: unlimited) and the scenario's ``ranges`` by unit
-    kind (cm).  See the module docstring for where each part comes from."""
+    kind (cm).  See the module docstring for where each part comes from.
+
+    Huzzah! p.11: "if possible targets exist both at short range and beyond short range, the
+    firer must shoot at one of the targets at short range": with ``rivals`` (the default) a
+    target beyond short range is refused when another enemy unit could be shot at short range."""
     check_rules(rules)
     firer, target = table.unit_by_id(firer_id), table.unit_by_id(target_id)
     if firer is target:
@@ -285,6 +290,14 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
         elif e.applies and e.rule.effect in ("per die", "fire factor"):
             modifiers.append((e.rule.text, e.rule.amount, e.rule.rule))
     undecided = any(e.applies is None for e in effects)
+    if rules == "huzzah" and rivals and band == "long" and not reasons:
+        others = [fire_answer(table, firer.id, e.id, rules=rules, report=report,
+                              visibility_cm=visibility_cm, ranges=ranges, rivals=False)
+                  for e in table.units if e.side != firer.side and e.id != target.id]
+        near = [a.target for a in others if a.band == "short" and a.may_fire]
+        if near:
+            reasons.append(f"a target at short range must be chosen: {', '.join(near)} "
+                           f"(Huzzah! p.11)")
     if reasons:
         may: bool | None = False
     elif wr is None or undecided:

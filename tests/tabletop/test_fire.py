@@ -276,3 +276,22 @@ def test_text_and_json_agree() -> None:
     text = r.text()
     assert "face hit: left flank" in text and "may fire: yes" in text
     assert "modifier: +1 firing on the target's flank (Huzzah! p.12)" in text
+
+
+def test_huzzah_a_short_range_target_must_be_chosen() -> None:
+    # p.11: with targets both at short range and beyond it, the firer must shoot at one at
+    # short range.  F at (100, 100) facing north: T1's front centre (100, 118) is 18 cm away
+    # (long: 10-20 cm); T2 (x 104-108, y 105-109, facing south) shows its front, centre
+    # (106, 105), hypot(6, 5) = 7.8 cm (short: under 10); both in the arc.
+    t = table(unit("F", 100, 100), unit("T1", 100, 120, facing=180, side="b"),
+              unit("T2", 106, 107, facing=180, side="b"))
+    far = fire_answer(t, "F", "T1", rules="huzzah")
+    assert far.band == "long" and far.may_fire is False
+    assert far.reasons == ("a target at short range must be chosen: T2 (Huzzah! p.11)",)
+    near = fire_answer(t, "F", "T2", rules="huzzah")
+    assert near.range == pytest.approx(math.hypot(6, 5))
+    assert near.band == "short" and near.may_fire is True
+    # a friendly unit at short range is no rival
+    t2 = table(unit("F", 100, 100), unit("T1", 100, 120, facing=180, side="b"),
+               unit("T2", 106, 107, facing=180, side="a"))
+    assert fire_answer(t2, "F", "T1", rules="huzzah").may_fire is True
