@@ -143,7 +143,7 @@ class Session:
     def routes(self) -> dict[str, Callable[[Query], Answer]]:
         if self.kind == "table":
             return {"map": self._table_map, "sight": self._table_sight,
-                    "table-move": self._table_move}
+                    "table-move": self._table_move, "table-fire": self._table_fire}
         return {"map": self._map, "los": self._los, "viewshed": self._viewshed,
                 "exposure": self._exposure, "path": self._path, "reach": self._reach,
                 "sight": self._sight}
@@ -205,8 +205,11 @@ class Session:
             out["ssrs"] = _ssr_names(self.vasl_metadata, self.vasl_dir)
         if self.scenario is not None:
             out["scenario"] = getattr(self.scenario, "name", "")
+            from hexwx.render.style import side_colours_hex
+            colours = side_colours_hex(u.side for u in self.scenario.units if u.side)
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
-                             "kind": u.kind} for u in self.scenario.units]
+                             "kind": u.kind, "colour": colours.get(u.side)}
+                            for u in self.scenario.units]
             w = self.scenario.weather
             out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
         return out
@@ -285,7 +288,6 @@ class Session:
     def table_json(self) -> dict[str, Any]:
         """The table for the page: size, pieces (polygons or lines), units and their bases,
         and every turn's weather line and visibility, in the table's unit."""
-        from hexwx.cli.table import _weather_line
         sc = self.table
         t = sc.table
         r = lambda v: round(t.to_unit(v), 4)  # noqa: E731
@@ -299,9 +301,11 @@ class Session:
                 pts = list(geom.convex_hull.exterior.coords)
             return [[r(x), r(y)] for x, y in pts]
 
+        from hexwx.render.style import side_colours_hex
+        colours = side_colours_hex(u.side for u in t.units)
         turns = []
         for turn in range(1, sc.turns + 1):
-            rep, vis, line = _weather_line(sc, turn)
+            line, rep, vis = sc.weather_line(turn)
             turns.append({"turn": turn, "text": line, "weather": rep.weather,
                           "visibility": None if vis is None else r(vis)})
         return {
@@ -311,6 +315,7 @@ class Session:
                         "line": p.geometry.geom_type == "LineString", "points": coords(p.geometry)}
                        for p in t.terrain],
             "units": [{"id": u.id, "side": u.side, "arm": u.arm, "facing": u.facing,
+                       "colour": colours[u.side],
                        "centre": [r(u.centre[0]), r(u.centre[1])],
                        "bases": [[[r(x), r(y)] for x, y in b.corners] for b in u.bases]}
                       for u in t.units],
@@ -333,6 +338,13 @@ class Session:
             pairs = [(a.id, b.id) for a in viewers for b in t.units if b.side != a.side]
         out = [can_see(t, a, b, rules=sc.rules, visibility_cm=vis).to_json() for a, b in pairs]
         return _json({"turn": args.turn, "sights": out})
+
+    def _table_fire(self, query: Query) -> Answer:
+        """``from``, ``to``, ``turn``: may ``from`` shoot at ``to`` -- the fields of ``hexwx table
+        SCENARIO --fire A B --turn N --json`` and, as ``text``, the lines the CLI prints."""
+        args = P.parse("table-fire", query, [])
+        answer = self.table.fire(args.frm, args.to, args.turn)
+        return _json({**answer.to_json(), "turn": args.turn, "text": answer.text()})
 
     def _table_move(self, query: Query) -> Answer:
         """``unit``, ``turn`` [, ``outline``]: exactly ``hexwx table SCENARIO --move UNIT
