@@ -706,13 +706,12 @@ def los_caption(result: LosResult) -> str:
     hindrance and LV hex with its DRM, and the total.  Tests compare it with the result."""
     r = result
     head = f"LOS {_end(r, 'source')} -> {_end(r, 'target')}, range {r.range}: "
-    if r.blocked:
-        where = f" at {r.blocking_hex}" if r.blocking_hex else ""
-        verdict = f"BLOCKED{where}: {r.reason}"
+    if r.blocked:    # (the hindrances of a six-or-more total are listed below)
+        verdict = r.verdict_text(parts=False)
     else:
         verdict = f"clear: {r.reason}" if r.reason and r.reason != "clear" else "clear"
-    if r.rule:
-        verdict += f" ({r.rule})"
+        if r.rule:
+            verdict += f" ({r.rule})"
     parts = [head + verdict]
     hs = r.hindrances
     if hs:
