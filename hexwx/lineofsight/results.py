@@ -138,6 +138,7 @@ class LosResult:
             "hindrances": [h.to_json() for h in self.hindrances],
             "notes": list(self.notes),
             "thread": [t.name for t in self.thread],
+            "explain": self.explain(),
         }
 
     def _reason_here(self) -> str:
