@@ -220,7 +220,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         source_elevation=sE, target_elevation=tE,
         source_location=location_name(m, src, int(from_level)),
         target_location=location_name(m, tgt, int(to_level)),
-        blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes))
+        blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
+        weather=weather)
 
 
 def _camouflage(m: HexMap, weather: AslWeather, tgt: int, level: int, R: int, infantry: bool,

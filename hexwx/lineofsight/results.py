@@ -97,6 +97,8 @@ class LosResult:
     blocking_top: float | None = None
     #: facts that explain the answer beyond its DRMs (why winter camouflage did or did not count)
     notes: tuple[str, ...] = ()
+    #: the weather asked about (an AslWeather or None), for drawing its veil
+    weather: Any = field(repr=False, compare=False, default=None)
 
     def __repr__(self) -> str:
         a = self.source_location or self.source

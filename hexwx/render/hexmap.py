@@ -65,8 +65,19 @@ def terrain_class(t: TerrainType) -> str:
         return "stream"
     if c == Category.BRIDGE:
         return "bridge"
-    if c == Category.ENTRENCHMENT:
+    if c == Category.ENTRENCHMENT or n in ("Pillbox", "Sangar"):
         return "entrenchment"
+    if n == "Shellholes":
+        return "shellholes"
+    if n == "Graveyard":
+        return "graveyard"
+    if n == "Crags":
+        return "crags"
+    if n in ("Hillock", "Hillock Summit", "Sand Dune", "Sand", "Soft Sand", "Hammada") or \
+            n.startswith("Beach"):
+        return "sand"
+    if n == "Plowed Field":
+        return "plowed field"
     if c == Category.WOODS or n in ("Forest", "Bamboo", "Palm Trees"):
         return "woods"
     if "Rubble" in n or n in ("Debris", "Collapsed Huts"):
@@ -83,7 +94,13 @@ def terrain_class(t: TerrainType) -> str:
         return "marsh"
     if t.hindrance or t.obstacle or c == Category.OTHER:
         return "hindrance"
+    if c == Category.OPEN and n not in PLAIN_OPEN:
+        return "other ground"       # VASL's rarer ground (ford, runway, panji...): its own name
     return "open"
+
+
+#: Open terrain drawn as plain ground of its level.
+PLAIN_OPEN = ("Open Ground", "Rooftop")
 
 
 def hexside_style_key(t: TerrainType) -> str | None:
@@ -195,9 +212,9 @@ def _contours(elev_yx: np.ndarray) -> np.ndarray:
     return mask
 
 
-def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
-    """The coloured terrain raster of the view at final size, with the terrain classes and the
-    ground levels it shows (for the legend).  The raster is the artwork's own resolution (one
+def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, list[int], list[int]]:
+    """The coloured terrain raster of the view at final size, with the terrain codes and the
+    ground levels it shows (for the legend: :func:`legend_terrain`).  The raster is the artwork's own resolution (one
     map pixel), so it is coloured directly at the final size; vectors are drawn at 2x.
 
     One lookup does it all: every pixel gets the index (class, on-pattern, level or contour)
@@ -222,21 +239,38 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
     on = (bits >> _PATTERN_BIT[cls]) & 1
     index = (cls.astype(np.uint16) * 2 + on) * nlev + lvl
     image = Image.frombytes("RGB", view.size, lut[index], "raw", "RGBX")
-    present = np.flatnonzero(np.bincount(cls_small.ravel(), minlength=len(_CLASS_KEYS)))
-    return image, {_CLASS_KEYS[i] for i in present}, levels
+    present = np.flatnonzero(np.bincount(codes.ravel(), minlength=256))
+    return image, [int(c) for c in present], levels
 
 
-def kept_terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
+def legend_terrain(table: TerrainTable, codes: Iterable[int]) -> list[tuple[str, str]]:
+    """(style class, label) of every class of terrain ``codes`` shows, in the styles' order;
+    the label names the class's terrain types shown, in their own words ("graveyard",
+    "orchard, lumberyard"), not the class."""
+    from hexwx.lineofsight.locations import terrain_words
+    names: dict[str, list[str]] = {}
+    for c in codes:
+        if not table.has(c):
+            continue
+        t = table[c]
+        words = names.setdefault(terrain_class(t), [])
+        w = terrain_words(t)
+        if w not in words:
+            words.append(w)
+    return [(k, ", ".join(sorted(names[k]))) for k in TERRAIN_STYLES if k in names]
+
+
+def kept_terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, list[int], list[int]]:
     """:func:`terrain_layer` of a whole-map view, kept with the map in the on-disk map cache
     (:func:`_kept_picture`): a later render of the map at this scale reads the pixels instead
     of colouring them."""
     def draw() -> tuple[Image.Image, list[int]]:
-        image, classes, levels = terrain_layer(m, view)
-        return image, [len(classes)] + [_CLASS_KEYS.index(c) for c in sorted(classes)] + levels
+        image, codes, levels = terrain_layer(m, view)
+        return image, [len(codes)] + codes + levels
 
     image, meta = _kept_picture(m, view, "terrain", "RGB", draw)
-    n_classes = meta[0]
-    return image, {_CLASS_KEYS[i] for i in meta[1:1 + n_classes]}, meta[1 + n_classes:]
+    n_codes = meta[0]
+    return image, meta[1:1 + n_codes], meta[1 + n_codes:]
 
 
 def kept_decorations_layer(m: HexMap, view: View, hexes: Iterable[int],
@@ -990,15 +1024,15 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     reach_src = None
     if reach is not None:
         reach_src = _hex(m, reach_from if reach_from is not None else reach.start, "--reach")
-    classes: set[str]
+    codes: list[int]
     levels: list[int]
     keep = window is None and m.kept_on_disk      # a whole-map view: its layers kept with the map
     if background == "board":
-        base, classes, levels = board_layer(art_map, view), set(), []
+        base, codes, levels = board_layer(art_map, view), [], []
     elif keep:
-        base, classes, levels = kept_terrain_layer(m, view)
+        base, codes, levels = kept_terrain_layer(m, view)
     else:
-        base, classes, levels = terrain_layer(m, view)
+        base, codes, levels = terrain_layer(m, view)
     hexes = visible_hexes(m, view)
     markers: list[Marker] = []
     captions: list[str] = [title or _title(m)]
@@ -1058,7 +1092,7 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         captions.append(los_caption(los))
         overlays += ["los"]
     caption = "\n".join(captions)
-    entries = legend_entries(classes, levels, sides, overlays)
+    entries = legend_entries(legend_terrain(m.table, codes), levels, sides, overlays)
     if legend:
         image = stack([image, legend_strip(entries, captions, image.width,
                                            size=max(11, round(15 * min(1.0, view.scale * 1.2))))])
@@ -1110,17 +1144,18 @@ def _reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
     return f"reach{start}{who}{lim}: {n} hexes (cumulative cost shown)"
 
 
-def legend_entries(classes: set[str], levels: list[int], sides: set[str],
+def legend_entries(terrain: list[tuple[str, str]], levels: list[int], sides: set[str],
                    overlays: list[str], size: int = 20) -> list[tuple[Image.Image, str]]:
-    """Legend swatches: ground levels, terrain classes shown, hexside lines, overlay keys."""
+    """Legend swatches: ground levels, terrain shown ((class, label): :func:`legend_terrain`),
+    hexside lines, overlay keys."""
     from hexwx.render.style import OVERLAY as O, level_colour as lc
     out: list[tuple[Image.Image, str]] = []
     for lv in levels:
         out.append((swatch(size, lc(lv), None, (0, 0, 0)), f"level {lv}"))
-    for k in TERRAIN_STYLES:
-        if k in classes and k not in ("open", "hexside"):
+    for k, label in terrain:
+        if k not in ("open", "hexside"):
             st = TERRAIN_STYLES[k]
-            out.append((swatch(size, st.fill or (255, 255, 255), st.pattern, st.ink), st.label))
+            out.append((swatch(size, st.fill or lc(0), st.pattern, st.ink), label or st.label))
     for k in HEXSIDE_STYLES:
         if k in sides:
             label, colour, width, dash = HEXSIDE_STYLES[k]

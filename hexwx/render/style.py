@@ -84,12 +84,14 @@ OVERLAY: dict[str, RGB] = {
 # hex-map terrain classes: (label, colour, pattern) — pattern is one of PATTERNS or None
 # -------------------------------------------------------------------------------------------
 
-PATTERNS = ("hatch", "backhatch", "dots", "hlines", "cross")
+PATTERNS = ("hatch", "backhatch", "dots", "hlines", "cross", "vlines", "craters")
 
 
 @dataclass(frozen=True)
 class TerrainStyle:
-    """How one class of terrain is drawn: legend label, fill colour, pattern and ink."""
+    """How one class of terrain is drawn: legend label, fill colour, pattern and ink.  The
+    legend names the terrain types of the class that the picture shows (their own names, e.g.
+    "graveyard"); ``label`` names the class where no type is known."""
 
     label: str
     fill: RGB | None          # None: the ground-level colour shows through
@@ -110,6 +112,12 @@ TERRAIN_STYLES: dict[str, TerrainStyle] = {
     "marsh": TerrainStyle("marsh", tint(OI["sky blue"], 0.45), "hlines", tint(OI["bluish green"], -0.4)),
     "hindrance": TerrainStyle("other hindrance", tint(OI["reddish purple"], 0.45), "dots",
                               tint(OI["reddish purple"], -0.5)),
+    "shellholes": TerrainStyle("shellholes", None, "craters", (120, 80, 40)),
+    "graveyard": TerrainStyle("graveyard", (206, 208, 196), "cross", (95, 95, 100)),
+    "crags": TerrainStyle("crags", None, "backhatch", (80, 75, 70)),
+    "sand": TerrainStyle("sand, dunes, hillocks", (234, 218, 168), "dots", (170, 140, 80)),
+    "plowed field": TerrainStyle("plowed field", None, "hlines", (175, 150, 115)),
+    "other ground": TerrainStyle("other ground", None, "vlines", (120, 120, 120)),
     "stone building": TerrainStyle("stone building", (120, 120, 130), "cross", (60, 60, 66)),
     "wooden building": TerrainStyle("wooden building", tint(OI["vermillion"], -0.15)),
     "rubble": TerrainStyle("rubble", (165, 160, 150), "dots", (70, 70, 70)),
@@ -277,6 +285,12 @@ def pattern_mask(name: str, xs, ys, period: int = 8):
         return ((xs + ys) % period < 1) | ((xs - ys) % period < 1)
     if name == "hlines":
         return ys % period < 2
+    if name == "vlines":
+        return xs % period < 1
+    if name == "craters":      # sparse rings: a shellhole's crater every other cell
+        cx, cy = xs % (2 * period) - period, ys % (2 * period) - period
+        r2 = cx * cx + cy * cy
+        return (r2 >= (period // 3) ** 2) & (r2 <= (period // 2) ** 2)
     if name == "dots":
         return (xs % period < 2) & (ys % period < 2) | ((xs + period // 2) % period < 2) & \
             ((ys + period // 2) % period < 2)
