@@ -901,9 +901,13 @@ def draw_weather(base: Image.Image, m: HexMap, view: View, w: AslWeather) -> Non
         hex_veil(base, m, view, alpha, OVERLAY["fog"], "hlines")
     if w.mud:
         hex_veil(base, m, view, np.full(len(m.grid), 45), OVERLAY["mud"], "dots")
-    if w.ground_snow or w.deep_snow:
-        a = 110 if w.deep_snow else 75
+    if w.ground_snow or w.deep_snow:     # a light wash and white flakes: the art stays legible
+        a = SNOW_ALPHA["deep" if w.deep_snow else "ground"]
         hex_veil(base, m, view, np.full(len(m.grid), a), OVERLAY["snow"], "dots")
+
+
+#: Alpha (0-255) of the snow wash between its flakes (the flakes get :data:`_BOOSTED`'s).
+SNOW_ALPHA = {"ground": 30, "deep": 55}
 
 
 def draw_drifts(d: ImageDraw.ImageDraw, m: HexMap, view: View, w: AslWeather) -> list[Marker]:
