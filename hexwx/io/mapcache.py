@@ -419,6 +419,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         put(f"derived.{name}", v)
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
+              "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
@@ -443,7 +444,8 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                move_overrides=header["move_overrides"], roads=arrays.get("roads"),
                fills=arrays.get("fills"),
                board_images=tuple((str(p), int(x), int(y), bool(r))
-                                  for p, x, y, r in header["board_images"]))
+                                  for p, x, y, r in header["board_images"]),
+               shown_turned=bool(header.get("shown_turned", False)))
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)

@@ -162,8 +162,9 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
     if not (isinstance(scale, (int, float)) and 0.05 <= scale <= 4):
         raise UsageError(f"scale must be a number from 0.05 to 4, got {scale!r}")
     W, H = m.grid.width_px, m.grid.height_px
+    turned = bool(getattr(m, "shown_turned", False))   # drawn as VASL shows it
     if window is None:
-        return View(0, 0, W, H, float(scale))
+        return View(0, 0, W, H, float(scale), turned=turned)
     if len(window) != 2:
         raise UsageError(f"a window is two hexes (opposite corners), got {list(window)!r}")
     hs = [_hex(m, w, "window") for w in window]
@@ -173,7 +174,7 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
     y0 = max(0, math.floor(min(p[1] for p in pts) - pad))
     x1 = min(W, math.ceil(max(p[0] for p in pts) + pad))
     y1 = min(H, math.ceil(max(p[1] for p in pts) + pad))
-    return View(x0, y0, x1, y1, float(scale))
+    return View(x0, y0, x1, y1, float(scale), turned=turned)
 
 
 def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
@@ -189,9 +190,11 @@ def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
 # -------------------------------------------------------------------------------------------
 
 def _window(m_array: np.ndarray, view: View) -> np.ndarray:
-    """The view's window of an x-major map raster, y-major and C-contiguous (one copy)."""
+    """The view's window of an x-major map raster, y-major and C-contiguous (one copy); turned
+    round when the view is."""
     x0, y0, x1, y1 = (int(v) for v in (view.x0, view.y0, view.x1, view.y1))
-    return np.ascontiguousarray(m_array[x0:x1, y0:y1].T)
+    part = m_array[x0:x1, y0:y1]
+    return np.ascontiguousarray((part[::-1, ::-1] if view.turned else part).T)
 
 
 def _upsample(arr_yx: np.ndarray, view: View) -> np.ndarray:
@@ -329,7 +332,7 @@ def _drawing_code_tag() -> str:
 def _view_tag(view: View) -> str:
     """Short name of a whole-map view at its scale, with the drawing code's digest."""
     import zlib
-    spec = f"{view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size}"
+    spec = f"{view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size} {view.turned}"
     return f"{_drawing_code_tag()}_{zlib.crc32(spec.encode()):08x}"
 
 
@@ -371,6 +374,8 @@ def board_layer(m: HexMap, view: View) -> Image.Image:
     """The boards' own artwork (VASL archive images, rotated where the board is) for the view:
     a new image, cut from :func:`board_art`."""
     art = board_art(m).crop((int(view.x0), int(view.y0), int(view.x1), int(view.y1)))
+    if view.turned:
+        art = art.rotate(180)
     return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
 
 
@@ -591,9 +596,10 @@ def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[
     names are stamped from their column and row parts (:func:`~hexwx.render.style.halo_label`),
     each part rendered once: a board's 346 names come from 44 renderings."""
     size = round(10.5 * view.k)
+    up = -HEX_HEIGHT_PX * 0.36 * (-1 if view.turned else 1)     # the top of the hex as drawn
     for h in hexes:
         x, y = m.grid.centre(int(h))
-        halo_label(d, view.c(x, y - HEX_HEIGHT_PX * 0.36), _name_parts(m.grid.name(int(h))), size)
+        halo_label(d, view.c(x, y + up), _name_parts(m.grid.name(int(h))), size)
 
 
 def _name_parts(name: str) -> tuple[str, ...]:
@@ -1101,7 +1107,8 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         image = stack([image, legend_strip(entries, captions, image.width,
                                            size=max(11, round(15 * min(1.0, view.scale * 1.2))))])
     return Rendering(image=image, caption=caption, markers=tuple(markers), scale=view.scale,
-                     origin=(float(view.x0), float(view.y0)),
+                     origin=((float(view.x1), float(view.y1)) if view.turned
+                             else (float(view.x0), float(view.y0))), turned=view.turned,
                      legend=tuple(label for _img, label in entries))
 
 

@@ -328,6 +328,9 @@ class Frame:
     scale: float
     flip_y: bool = False
     ss: int = SUPERSAMPLE
+    #: drawn turned round (a map VASL shows turned: HexMap.shown_turned): the rectangle's
+    #: corner (x1, y1) is the picture's top left; text stays upright
+    turned: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -346,6 +349,8 @@ class Frame:
         return self.scale * self.ss
 
     def _offset(self, x: float, y: float) -> tuple[float, float]:
+        if self.turned:
+            return (self.x1 - x, self.y1 - y)
         return (x - self.x0, (self.y1 - y) if self.flip_y else (y - self.y0))
 
     def c(self, x: float, y: float) -> tuple[float, float]:
@@ -400,9 +405,13 @@ class Rendering:
     origin: tuple[float, float] = (0.0, 0.0)  # map coordinates of image pixel (0, 0)
     flip_y: float | None = None        # tables: y grows upwards; image y = (flip_y - y) * scale
     legend: tuple[str, ...] = field(default=())
+    turned: bool = False               # drawn turned round: ``origin`` is the map point at the
+                                       # image's top left, and x, y grow the other way
 
     def to_image(self, x: float, y: float) -> tuple[int, int]:
         """Image pixel of map point (x, y)."""
+        if self.turned:
+            return (round((self.origin[0] - x) * self.scale), round((self.origin[1] - y) * self.scale))
         if self.flip_y is not None:
             return (round((x - self.origin[0]) * self.scale), round((self.flip_y - y) * self.scale))
         return (round((x - self.origin[0]) * self.scale), round((y - self.origin[1]) * self.scale))

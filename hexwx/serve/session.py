@@ -177,6 +177,9 @@ class Session:
         out: dict[str, Any] = {
             "kind": self.kind, "name": m.name, "source": Path(self.source).name,
             "width": m.grid.width_px, "height": m.grid.height_px,
+            # drawn turned round, as VASL shows a layout of rotated boards (hex centres below
+            # are map pixels: the page turns them, the board picture and blocking points)
+            "turned": bool(getattr(m, "shown_turned", False)),
             "hex": {"width": HEX_WIDTH_PX, "side": HEX_SIDE_PX, "height": HEX_HEIGHT_PX},
             "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],

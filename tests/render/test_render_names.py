@@ -72,3 +72,31 @@ def test_snow_leaves_the_board_art_legible() -> None:
                                  hex_ids=False, weather=AslWeather(deep_snow=True)).image.convert("L"), float)
     assert snow.mean() > art.mean()                    # whiter
     assert snow.std() > 0.75 * art.std()               # and the art still reads
+
+
+def test_turned_layout_is_drawn_as_vasl_shows_it() -> None:
+    """r05/r02/r04: VASL shows board 5 on top, each board turned round; hexwx composes the
+    boards upright in reverse order (exact answers) and its pictures turn the map back."""
+    import dataclasses
+    from hexwx.io.load import load_map
+    from tests.vasl_boards import metadata, vasl_dir
+    m = load_map("r05/r02/r04", vasl_dir=str(vasl_dir()), vasl_metadata=str(metadata()))
+    assert m.shown_turned
+    upright = dataclasses.replace(m, shown_turned=False)
+    for background in ("board", "terrain"):
+        kw = dict(scale=0.25, legend=False, hex_ids=False, background=background)
+        turned = np.asarray(render_map(m, **kw).image, float)
+        plain = np.asarray(render_map(upright, **kw).image, float)
+        assert turned.shape == plain.shape
+        # the same picture turned round, up to the phase of the terrain patterns: 6 x 6 blocks
+        h, w = (turned.shape[0] // 6) * 6, (turned.shape[1] // 6) * 6
+        a = turned[:h, :w].reshape(h // 6, 6, w // 6, 6, 3).mean(axis=(1, 3))
+        b = plain[::-1, ::-1][:h, :w].reshape(h // 6, 6, w // 6, 6, 3).mean(axis=(1, 3))
+        assert (np.abs(a - b).max(axis=2) <= 25).mean() > 0.97, background
+        assert (np.abs(a - plain[:h, :w].reshape(h // 6, 6, w // 6, 6, 3).mean(axis=(1, 3)))
+                .max(axis=2) <= 25).mean() < 0.8                    # and not the upright one
+    r = render_map(m, los=los(m, "5K3", "2F7"), window=("5K3", "2F7"))
+    (ax, ay), (bx, by) = (r.to_image(*m.grid.centre(m.parse(h))) for h in ("5K3", "2F7"))
+    assert ay < by                                  # board 5 above board 2, as in VASL
+    (mk,) = r.markers_of("blocked")
+    assert mk.target == "5J2" and r.image.getpixel(mk.xy)[0] > 150    # the blocking point's disc

@@ -344,3 +344,27 @@ def test_save_markers_are_not_units(page: Page, tmp_path: Path) -> None:
         assert page.js("document.querySelectorAll('.marker').length") > 0
         assert page.js("document.getElementById('sec-units').hidden") is True
         page.screenshot(tmp_path / "stalingrad.png")
+
+
+def test_turned_layout_is_drawn_as_vasl_shows_it(page: Page, tmp_path: Path) -> None:
+    """Hube's Pocket (every board rotated): board 5 on top as in VASL, its art turned, the LOS
+    blocking point inside the hex the answer names; hex names and answers as the CLI's."""
+    from tests.vasl_boards import vasl_dir, metadata
+    with running("r05/r02/r04", vasl_dir=str(vasl_dir()), vasl_metadata=str(metadata())) as srv:
+        open_page(page, srv.url)
+        assert page.js("window.hexwxViewer.map.turned") is True
+        assert "rotate(180" in page.js("document.querySelector('#layer-image image').getAttribute('transform')")
+        y5 = page.centre_of('[data-hex="5K3"]')[1]
+        y2 = page.centre_of('[data-hex="2F7"]')[1]
+        y4 = page.centre_of('[data-hex="4E5"]')[1]
+        assert y5 < y2 < y4                                   # r05 above r02 above r04
+        page.click('[data-hex="5K3"]')
+        page.click('[data-hex="2F7"]')
+        want = api_los(srv, "from=5K3&to=2F7")
+        expect_shown(shown_los(page, "5K3", "2F7"), want)
+        assert want["blocked"] and want["blocking_hex"] == "5J2"
+        bx, by = page.centre_of("#layer-los circle.blockpt")
+        box = page.js("(() => { const b = document.querySelector('[data-hex=\"5J2\"]')"
+                      ".getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })()")
+        assert box[0] <= bx <= box[2] and box[1] <= by <= box[3]
+        page.screenshot(tmp_path / "hubes.png")

@@ -98,11 +98,17 @@
     select.value = String(chosen && chosen <= top + (h && h.rooftop ? 1 : 0) ? chosen : 0);
   }
 
+  // a map VASL shows turned round (every board rotated): map pixels -> page, turned
+  function onPage(x, y) { return S.map.turned ? [S.map.width - x, S.map.height - y] : [x, y]; }
   function drawHexMap() {
     const m = S.map;
     $("title").textContent = `${m.scenario ? m.scenario + " — " : ""}${m.name} (${m.source})`;
-    el("image", { href: m.image.href, x: m.image.x, y: m.image.y, width: m.image.w, height: m.image.h,
-                  preserveAspectRatio: "none" }, $("layer-image"));
+    const img = el("image", { href: m.image.href, x: m.image.x, y: m.image.y, width: m.image.w, height: m.image.h,
+                              preserveAspectRatio: "none" }, $("layer-image"));
+    if (m.turned) {
+      img.setAttribute("transform", `rotate(180 ${m.width / 2} ${m.height / 2})`);
+      m.hexes.forEach((h) => { [h.x, h.y] = onPage(h.x, h.y); });   // hexes are symmetric
+    }
     // veils and fills stop at the map's edge (edge hexes are half hexes)
     const defs = el("defs", {}, $("map")), cp = el("clipPath", { id: "map-clip" }, defs);
     el("rect", { x: 0, y: 0, width: m.width, height: m.height }, cp);
@@ -283,8 +289,9 @@
       const m = /^\s*([^:]+):\s*([A-Za-z]+|[0-5])\s*$/.exec(d);
       if (!m) return;
       const h = S.byName[m[1].toUpperCase()] || S.byName[m[1]];
-      const side = /^[0-5]$/.test(m[2]) ? Number(m[2]) : SIDES[m[2].toUpperCase()];
+      let side = /^[0-5]$/.test(m[2]) ? Number(m[2]) : SIDES[m[2].toUpperCase()];
       if (!h || side === undefined) return;
+      if (S.map.turned) side = (side + 3) % 6;            // the hexside as the page shows it
       const c = corners(h), a = c[side], b = c[(side + 1) % 6];
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "drift-casing" }, g);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "drift", "data-drift": d.trim() }, g);
@@ -330,7 +337,7 @@
     const a = centreOf(r.source), b = centreOf(r.target);
     if (!a || !b) return;
     if (r.blocked && r.blocked_at) {
-      const p = r.blocked_at;
+      const p = onPage(r.blocked_at[0], r.blocked_at[1]);
       el("line", { x1: a[0], y1: a[1], x2: p[0], y2: p[1], class: "los-clear" }, g);
       el("line", { x1: p[0], y1: p[1], x2: b[0], y2: b[1], class: "los-after" }, g);
       el("circle", { cx: p[0], cy: p[1], r: 10, class: "blockpt" }, g);
