@@ -324,7 +324,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     return HexMap(name=label, grid=grid, table=table, elevation=elevation, terrain=terrain,
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
                   stairways=_stairway_bytes(stairs), image_bytes=image,
-                  board_images=tuple(images), overlay_art=tuple(art))
+                  board_images=tuple(images), overlay_art=tuple(art),
+                  shown_turned=turned)
 
 
 def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:

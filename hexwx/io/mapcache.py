@@ -515,6 +515,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
               "overlay_art": [list(o) for o in m.overlay_art],
+              "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
@@ -541,7 +542,8 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                board_images=tuple((str(p), int(x), int(y), bool(r))
                                   for p, x, y, r in header["board_images"]),
                overlay_art=tuple((int(i), str(a), str(e), int(x), int(y))
-                                 for i, a, e, x, y in header.get("overlay_art", ())))
+                                 for i, a, e, x, y in header.get("overlay_art", ())),
+               shown_turned=bool(header.get("shown_turned", False)))
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)

@@ -84,12 +84,14 @@ OVERLAY: dict[str, RGB] = {
 # hex-map terrain classes: (label, colour, pattern) — pattern is one of PATTERNS or None
 # -------------------------------------------------------------------------------------------
 
-PATTERNS = ("hatch", "backhatch", "dots", "hlines", "cross")
+PATTERNS = ("hatch", "backhatch", "dots", "hlines", "cross", "vlines", "craters")
 
 
 @dataclass(frozen=True)
 class TerrainStyle:
-    """How one class of terrain is drawn: legend label, fill colour, pattern and ink."""
+    """How one class of terrain is drawn: legend label, fill colour, pattern and ink.  The
+    legend names the terrain types of the class that the picture shows (their own names, e.g.
+    "graveyard"); ``label`` names the class where no type is known."""
 
     label: str
     fill: RGB | None          # None: the ground-level colour shows through
@@ -110,6 +112,12 @@ TERRAIN_STYLES: dict[str, TerrainStyle] = {
     "marsh": TerrainStyle("marsh", tint(OI["sky blue"], 0.45), "hlines", tint(OI["bluish green"], -0.4)),
     "hindrance": TerrainStyle("other hindrance", tint(OI["reddish purple"], 0.45), "dots",
                               tint(OI["reddish purple"], -0.5)),
+    "shellholes": TerrainStyle("shellholes", None, "craters", (120, 80, 40)),
+    "graveyard": TerrainStyle("graveyard", (206, 208, 196), "cross", (95, 95, 100)),
+    "crags": TerrainStyle("crags", None, "backhatch", (80, 75, 70)),
+    "sand": TerrainStyle("sand, dunes, hillocks", (234, 218, 168), "dots", (170, 140, 80)),
+    "plowed field": TerrainStyle("plowed field", None, "hlines", (175, 150, 115)),
+    "other ground": TerrainStyle("other ground", None, "vlines", (120, 120, 120)),
     "stone building": TerrainStyle("stone building", (120, 120, 130), "cross", (60, 60, 66)),
     "wooden building": TerrainStyle("wooden building", tint(OI["vermillion"], -0.15)),
     "rubble": TerrainStyle("rubble", (165, 160, 150), "dots", (70, 70, 70)),
@@ -301,6 +309,12 @@ def pattern_mask(name: str, xs, ys, period: int = 8):
         return ((xs + ys) % period < 1) | ((xs - ys) % period < 1)
     if name == "hlines":
         return ys % period < 2
+    if name == "vlines":
+        return xs % period < 1
+    if name == "craters":      # sparse rings: a shellhole's crater every other cell
+        cx, cy = xs % (2 * period) - period, ys % (2 * period) - period
+        r2 = cx * cx + cy * cy
+        return (r2 >= (period // 3) ** 2) & (r2 <= (period // 2) ** 2)
     if name == "dots":
         return (xs % period < 2) & (ys % period < 2) | ((xs + period // 2) % period < 2) & \
             ((ys + period // 2) % period < 2)
@@ -338,6 +352,9 @@ class Frame:
     scale: float
     flip_y: bool = False
     ss: int = SUPERSAMPLE
+    #: drawn turned round (a map VASL shows turned: HexMap.shown_turned): the rectangle's
+    #: corner (x1, y1) is the picture's top left; text stays upright
+    turned: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -356,6 +373,8 @@ class Frame:
         return self.scale * self.ss
 
     def _offset(self, x: float, y: float) -> tuple[float, float]:
+        if self.turned:
+            return (self.x1 - x, self.y1 - y)
         return (x - self.x0, (self.y1 - y) if self.flip_y else (y - self.y0))
 
     def c(self, x: float, y: float) -> tuple[float, float]:
@@ -410,9 +429,13 @@ class Rendering:
     origin: tuple[float, float] = (0.0, 0.0)  # map coordinates of image pixel (0, 0)
     flip_y: float | None = None        # tables: y grows upwards; image y = (flip_y - y) * scale
     legend: tuple[str, ...] = field(default=())
+    turned: bool = False               # drawn turned round: ``origin`` is the map point at the
+                                       # image's top left, and x, y grow the other way
 
     def to_image(self, x: float, y: float) -> tuple[int, int]:
         """Image pixel of map point (x, y)."""
+        if self.turned:
+            return (round((self.origin[0] - x) * self.scale), round((self.origin[1] - y) * self.scale))
         if self.flip_y is not None:
             return (round((x - self.origin[0]) * self.scale), round((self.flip_y - y) * self.scale))
         return (round((x - self.origin[0]) * self.scale), round((y - self.origin[1]) * self.scale))

@@ -186,15 +186,21 @@ class Session:
         m = self.map
         self.base_png()
         x0, y0, w, h = self._base_box
+        from hexwx.lineofsight.locations import location_name
         hx = m.hexes
         hexes = [{"name": m.name_of(i), "x": round(float(m.grid.centre_x[i]), 2),
                   "y": round(float(m.grid.centre_y[i]), 2), "ground": int(hx.base[i]),
                   "levels": int(hx.levels[i]), "rooftop": bool(hx.rooftop[i]),
-                  "terrain": m.terrain_of(i).name}
+                  "terrain": m.terrain_of(i).name,
+                  # each location as the CLI names it: "J4 (hill level 3)", "D4 rooftop"
+                  "places": [location_name(m, i, lv) for lv in m.levels_at(i)]}
                  for i in range(len(m))]
         out: dict[str, Any] = {
             "kind": self.kind, "name": m.name, "source": Path(self.source).name,
             "width": m.grid.width_px, "height": m.grid.height_px,
+            # drawn turned round, as VASL shows a layout of rotated boards (hex centres below
+            # are map pixels: the page turns them, the board picture and blocking points)
+            "turned": bool(getattr(m, "shown_turned", False)),
             "hex": {"width": HEX_WIDTH_PX, "side": HEX_SIDE_PX, "height": HEX_HEIGHT_PX},
             "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
@@ -202,13 +208,14 @@ class Session:
             "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
         }
         if self.kind == "map" and m.board_images:
-            out["ssrs"] = _ssr_names(self.vasl_metadata, self.vasl_dir)
+            out["ssrs"] = _ssr_names(m, self.vasl_metadata, self.vasl_dir)
         if self.scenario is not None:
             out["scenario"] = getattr(self.scenario, "name", "")
             from hexwx.render.style import side_colours_hex
             colours = side_colours_hex(u.side for u in self.scenario.units if u.side)
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
-                             "kind": u.kind, "colour": colours.get(u.side)}
+                             "kind": u.kind, "colour": colours.get(u.side),
+                             "marker": _is_marker(u)}
                             for u in self.scenario.units]
             w = self.scenario.weather
             out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
@@ -269,7 +276,7 @@ class Session:
         rows = []
         weather = None
         for other in self.scenario.units:
-            if other.id == unit.id:
+            if other.id == unit.id or _is_marker(other):
                 continue
             res, weather = los_answer(self.map, self.scenario, unit.id, other.id, args)
             rows.append({"target": other.id, "side": other.side, "hex": other.hex,
@@ -396,6 +403,11 @@ def weather_flags(w: Any) -> dict[str, Any]:
     return out
 
 
+def _is_marker(u: Any) -> bool:
+    """A piece that is no unit (a perimeter, a label): one the scenario gives no side."""
+    return not getattr(u, "side", "")
+
+
 def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> Any:
     """A VASL save as a hex scenario: its boards as laid out, its pieces as units."""
     from hexwx.io.vsav_import import load_save
@@ -434,13 +446,11 @@ def _board_art(m: Any) -> bytes:
     return buf.getvalue()
 
 
-def _ssr_names(metadata: str | None, vasl_dir: str | None) -> list[str]:
-    """VASL's terrain SSR names that change the LOS data (artwork-only and code-only ones
-    left out: the first change nothing, hexwx refuses the second)."""
+def _ssr_names(m: Any, metadata: str | None, vasl_dir: str | None) -> list[str]:
+    """VASL's terrain SSRs that change map ``m``'s LOS data (:func:`hexwx.io.ssr.ssrs_that_change`)."""
     try:
         from hexwx.io.layout import metadata_path
-        from hexwx.io.ssr import CODE_ONLY, IGNORED, ssr_rules
-        rules = ssr_rules(metadata_path(metadata, vasl_dir))
+        from hexwx.io.ssr import ssrs_that_change
+        return ssrs_that_change(m, metadata_path(metadata, vasl_dir))
     except (ImportError, DataError, UsageError):
         return []
-    return sorted(n for n, (kind, _f, _t) in rules.items() if kind not in (CODE_ONLY, IGNORED))

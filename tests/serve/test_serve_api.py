@@ -349,7 +349,10 @@ def test_vasl_save_units_and_los(capsys: pytest.CaptureFixture[str]) -> None:
         assert all(u["hex"] in {h["name"] for h in d["hexes"]} for u in d["units"])
         a, b = d["units"][0], d["units"][-1]
         status, s = get_json(srv, f"/api/sight?unit={a['id']}")
-        assert status == 200 and len(s["sees"]) == len(d["units"]) - 1
+        # its pieces are markers (perimeters: no side): marked so, and sighted by no one
+        assert all(u["marker"] == (not u["side"]) for u in d["units"])
+        assert status == 200 and len(s["sees"]) == sum(not u["marker"] for u in d["units"]
+                                                       if u["id"] != a["id"])
         _, _, body = get(srv, f"/api/los?from={a['hex']}&to={b['hex']}")
         assert body.decode() == cli(capsys, "los", save, a["hex"], b["hex"], "--vasl-dir", env, "--json")
 
