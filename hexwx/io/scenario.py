@@ -78,6 +78,11 @@ class ScenarioUnit:
     def is_infantry(self) -> bool:
         return self.kind == "infantry"
 
+    @property
+    def is_marker(self) -> bool:
+        """A piece that is no unit (a perimeter, a label): one the scenario gives no side."""
+        return not self.side
+
 
 @dataclass(frozen=True)
 class Place:
@@ -223,11 +228,11 @@ class Scenario:
 
     def sight(self, viewer: str, *, weather: AslWeather | None = None
               ) -> tuple[tuple[ScenarioUnit, LosResult], ...]:
-        """Who ``viewer`` (a unit id) sees: (unit, LOS to it) for every other unit, each at
-        its own level, in the scenario's order."""
+        """Who ``viewer`` (a unit id) sees: (unit, LOS to it) for every other unit (markers
+        left out), each at its own level, in the scenario's order."""
         unit = self.unit(viewer, "viewer")
         return tuple((other, self.los(unit.id, other.id, weather=weather))
-                     for other in self.units if other.id != unit.id)
+                     for other in self.units if other.id != unit.id and not other.is_marker)
 
     def path(self, start: str, goal: str, *, unit: str | None = None,
              weather: AslWeather | None = None, mf: float | None = None,
@@ -285,7 +290,7 @@ def _move_class(unit: str | None, start: Place) -> str:
 
 
 #: Keys of a scenario's ``[map]`` table (a layout of VASL boards, docs/scenarios.md).
-MAP_TABLE_KEYS: tuple[str, ...] = ("vasl_boards", "ssr")
+MAP_TABLE_KEYS: tuple[str, ...] = ("vasl_boards", "ssr", "persist_elevation")
 
 
 def _load_layout_table(sc: "Scenario") -> HexMap:
@@ -294,7 +299,8 @@ def _load_layout_table(sc: "Scenario") -> HexMap:
     spec = sc.map_layout or {}
     try:
         return load_layout(spec["vasl_boards"], vasl_metadata=sc.vasl_metadata,
-                           ssr=tuple(spec.get("ssr", ())), name=sc.source.name)
+                           ssr=tuple(spec.get("ssr", ())), name=sc.source.name,
+                           persist_elevation=bool(spec.get("persist_elevation", False)))
     except UsageError as exc:
         raise DataError(f"{sc.source}: map: {exc}") from None
 
@@ -344,7 +350,8 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
         ssr = mt.list("ssr", [])
         if not all(isinstance(x, str) for x in ssr):
             raise mt.error("ssr", f"expected a list of SSR names, got {ssr!r}")
-        map_layout = {"vasl_boards": rows, "ssr": list(ssr)}
+        map_layout = {"vasl_boards": rows, "ssr": list(ssr),
+                      "persist_elevation": mt.bool("persist_elevation", False)}
         map_path = p
     else:
         map_rel = t.str("map")

@@ -22,12 +22,17 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.validate import check_flag, whole
-from hexwx.lineofsight.locations import location_name
-from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances
+from hexwx.lineofsight.locations import location_name, terrain_words
+from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.pair_lv import apply_lv, check_query, fog_spec, weathered
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
+
+#: Reasons that are a rule of the ends or of the DRMs, not a piece of terrain in the way.
+_NO_BLOCKING_TERRAIN = frozenset({K.CLEAR, K.HINDRANCE_SIX, K.SAME_HEX})
+#: Reasons decided by the ground itself (a hill's crest, higher ground).
+_GROUND_REASONS = frozenset({K.GROUND_HIGHER, K.BLIND_CREST})
 
 __all__ = ["LV_BLOCK_REASON", "REASONS", "Hindrance", "LosResult", "LosTable", "Viewshed", "los",
            "los_table", "viewshed", "weathered"]
@@ -72,6 +77,21 @@ def _terrain_rule(m: HexMap, code: int) -> str:
         if t.name == name:
             return t.rule
     return "A6.7"
+
+
+def blocking_terrain(m: HexMap, reason: int, x: int, y: int) -> tuple[str | None, int | None,
+                                                                     float | None]:
+    """(terrain in words, ground level, top in levels) of what blocks at pixel (``x``, ``y``)
+    for kernel ``reason``: ``("orchard", 0, 1)``, ``("hill", 2, 2)`` for higher ground, a
+    half-level obstacle's top ½ above its height; (None, None, None) for a block by a rule
+    of the ends or by hindrances."""
+    if reason in _NO_BLOCKING_TERRAIN:
+        return None, None, None
+    t = m.table[int(m.terrain[x, y])]
+    g = int(m.elevation[x, y])
+    if reason in _GROUND_REASONS or (t.is_plain and t.height == 0):
+        return ("hill" if g > 0 else terrain_words(t)), g, float(g)
+    return terrain_words(t), g, g + t.height + (0.5 if t.half_level else 0.0)
 
 
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
@@ -130,11 +150,13 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
     lv_items: list[Hindrance] = []
+    notes: list[str] = []
     if weather is not None:
-        if target_positive_tem is None and target_winter_camouflage:
-            from hexwx.lineofsight.tem import location_tem
-            target_positive_tem = location_tem(m, tgt, int(to_level),
-                                               infantry=target_is_infantry)[0] > 0
+        if target_winter_camouflage:
+            note, tem = _camouflage(m, weather, tgt, int(to_level), R, target_is_infantry,
+                                    target_positive_tem)
+            target_positive_tem = tem
+            notes.append(note)
         fog_items = None if fog is None or fog_codes is None else _kernel_fog(
             fog.tolist(), names, keys, fog_codes, sE)
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
@@ -143,6 +165,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
         text, rule = LV_BLOCK_REASON
+    what, ground, top = blocking_terrain(m, int(reason), int(bx), int(by))
     return LosResult(
         source=name(src), target=name(tgt), source_level=int(from_level), target_level=int(to_level),
         range=R, blocked=blocked, reason=text, rule=rule,
@@ -152,7 +175,25 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m,
         source_elevation=sE, target_elevation=tE,
         source_location=location_name(m, src, int(from_level)),
-        target_location=location_name(m, tgt, int(to_level)))
+        target_location=location_name(m, tgt, int(to_level)),
+        blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
+        weather=weather)
+
+
+def _camouflage(m: HexMap, weather: AslWeather, tgt: int, level: int, R: int, infantry: bool,
+                positive_tem: bool | None) -> tuple[str, bool]:
+    """(why winter camouflage did or did not count, in words; whether the target has a positive
+    TEM) for a winter-camouflaged target (E3.712): the TEM as given, else its Location's."""
+    from hexwx.lineofsight.tem import location_tem
+    if positive_tem is None:
+        tem = location_tem(m, tgt, level, infantry=infantry)
+        where = terrain_words(m.terrain_of(tgt))
+    else:
+        tem, where = ((1, None) if positive_tem else (0, None)), ""
+    note = winter_camouflage_note(weather, R, target_is_infantry=infantry,
+                                  target_winter_camouflage=True, target_tem=tem,
+                                  tem_terrain=where)
+    return note or "", tem[0] > 0
 
 
 def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R: int,
