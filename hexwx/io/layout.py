@@ -41,7 +41,7 @@ from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
 from hexwx.io.overlays import OverlaySpec, parse_overlay
 from hexwx.io.ssr import ssr_changes
-from hexwx.io.vasl_env import METADATA_ENV, VASL_DIR_ENV
+from hexwx.io.vasl_env import METADATA_ENV, VASL_DIR_ENV, vasl_dir_of
 
 if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
     from hexwx.io.vasl import VaslRaster
@@ -152,11 +152,6 @@ def check_shape(rows: Sequence[Sequence[Any]], where: str = "layout") -> None:
 
 
 # -- where the data is -------------------------------------------------------------------------
-
-def vasl_dir_of(vasl_dir: str | Path | None) -> Path | None:
-    d = vasl_dir if vasl_dir else os.environ.get(VASL_DIR_ENV)
-    return Path(d) if d else None
-
 
 def metadata_path(metadata: str | Path | None, vasl_dir: str | Path | None = None) -> Path:
     """VASL's terrain table: ``metadata``, ``$HEXWX_VASL_METADATA`` or ``<vasl dir>/SharedBoardMetadata.xml``."""

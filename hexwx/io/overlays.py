@@ -153,7 +153,7 @@ def image_entry(name: str, orientation: str) -> str:
 
 def overlay_folder(vasl_dir: str | Path | None) -> Path:
     """``<board folder>/overlays`` (``vasl_dir`` or ``$HEXWX_VASL_DIR``); UsageError if unset."""
-    from hexwx.io.layout import VASL_DIR_ENV, vasl_dir_of
+    from hexwx.io.vasl_env import VASL_DIR_ENV, vasl_dir_of
     d = vasl_dir_of(vasl_dir)
     if d is None:
         raise UsageError(f"overlays need the VASL folder: give --vasl-dir DIR or set "

@@ -145,7 +145,7 @@ def test_a_folder_others_may_write_to_is_not_used(cache: Path, monkeypatch: pyte
         mapcache._unwritable.clear()
         builds = counting(monkeypatch, layout, "_build")
         m = load_map(board, vasl_metadata=meta)
-        assert len(builds) == 1 and "_store" not in m.__dict__
+        assert len(builds) == 1 and not m.kept_on_disk
         assert files(cache) == before      # and nothing written there
     finally:
         cache.chmod(0o700)
@@ -176,7 +176,7 @@ def test_truncating_an_entry_in_use_kills_nothing(cache: Path) -> None:
         from hexwx.io.load import load_map
         from hexwx.lineofsight.engine import los_table
         m = load_map({str(board)!r}, vasl_metadata={str(meta)!r})
-        assert "_store" in m.__dict__          # read from the cache
+        assert m.kept_on_disk                  # read from the cache
         os.truncate({str(f)!r}, 0)
         t = los_table(m)
         print("answered", int(t.blocked.sum()))

@@ -97,7 +97,8 @@ def test_table_scenario_queries() -> None:
     a, b = sc.table.units[0].id, sc.table.units[-1].id
     s = sc.can_see(a, b, turn=2)
     assert s == hexwx.can_see(sc.table, a, b, rules=sc.rules, visibility_cm=sc.visibility_cm(2))
-    line = sc.weather_line(1)
+    line, report, visibility = sc.weather_line(1)
     assert line.startswith("turn 1: ") and "visibility" in line
+    assert report == sc.report(1) and visibility == sc.visibility_cm(1)
     assert sc.weather_json(1)["turn"] == 1
     assert sc.move_json(a, turn=1)["weather_report"] == sc.weather_json(1)
