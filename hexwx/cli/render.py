@@ -190,17 +190,15 @@ def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
         units = tuple(scenario.units)
     weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
-    overlays = _hex_overlays(args, m, weather, units)
+    from hexwx.render.hexmap import MapOptions
+    options = MapOptions(weather=weather if shade_weather else None, background=args.background,
+                         scale=args.scale, window=args.window, hex_ids=not args.no_ids,
+                         legend=not args.no_legend, units=units
+                         ).but(**_hex_overlays(args, m, weather, units))
     if svg:
         from hexwx.render.svg import map_svg_parts
-        overlays = {k: v for k, v in overlays.items() if k in ("los", "viewshed", "path", "reach",
-                                                                "exposure")}
-        return map_svg_parts(m, weather=weather if shade_weather else None,
-                             background=args.background, scale=args.scale, window=args.window,
-                             hex_ids=not args.no_ids, legend=not args.no_legend, **overlays)
-    return render_map(m, weather=weather if shade_weather else None,
-                      background=args.background, scale=args.scale, window=args.window,
-                      hex_ids=not args.no_ids, legend=not args.no_legend, units=units, **overlays)
+        return map_svg_parts(m, options)
+    return render_map(m, options)
 
 
 def _is_save(path: str) -> bool:

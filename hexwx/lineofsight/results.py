@@ -245,9 +245,10 @@ class Viewshed:
         if self.map is None:
             return None
         from hexwx.render.core import result_png
+        from hexwx.render.hexmap import MapOptions
         seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
-        return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
-                          viewshed_level=self.level)
+        return result_png(self.map, seen, MapOptions(viewshed=self, viewshed_from=self.source,
+                                                     viewshed_level=self.level))
 
     def to_json(self) -> dict[str, Any]:
         """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""

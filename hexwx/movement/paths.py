@@ -128,7 +128,8 @@ class MovePath:
         if self.map is None or not self.found:
             return None
         from hexwx.render.core import result_png
-        return result_png(self.map, self.hexes, path=self)
+        from hexwx.render.hexmap import MapOptions
+        return result_png(self.map, self.hexes, MapOptions(path=self))
 
     @property
     def measure(self) -> str:
@@ -192,7 +193,8 @@ class Reach:
         if self.map is None:
             return None
         from hexwx.render.core import result_png
-        return result_png(self.map, list(self.costs), reach=self, reach_from=self.start)
+        from hexwx.render.hexmap import MapOptions
+        return result_png(self.map, list(self.costs), MapOptions(reach=self, reach_from=self.start))
 
     def __contains__(self, name: object) -> bool:
         return name in self.costs

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from hexwx.render.hexmap import los_caption, make_view, render_map, terrain_class
+from hexwx.render.hexmap import MapOptions, los_caption, make_view, render_map, terrain_class
 from hexwx.render.png import png_bytes
 from hexwx.render.style import Marker, Rendering, save_png
 from hexwx.render.table import render_table, sight_caption
@@ -59,13 +59,13 @@ def window_of(m: HexMap, hexes: Iterable[str | int]) -> tuple[str, str] | None:
     return nearest(float(xs.min()), float(ys.min())), nearest(float(xs.max()), float(ys.max()))
 
 
-def result_png(m: HexMap, hexes: Sequence[str | int], **overlays: Any) -> bytes:
+def result_png(m: HexMap, hexes: Sequence[str | int], options: MapOptions) -> bytes:
     """PNG bytes of ``m`` with ``overlays`` (render_map keywords), cropped to ``hexes`` (the
     hexes that matter: those seen, reached, on the path); for ``_repr_png_``."""
     window = window_of(m, hexes)
     small = window is not None and len(list(hexes)) < len(m) // 2
     scale = NOTEBOOK_SCALE * 2 if small else NOTEBOOK_SCALE
-    return render_map(m, window=window, scale=scale, **overlays).to_png()
+    return render_map(m, options.but(window=window, scale=scale)).to_png()
 
 
 def sight_png(sight: Any, margin_frac: float = 0.12) -> bytes:

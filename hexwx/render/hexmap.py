@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 import weakref
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
@@ -29,7 +29,7 @@ from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
                                  Hex, split_name)
 from hexwx.errors import UsageError
-from hexwx.validate import one_of
+from hexwx.validate import bad, one_of
 from hexwx.render.style import (
     BOARD_JOIN, CONTOUR, GRID_LINE, HEXSIDE_STYLES, OVERLAY, PATTERNS, RGB, TERRAIN_STYLES, Frame,
     Marker, Rendering, downsample, font, halo_label, halo_text, legend_strip, level_colour,
@@ -1013,22 +1013,60 @@ def reach_costs(m: HexMap, r: Reach) -> dict[Hex, float]:
 # the whole picture
 # -------------------------------------------------------------------------------------------
 
-def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
-               viewshed_from: str | Hex | None = None, viewshed_level: int = 0,
-               path: MovePath | None = None, reach: Reach | None = None,
-               reach_from: str | Hex | None = None, exposure: Exposure | None = None,
-               weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
-               window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
-               title: str | None = None, units: Sequence[object] = ()) -> Rendering:
-    """Draw hex map ``m`` with the given overlays; returns a :class:`Rendering` whose
-    ``caption`` is the text printed under the map (LOS verdict, weather, ...).
+@dataclass(frozen=True)
+class MapOptions:
+    """What a map picture shows and how: the answers drawn over the map (each optional), the
+    weather, and the framing.  One typed value passed through :func:`render_map`,
+    :func:`hexwx.render.svg.map_svg` and the notebook pictures.
 
     ``background``: ``"terrain"`` (our colours, patterns and level contours) or ``"board"`` (a
     VASL board's own artwork).  ``window``: two hexes, crop to their bounding box.  ``units``:
     scenario units (``id``, ``side``, ``hex``, ``kind``) drawn as counters
-    (:mod:`hexwx.render.units`).
+    (:mod:`hexwx.render.units`).  ``viewshed_from``/``reach_from``: the hex the viewshed or
+    reach is counted from (default: the answer's own).
     """
-    one_of(background, BACKGROUNDS, "background")
+
+    los: LosResult | None = None
+    viewshed: Viewshed | None = None
+    viewshed_from: str | Hex | None = None
+    viewshed_level: int = 0
+    path: MovePath | None = None
+    reach: Reach | None = None
+    reach_from: str | Hex | None = None
+    exposure: Exposure | None = None
+    weather: AslWeather | None = None
+    background: str = "terrain"
+    scale: float = 1.0
+    window: Sequence[str | Hex] | None = None
+    hex_ids: bool = True
+    legend: bool = True
+    title: str | None = None
+    units: Sequence[object] = ()
+
+    def __post_init__(self) -> None:
+        one_of(self.background, BACKGROUNDS, "background")
+        if self.weather is not None and not isinstance(self.weather, AslWeather):
+            raise bad("weather", self.weather, "an AslWeather or None")
+
+    def but(self, **changes: object) -> MapOptions:
+        """These options with ``changes`` (field names; an unknown name is a UsageError)."""
+        unknown = sorted(set(changes) - set(MapOptions.__dataclass_fields__))
+        if unknown:
+            raise bad(unknown[0], changes[unknown[0]],
+                      f"no such picture option; the options are {', '.join(MapOptions.__dataclass_fields__)}")
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: object) -> Rendering:
+    """Draw hex map ``m`` with the answers and weather ``options`` names (:class:`MapOptions`;
+    its fields may also be given as keywords: ``render_map(m, los=r, window=("A1", "N10"))``);
+    returns a :class:`Rendering` whose ``caption`` is the text printed under the map (LOS
+    verdict, weather, ...)."""
+    o = (options or MapOptions()).but(**changes) if changes else (options or MapOptions())
+    los, viewshed, viewshed_from, viewshed_level = o.los, o.viewshed, o.viewshed_from, o.viewshed_level
+    path, reach, reach_from, exposure = o.path, o.reach, o.reach_from, o.exposure
+    weather, background, scale, window = o.weather, o.background, o.scale, o.window
+    hex_ids, legend, title, units = o.hex_ids, o.legend, o.title, o.units
     art_map = m                                    # the boards' art is the same in any weather
     m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
     if viewshed is not None and viewshed_from is None:

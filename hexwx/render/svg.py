@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from hexwx.hexmap.board import HexMap
-from hexwx.render.hexmap import (_hindrance_place, _is_lv, _path_caption, _reach_caption,
+from hexwx.render.hexmap import (MapOptions, _hindrance_place, _is_lv, _path_caption, _reach_caption,
                                  exposure_caption, los_caption, make_view, reach_costs, render_map,
                                  viewshed_caption)
 from hexwx.render.style import OVERLAY
@@ -32,21 +32,20 @@ def _rgb(c: Sequence[int], a: float | None = None) -> str:
     return f"rgb({c[0]},{c[1]},{c[2]})" if a is None else f"rgba({c[0]},{c[1]},{c[2]},{a:.3f})"
 
 
-def map_svg(m: HexMap, **kwargs: Any) -> str:
-    """The SVG text of ``m`` with the given overlays (keywords of :func:`map_svg_parts`)."""
-    return map_svg_parts(m, **kwargs)[0]
+def map_svg(m: HexMap, options: MapOptions | None = None, /, **changes: object) -> str:
+    """The SVG text of ``m`` with the answers ``options`` names (as :func:`map_svg_parts`)."""
+    return map_svg_parts(m, options, **changes)[0]
 
 
-def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | None = None,
-                  path: MovePath | None = None, reach: Reach | None = None,
-                  exposure: Exposure | None = None, weather: Any = None,
-                  background: str = "terrain", scale: float = 1.0,
-                  window: Sequence[str | int] | None = None, hex_ids: bool = True,
-                  legend: bool = True, title: str | None = None) -> tuple[str, str]:
+def map_svg_parts(m: HexMap, options: MapOptions | None = None, /,
+                  **changes: object) -> tuple[str, str]:
     """(SVG text, caption) of ``m`` with the given overlays (see the module docstring): the
     caption is the one a PNG render prints, made in the same pass."""
-    base = render_map(m, weather=weather, background=background, scale=scale, window=window,
-                      hex_ids=hex_ids, legend=False, title=title)
+    o = (options or MapOptions()).but(**changes) if changes else (options or MapOptions())
+    los, viewshed, path, reach, exposure = o.los, o.viewshed, o.path, o.reach, o.exposure
+    scale, window = o.scale, o.window
+    base = render_map(m, MapOptions(weather=o.weather, background=o.background, scale=scale,
+                                    window=window, hex_ids=o.hex_ids, legend=False, title=o.title))
     view = make_view(m, scale=scale, window=window)     # (the render's own view: its edges)
     W, H = base.image.size
     k = view.scale
@@ -158,7 +157,7 @@ def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed
                            f'<text class="num" x="{x}" y="{y}">+{hd.drm}</text>'
                            f'<title>{escape(f"+{hd.drm} {hd.kind} in {hd.hex} ({hd.rule})")}</title></g>')
         captions.append(los_caption(los))
-    cap_lines = [c for block in captions for c in block.splitlines()] if legend else []
+    cap_lines = [c for block in captions for c in block.splitlines()] if o.legend else []
     line_h = 18
     total_h = H + (len(cap_lines) * line_h + 12 if cap_lines else 0)
     png = base64.b64encode(base.to_png()).decode("ascii")

@@ -267,3 +267,25 @@ def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
 def test_lv_kinds_are_whole_words(kind, lv):
     from hexwx.render.hexmap import _is_lv
     assert _is_lv(kind) is lv
+
+
+def test_map_options_are_one_typed_value() -> None:
+    """render_map, map_svg and the notebook pictures take one MapOptions (its fields as
+    keywords too); a misspelt option is a UsageError naming it, not a silent default."""
+    from pathlib import Path
+
+    from hexwx.io.load import load_map
+    from hexwx.lineofsight.engine import los
+    from hexwx.render.hexmap import MapOptions
+    from hexwx.render.svg import map_svg
+    m = load_map(Path(__file__).resolve().parents[2] / "maps" / "hill_village.toml")
+    r = los(m, "A7", "N7")
+    opts = MapOptions(los=r, window=("A5", "N9"), legend=False)
+    assert render_map(m, opts).to_png() == render_map(m, los=r, window=("A5", "N9"),
+                                                     legend=False).to_png()
+    assert map_svg(m, opts) == map_svg(m, los=r, window=("A5", "N9"), legend=False)
+    with pytest.raises(UsageError, match="bad lso") as err:
+        render_map(m, lso=r)
+    assert err.value.param == "lso"
+    with pytest.raises(UsageError, match="bad background 'photo'"):
+        MapOptions(background="photo")
