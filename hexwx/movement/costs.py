@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -397,36 +397,48 @@ class EdgeCosts:
     drift: np.ndarray
     bonus: np.ndarray
     index: np.ndarray          # int32 [n, 6]: edge id of (hex, side), -1 off map
-    labels: dict[str, Any] = field(repr=False, default_factory=dict)
+    labels: StepLabels = field(repr=False)
 
     def parts(self, e: int) -> tuple[Part, ...]:
         """The addends of step ``e`` with their rules (zero addends left out)."""
-        L = self.labels
         meas = unit_measure(self.unit)
         out: list[Part] = []
         for name in COMPONENTS:
             v = int(self.comp[name][e])
             if v == 0 and name != "entry":
                 continue
-            what, rule = L[name](e)
+            what, rule = self.labels.label(name, e)
             out.append(Part(what.replace("{M}", meas), v / 2, rule, name in WEATHER_COMPONENTS))
         return tuple(out)
 
     def why_not(self, e: int) -> str:
         """Why step ``e`` is not allowed ("" if it is)."""
-        return "" if self.allowed[e] else self.labels["why"](e)
+        return "" if self.allowed[e] else self.labels.why(e)
 
 
-def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
-    """Vectorised costs of every step of ``mt`` for ``unit`` under ``weather`` (see module doc)."""
-    unit = parse_unit(unit)
-    w = weather
-    mf_class = unit in MF_CLASSES
-    chart = Chart(mt.table, unit, mt.overrides, mt.source)
-    grid = mt.grid
-    n = len(grid)
-    nb = grid.neighbours
-    flat = nb.ravel()
+@dataclass(frozen=True)
+class _Steps:
+    """Every directed step of a map: ``src`` -> ``dst`` across ``side`` of ``src`` (``opp`` of
+    ``dst``), its road (0 none, 1 unpaved, 2 paved), hexside terrain code (-1 none), level
+    change and the terrain code entered; ``index`` [n, 6] the step id of (hex, side)."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    side: np.ndarray
+    opp: np.ndarray
+    index: np.ndarray
+    road: np.ndarray
+    hs: np.ndarray
+    dlev: np.ndarray
+    code: np.ndarray
+
+
+def _steps(mt: MoveTerrain) -> _Steps:
+    """The steps of ``mt``, their roads (3.6: "paved roads (which include bridges)": along a
+    road into a paved-road or bridge hex the unit drives on pavement, whatever the approach
+    hexside is drawn as) and hexside terrain (drawn on either side)."""
+    n = len(mt.grid)
+    flat = mt.grid.neighbours.ravel()
     keep = flat >= 0
     src = np.repeat(np.arange(n, dtype=np.int32), 6)[keep]
     side = np.tile(np.arange(6, dtype=np.int32), n)[keep]
@@ -434,27 +446,41 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     opp = (side + 3) % 6
     index: np.ndarray = np.full(n * 6, -1, np.int32)
     index[keep] = np.arange(len(src), dtype=np.int32)
-    index = index.reshape(n, 6)
     road = np.maximum(mt.road_sides[src, side], mt.road_sides[dst, opp]).astype(np.int8)
-    # 3.6: "Paved roads (which include bridges)": along a road into a paved-road or bridge hex
-    # the unit drives on pavement, whatever the approach hexside is drawn as.
     paved_hex = np.zeros(256, bool)
     for t in mt.table.types:
         paved_hex[t.code] = t.category == Category.BRIDGE or movement_row(t) == "Paved Road"
     road = np.where((road > 0) & paved_hex[mt.centre[dst]], 2, road).astype(np.int8)
     hs = mt.side_terrain[src, side]
     hs = np.where(hs >= 0, hs, mt.side_terrain[dst, opp])
-    dlev = (mt.level[dst] - mt.level[src]).astype(np.int32)
-    code = mt.centre[dst]
+    return _Steps(src, dst, side, opp, index.reshape(n, 6), road, hs,
+                  (mt.level[dst] - mt.level[src]).astype(np.int32), mt.centre[dst])
 
-    # -- per terrain code (a loop over the table, not over steps) ---------------------------
-    size = 256
-    cot = np.full(size, -1, np.int32)
-    open365 = np.zeros(size, bool)
-    gully365 = np.zeros(size, bool)
-    exempt = np.zeros(size, bool)
+
+@dataclass(frozen=True)
+class _CodeCosts:
+    """Per terrain code (a loop over the table, not over steps): the COT entering it (half
+    MF/MP, -1 not allowed) and its label, its E3 classes (3.65 Open Ground, gully, 3.733
+    exempt), the cost of crossing it as a hexside and its label; the road rates by road kind."""
+
+    cot: np.ndarray
+    open365: np.ndarray
+    gully365: np.ndarray
+    exempt: np.ndarray
+    entry_label: dict[int, tuple[str, str]]
+    hs_cost: np.ndarray
+    hs_label: dict[int, tuple[str, str]]
+    road_cot: np.ndarray
+    road_rule: tuple[str, str, str]
+
+
+def _code_costs(mt: MoveTerrain, chart: Chart, w: MoveWeather) -> _CodeCosts:
+    """Each terrain code's costs under ``w``: a road hex entered off the road is Open Ground;
+    snow (3.722) and deep snow (3.73) turn some terrain into other rows."""
+    cot = np.full(256, -1, np.int32)
+    open365, gully365, exempt = (np.zeros(256, bool) for _ in range(3))
+    hs_cost = np.zeros(256, np.int32)
     entry_label: dict[int, tuple[str, str]] = {}
-    hs_cost = np.zeros(size, np.int32)
     hs_label: dict[int, tuple[str, str]] = {}
     for t in mt.table.types:
         c = t.code
@@ -488,82 +514,109 @@ def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
     for k, row in ((1, "Dirt Road"), (2, "Paved Road")):
         v, road_rule[k] = chart.row(row)
         road_cot[k] = -1 if v is None else v
+    return _CodeCosts(cot, open365, gully365, exempt, entry_label, hs_cost, hs_label, road_cot,
+                      (road_rule[0], road_rule[1], road_rule[2]))
 
-    # -- entry (COT) -------------------------------------------------------------------------
-    along = road > 0
-    entry = np.where(along, road_cot[road], cot[code])
+
+def _entry_costs(st: _Steps, cc: _CodeCosts, chart: Chart, unit: str, w: MoveWeather
+                 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The chart part of each step -- entry (COT), the weather's change of a road's entry cost,
+    climbing, the hexside -- and whether the step is allowed at all."""
+    along = st.road > 0
+    entry = np.where(along, cc.road_cot[st.road], cc.cot[st.code])
     allowed = entry >= 0
     entry = np.where(allowed, entry, 0)
     road_adj = np.zeros_like(entry)
     if w.mud:   # 3.6: unpaved road -> Open Ground COT
         og, _r = chart.row("Open Ground")
-        og = 0 if og is None else og
-        road_adj = np.where(along & (road == 1), og - entry, road_adj)
-    if w.snow and not mf_class:  # 3.724 / 3.7331: road entry at least 1 MP
+        road_adj = np.where(along & (st.road == 1), (0 if og is None else og) - entry, road_adj)
+    if w.snow and unit not in MF_CLASSES:  # 3.724 / 3.7331: road entry at least 1 MP
         base = entry + road_adj
         road_adj = road_adj + np.where(along, np.maximum(0, 2 * SNOW_MIN_ROAD_ENTRY_MP - base), 0)
     op, amount = UP_LEVEL_COST[unit]
     up = (int(amount) - 1) * (entry + road_adj) if op == "x" else int(2 * amount)
-    climb = np.where(dlev > 0, up, 0)
-    has_side = hs >= 0
-    side_cost = np.where(has_side, hs_cost[np.where(has_side, hs, 0)], 0)
+    has_side = st.hs >= 0
+    side_cost = np.where(has_side, cc.hs_cost[np.where(has_side, st.hs, 0)], 0)
     allowed &= side_cost >= 0
-    side_cost = np.where(side_cost >= 0, side_cost, 0)
+    return {"entry": entry, "road_adj": road_adj, "climb": np.where(st.dlev > 0, up, 0),
+            "hexside": np.where(side_cost >= 0, side_cost, 0)}, allowed
 
-    # -- weather additions per hexside (3.9) --------------------------------------------------
-    zero = np.zeros_like(entry)
-    levels = np.abs(dlev)
-    plowed_along = along & w.plowed_roads
-    rain = np.where((levels > 0) & (road != 2), 2 * RAIN_PER_LEVEL * levels, 0) if w.rained else zero
+
+def _weather_additions(mt: MoveTerrain, st: _Steps, cc: _CodeCosts, unit: str,
+                       w: MoveWeather) -> dict[str, np.ndarray]:
+    """The weather's additions per hexside crossed (3.9; never doubled by a climb): rain per
+    level changed (3.54), mud on an Open Ground hexside (3.64, 3.65), snow per level and deep
+    snow per hexside for infantry (3.723, 3.733), snow per hexside for vehicles (3.724, 3.7331)."""
+    zero = np.zeros(len(st.src), np.int32)
+    levels = np.abs(st.dlev)
+    mf_class = unit in MF_CLASSES
+    plowed_along = (st.road > 0) & w.plowed_roads
+    out = {"rain": zero, "mud": zero, "snow_level": zero, "deep_snow": zero, "snow_vehicle": zero}
+    if w.rained:
+        out["rain"] = np.where((levels > 0) & (st.road != 2), 2 * RAIN_PER_LEVEL * levels, 0)
     if w.mud:
-        open_here = open365[code]
+        open_here = cc.open365[st.code]
         if mt.cover is not None:   # 3.65 EXC: a gully containing woods/brush is not Open Ground
-            open_here = open_here & ~(gully365[code] & np.asarray(mt.cover, bool)[dst])
-        open_entered = np.where(along, road == 1, open_here)
-        mud = np.where(open_entered, int(2 * MUD_PER_OPEN_HEXSIDE[unit_measure(unit)]), 0)
-    else:
-        mud = zero
-    snow_level = deep = snow_veh = zero
+            open_here = open_here & ~(cc.gully365[st.code] & np.asarray(mt.cover, bool)[st.dst])
+        open_entered = np.where(st.road > 0, st.road == 1, open_here)
+        out["mud"] = np.where(open_entered, int(2 * MUD_PER_OPEN_HEXSIDE[unit_measure(unit)]), 0)
     if w.snow and mf_class:
-        snow_level = np.where((levels > 0) & ~plowed_along, 2 * SNOW_PER_LEVEL * levels, 0)
+        out["snow_level"] = np.where((levels > 0) & ~plowed_along, 2 * SNOW_PER_LEVEL * levels, 0)
         if w.deep_snow:
-            deep = np.where(~exempt[code] & ~plowed_along, int(2 * DEEP_SNOW_MF_PER_HEXSIDE), 0)
+            out["deep_snow"] = np.where(~cc.exempt[st.code] & ~plowed_along,
+                                        int(2 * DEEP_SNOW_MF_PER_HEXSIDE), 0)
     if not mf_class:
         if w.ground_snow:
-            snow_veh = np.full_like(entry, 2 * GROUND_SNOW_MP_PER_HEXSIDE[unit])
+            out["snow_vehicle"] = np.full_like(zero, 2 * GROUND_SNOW_MP_PER_HEXSIDE[unit])
         elif w.deep_snow:
             off, on = DEEP_SNOW_MP_PER_HEXSIDE[unit]
-            snow_veh = np.where(plowed_along, 2 * on, 2 * off)
-    comp = {"entry": entry, "road_adj": road_adj, "climb": climb, "hexside": side_cost,
-            "rain": rain, "mud": mud, "snow_level": snow_level, "deep_snow": deep,
-            "snow_vehicle": snow_veh}
-    comp = {k: np.ascontiguousarray(v, dtype=np.int32) for k, v in comp.items()}
-    total = np.asarray(sum(comp.values()), dtype=np.int32)
+            out["snow_vehicle"] = np.where(plowed_along, 2 * on, 2 * off)
+    return out
 
-    # -- drifts (3.752), road bonus (B3.4) ---------------------------------------------------
-    drift = np.zeros(len(src), bool)
+
+def _drift_steps(mt: MoveTerrain, st: _Steps, w: MoveWeather) -> np.ndarray:
+    """bool per step: across a drift hexside (3.752), both ways; not between two hexes of one
+    building (normal movement there)."""
+    drift = np.zeros(len(st.src), bool)
+    nb = mt.grid.neighbours
     for hex_name, s in w.drifts:
-        h = grid.inner_hexside(hex_name, s, "drift")
+        h = mt.grid.inner_hexside(hex_name, s, "drift")
         o = int(nb[h, s])
         if o >= 0 and mt.building is not None and mt.building[h] >= 0 \
                 and mt.building[h] == mt.building[o]:
-            continue   # 3.752: normal movement between hexes of the same building across it
-        for e in (index[h, s], index[o, (s + 3) % 6] if o >= 0 else -1):
+            continue
+        for e in (st.index[h, s], st.index[o, (s + 3) % 6] if o >= 0 else -1):
             if e >= 0:
                 drift[e] = True
-    if ROAD_BONUS.get(unit, 0) > 0:
-        bonus = along.copy()
-        if w.mud:
-            bonus &= road == 2            # 3.6: NA on unpaved roads
-        if w.snow:
-            bonus &= plowed_along         # 3.723, 3.733: only along plowed roads
-    else:
-        bonus = np.zeros(len(src), bool)
+    return drift
 
-    labels = _labels(mt, unit, w, road, dlev, code, hs, entry_label, hs_label, road_rule, cot,
-                     road_cot)
-    return EdgeCosts(unit, w, src, dst, side, road, dlev, comp, total, allowed, drift, bonus,
-                     index, labels)
+
+def _road_bonus_steps(st: _Steps, unit: str, w: MoveWeather) -> np.ndarray:
+    """bool per step: it keeps the road bonus (B3.4): along a road; in mud only a paved one
+    (3.6), in snow only a plowed one (3.723, 3.733)."""
+    if ROAD_BONUS.get(unit, 0) <= 0:
+        return np.zeros(len(st.src), bool)
+    bonus = st.road > 0
+    if w.mud:
+        bonus &= st.road == 2
+    if w.snow:
+        bonus &= (st.road > 0) & w.plowed_roads
+    return bonus
+
+
+def edge_costs(mt: MoveTerrain, unit: str, weather: MoveWeather) -> EdgeCosts:
+    """Vectorised costs of every step of ``mt`` for ``unit`` under ``weather`` (see module doc)."""
+    unit = parse_unit(unit)
+    st = _steps(mt)
+    chart = Chart(mt.table, unit, mt.overrides, mt.source)
+    cc = _code_costs(mt, chart, weather)
+    chart_part, allowed = _entry_costs(st, cc, chart, unit, weather)
+    comp = {k: np.ascontiguousarray(v, dtype=np.int32)
+            for k, v in {**chart_part, **_weather_additions(mt, st, cc, unit, weather)}.items()}
+    total = np.asarray(sum(comp.values()), dtype=np.int32)
+    return EdgeCosts(unit, weather, st.src, st.dst, st.side, st.road, st.dlev, comp, total,
+                     allowed, _drift_steps(mt, st, weather), _road_bonus_steps(st, unit, weather),
+                     st.index, StepLabels(mt, unit, weather, st, cc))
 
 
 _ROAD = {1: "unpaved road", 2: "paved road"}
@@ -573,69 +626,76 @@ def _levels(d: int) -> str:
     return f"{abs(d)} level{'s' if abs(d) != 1 else ''}"
 
 
-def _labels(mt, unit, w, road, dlev, code, hs, entry_label, hs_label, road_rule, cot, road_cot
-            ) -> dict[str, Any]:
-    """Label functions (edge id -> (what, rule)) for each component, and the "why not" text."""
-    snow_rule = "E3 3.733, 3.723" if w.deep_snow else "E3 3.723"
+@dataclass(frozen=True)
+class StepLabels:
+    """What each cost component of a step is and its rule (``label(name, e)`` -> (what,
+    rule)), and why a step is not allowed (:meth:`why`)."""
 
-    def entry(e: int) -> tuple[str, str]:
-        k = int(road[e])
+    mt: MoveTerrain
+    unit: str
+    w: MoveWeather
+    st: _Steps
+    cc: _CodeCosts
+
+    def label(self, name: str, e: int) -> tuple[str, str]:
+        """(what, rule) of component ``name`` (:data:`COMPONENTS`) of step ``e``."""
+        method: Callable[[int], tuple[str, str]] = getattr(self, "_" + name)
+        return method(e)
+
+    def _entry(self, e: int) -> tuple[str, str]:
+        k = int(self.st.road[e])
         if k:
-            t = mt.table[int(code[e])]
+            t = self.mt.table[int(self.st.code[e])]
             inside = "" if t.category in (Category.ROAD, Category.BRIDGE, Category.OPEN) \
                 else f" through {t.name}"
-            return f"enter along {_ROAD[k]}{inside}", road_rule[k]
-        return entry_label[int(code[e])]
+            return f"enter along {_ROAD[k]}{inside}", self.cc.road_rule[k]
+        return self.cc.entry_label[int(self.st.code[e])]
 
-    def road_adj(e: int) -> tuple[str, str]:
-        if w.mud and int(road[e]) == 1:
+    def _road_adj(self, e: int) -> tuple[str, str]:
+        if self.w.mud and int(self.st.road[e]) == 1:
             return "mud: unpaved road at Open Ground COT, no road bonus", "E3 3.6"
         return ("snow: road entry costs at least 1 MP",
-                "E3 3.7331" if w.deep_snow else "E3 3.724")
+                "E3 3.7331" if self.w.deep_snow else "E3 3.724")
 
-    def climb(e: int) -> tuple[str, str]:
-        op, amount = UP_LEVEL_COST[unit]
+    def _climb(self, e: int) -> tuple[str, str]:
+        op, amount = UP_LEVEL_COST[self.unit]
         how = f"COT x{fmt(amount)}" if op == "x" else f"+{fmt(amount)} {{M}}"
-        return f"up {_levels(int(dlev[e]))}: {how}", UP_LEVEL_RULE
+        return f"up {_levels(int(self.st.dlev[e]))}: {how}", UP_LEVEL_RULE
 
-    def hexside(e: int) -> tuple[str, str]:
-        return hs_label[int(hs[e])]
+    def _hexside(self, e: int) -> tuple[str, str]:
+        return self.cc.hs_label[int(self.st.hs[e])]
 
-    def rain(e: int) -> tuple[str, str]:
-        return f"rain: {_levels(int(dlev[e]))} changed", "E3 3.54"
+    def _rain(self, e: int) -> tuple[str, str]:
+        return f"rain: {_levels(int(self.st.dlev[e]))} changed", "E3 3.54"
 
-    def mud(e: int) -> tuple[str, str]:
+    def _mud(self, e: int) -> tuple[str, str]:
         return "mud: Open Ground hexside", "E3 3.64, 3.65"
 
-    def snow_level(e: int) -> tuple[str, str]:
-        kind = "deep snow" if w.deep_snow else "ground snow"
-        return f"{kind}: {_levels(int(dlev[e]))} changed", snow_rule
+    def _snow_level(self, e: int) -> tuple[str, str]:
+        kind = "deep snow" if self.w.deep_snow else "ground snow"
+        return (f"{kind}: {_levels(int(self.st.dlev[e]))} changed",
+                "E3 3.733, 3.723" if self.w.deep_snow else "E3 3.723")
 
-    def deep_snow(e: int) -> tuple[str, str]:
+    def _deep_snow(self, e: int) -> tuple[str, str]:
         return "deep snow: hexside", "E3 3.733"
 
-    def snow_vehicle(e: int) -> tuple[str, str]:
-        if w.ground_snow:
-            return f"ground snow: {unit} hexside", "E3 3.724"
-        plowed = bool(road[e]) and w.plowed_roads
-        return (f"deep snow: {unit} hexside{' along plowed road' if plowed else ''}",
+    def _snow_vehicle(self, e: int) -> tuple[str, str]:
+        if self.w.ground_snow:
+            return f"ground snow: {self.unit} hexside", "E3 3.724"
+        plowed = bool(self.st.road[e]) and self.w.plowed_roads
+        return (f"deep snow: {self.unit} hexside{' along plowed road' if plowed else ''}",
                 "E3 3.7331")
 
-    def why(e: int) -> str:
-        t = mt.table[int(code[e])]
-        k = int(road[e])
-        if (road_cot[k] if k else cot[int(code[e])]) < 0:
+    def why(self, e: int) -> str:
+        """Why step ``e`` is not allowed for the unit."""
+        code, k, hs = int(self.st.code[e]), int(self.st.road[e]), int(self.st.hs[e])
+        if (self.cc.road_cot[k] if k else self.cc.cot[code]) < 0:
             if k:
-                return f"{_ROAD[k]} not allowed for {unit}"
-            what, rule = entry_label[int(code[e])]
-            return f"{t.name} not allowed for {unit} ({rule})"
-        if int(hs[e]) >= 0:
-            what, rule = hs_label[int(hs[e])]
-            return f"{mt.table[int(hs[e])].name} hexside cannot be crossed by {unit} ({rule})"
+                return f"{_ROAD[k]} not allowed for {self.unit}"
+            _what, rule = self.cc.entry_label[code]
+            return f"{self.mt.table[code].name} not allowed for {self.unit} ({rule})"
+        if hs >= 0:
+            _what, rule = self.cc.hs_label[hs]
+            return f"{self.mt.table[hs].name} hexside cannot be crossed by {self.unit} ({rule})"
         return "not allowed"
-
-    labels = {"entry": entry, "road_adj": road_adj, "climb": climb, "hexside": hexside,
-              "rain": rain, "mud": mud, "snow_level": snow_level, "deep_snow": deep_snow,
-              "snow_vehicle": snow_vehicle, "why": why}
-    return labels
 
