@@ -229,7 +229,8 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, list[int], list[i
     cls_small = pal.cls[codes]
     lo, hi = int(elev.min()), int(elev.max())
     lvl_colours = np.array([level_colour(v) for v in range(lo, hi + 1)], np.uint8)
-    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8)
+    # (uint16 only when the levels and the contour index pass 255: a board of -128..127)
+    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8 if hi - lo < 255 else np.uint16)
     levels = [lo + int(i) for i in np.flatnonzero(np.bincount(lvl_small.ravel()))]
     nlev = len(lvl_colours) + 1                     # the last "level" is the contour colour
     lvl_small[_contours(elev)] = nlev - 1
@@ -400,16 +401,18 @@ def board_art(m: HexMap) -> Image.Image:
 def _compose_art(m: HexMap) -> Image.Image:
     size = (m.grid.width_px, m.grid.height_px)
     placed = m.board_images
-    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False)):
+    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False)
+                      and not m.overlay_art):
         # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
             raise UsageError(f"--background board needs a VASL board archive with its image; "
                              f"{m.name or m.source!r} has none (use --background terrain)")
         art = _open_art(m.image_bytes, m.source or m.name)
         return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
+    from hexwx.io.overlays import board_pieces, paint
     from hexwx.io.vasl import read_board_image
     canvas = Image.new("RGB", size, (255, 255, 255))
-    for path, x, y, rotated in placed:
+    for i, (path, x, y, rotated) in enumerate(placed):
         data = read_board_image(path)
         if not data:
             raise UsageError(f"--background board: the archive {path} has no board image "
@@ -418,6 +421,9 @@ def _compose_art(m: HexMap) -> Image.Image:
         board = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
         if art.size != board:
             art = art.resize(board, Image.Resampling.LANCZOS)
+        pieces = board_pieces(m.overlay_art, i)
+        if pieces:
+            art = paint(art, pieces)
         canvas.paste(art.rotate(180) if rotated else art, (x, y))
     return canvas
 

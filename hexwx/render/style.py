@@ -166,9 +166,33 @@ TABLE_STYLES: dict[str, tuple[RGB, str | None, RGB, float]] = {
     "wall": ((45, 45, 45), None, (45, 45, 45), 1.2),
 }
 TABLE_CLOTH: RGB = (222, 230, 200)
-#: Colours of the sides of a table scenario, in order of first appearance.
-SIDE_COLOURS: tuple[RGB, ...] = (OI["blue"], OI["vermillion"], OI["reddish purple"], OI["orange"],
-                                 OI["bluish green"], OI["black"])
+#: The one palette of sides, for hex maps, tables and the viewer alike: a side named in
+#: :data:`NAMED_SIDES` (any case) keeps its colour; every other side takes the first colour of
+#: :data:`SIDE_COLOURS` not yet taken, in order of first appearance.
+SIDE_COLOURS: tuple[RGB, ...] = (OI["blue"], OI["vermillion"], OI["bluish green"],
+                                 OI["reddish purple"], OI["orange"], OI["sky blue"])
+NAMED_SIDES: dict[str, RGB] = {"axis": OI["blue"], "allied": OI["vermillion"]}
+
+
+def side_colours(sides: Iterable[str]) -> dict[str, RGB]:
+    """The colour of each side in ``sides`` (see :data:`SIDE_COLOURS`): named sides keep
+    theirs, the others share out the rest in order (repeating past the end)."""
+    order = list(dict.fromkeys(sides))
+    reserved = {NAMED_SIDES[s.lower()] for s in order if s.lower() in NAMED_SIDES}
+    free = [c for c in SIDE_COLOURS if c not in reserved] or list(SIDE_COLOURS)
+    out: dict[str, RGB] = {}
+    k = 0
+    for side in order:
+        named = NAMED_SIDES.get(side.lower())
+        if named is None:
+            named, k = free[k % len(free)], k + 1
+        out[side] = named
+    return out
+
+
+def side_colours_hex(sides: Iterable[str]) -> dict[str, str]:
+    """:func:`side_colours` as CSS "#rrggbb" strings (the viewer's)."""
+    return {side: "#%02x%02x%02x" % rgb for side, rgb in side_colours(sides).items()}
 
 
 def level_colour(level: int) -> RGB:

@@ -196,6 +196,34 @@ def test_table_turn_slider(page: Page, tmp_path: Path, capsys: pytest.CaptureFix
         page.screenshot(tmp_path / "table.png")
 
 
+def test_table_two_units_picked_show_the_fire_answer(page: Page, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # first click: the firer; second: the target; the panel shows `hexwx table --fire A B`
+    with running(TABLE) as srv:
+        open_page(page, srv.url)
+        page.js("(() => { const t = document.getElementById('turn'); t.value = '4';"
+                "t.dispatchEvent(new Event('input')); })()")
+        page.wait("document.getElementById('turn-text').textContent.startsWith('turn 4')")
+        page.click('polygon.base[data-unit="3e-ligne"]')
+        page.click('polygon.base[data-unit="52nd"]')
+        page.wait("document.getElementById('table-fire').dataset.pair === '3e-ligne>52nd' && "
+                  "document.getElementById('table-fire').dataset.turn === '4'")
+        want = cli_json(capsys, "table", TABLE, "--fire", "3e-ligne", "52nd", "--turn", "4", "--json")
+        text = page.js("document.getElementById('table-fire').textContent")
+        assert "no musket or artillery fire at all (AGV Rain): applies" in text     # seed 18: rain
+        assert f"may fire: {'yes' if want['may_fire'] else 'no'}" in text
+        assert page.js("document.getElementById('table-fire').dataset.mayFire") == str(want["may_fire"]).lower()
+        line = page.js("(() => { const l = document.querySelector('#layer-fire line');"
+                       "return [l.getAttribute('x1'), l.getAttribute('x2'), l.getAttribute('class')]; })()")
+        assert [float(v) for v in line[:2]] == pytest.approx([want["range_from"][0], want["range_to"][0]])
+        assert line[2] == "fire-line no"
+        # the bases carry the one palette of sides (hexwx.render.style.side_colours)
+        from hexwx.render.style import side_colours_hex
+        fill = page.js("document.querySelector('polygon.base[data-unit=\"52nd\"]').getAttribute('fill')")
+        assert fill == side_colours_hex(["british", "french"])["british"]
+        page.screenshot(tmp_path / "table_fire.png")
+
+
 def move_turns(capsys: pytest.CaptureFixture[str], scenario: Path) -> tuple[str, int, int]:
     """A unit and two turns of ``scenario`` whose weather changes its move, found by asking
     ``hexwx table --move`` for every unit and turn (not assumed)."""

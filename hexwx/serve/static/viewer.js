@@ -550,14 +550,18 @@
     const ug = $("layer-units");
     t.units.forEach((u) => {
       u.bases.forEach((b) => {
-        const r = el("polygon", { points: tp(b), fill: sideColour(u.side), class: "base", "data-unit": u.id,
+        const r = el("polygon", { points: tp(b), fill: u.colour || sideColour(u.side), class: "base", "data-unit": u.id,
                                   "stroke-width": t.width / 800 }, ug);
         const tt = el("title", {}, r); tt.textContent = `${u.id} (${u.side}, ${u.arm})`;
-        r.addEventListener("click", () => { S.unitSel = S.unitSel === u.id ? null : u.id; refreshTable(); });
+        r.addEventListener("click", () => pickTableUnit(u.id));
         r.addEventListener("mousemove", () => { $("hover").textContent = `${u.id} (${u.side}, ${u.arm})`; });
       });
-      const l = el("text", { x: u.centre[0], y: Y(u.centre[1]) - t.width / 70, class: "counter-label",
-                             style: `font-size:${t.width / 60}px` }, ug);
+      // the id just behind the unit (as the rendered pictures put it), clear of its bases
+      const a = u.facing * Math.PI / 180, fx = Math.sin(a), fy = Math.cos(a);
+      const back = Math.min(...u.bases.flat().map((p) => (p[0] - u.centre[0]) * fx + (p[1] - u.centre[1]) * fy));
+      const off = back - t.width / 90 - Math.abs(fy) * t.width / 160 - Math.abs(fx) * u.id.length * t.width / 220;
+      const l = el("text", { x: u.centre[0] + fx * off, y: Y(u.centre[1] + fy * off), class: "counter-label",
+                             "dominant-baseline": "middle", style: `font-size:${t.width / 60}px` }, ug);
       l.textContent = u.id;
     });
     const turn = $("turn");
@@ -568,11 +572,39 @@
     S.tableY = Y;
     refreshTable();
   }
+  // the first unit clicked is the firer (its sights and movement), a second one the target
+  // of "can it shoot" (as `hexwx table --fire A B --turn N`); clicking either again lets it go
+  function pickTableUnit(id) {
+    if (S.unitSel === id) { S.unitSel = S.unitTgt || null; S.unitTgt = null; }
+    else if (S.unitTgt === id) S.unitTgt = null;
+    else if (!S.unitSel) S.unitSel = id;
+    else S.unitTgt = id;
+    refreshTable();
+  }
+  async function refreshTableFire(turn) {
+    const box = $("table-fire"), g = clear("layer-fire");
+    box.dataset.turn = ""; box.dataset.pair = "";
+    if (!S.unitSel || !S.unitTgt) { box.textContent = S.unitSel ? "click a second unit: can the first shoot at it" : ""; return; }
+    const a = S.unitSel, b = S.unitTgt;
+    const r = await api("table-fire", { from: a, to: b, turn });
+    if (!r || a !== S.unitSel || b !== S.unitTgt || turn !== Number($("turn").value)) return;
+    const t = S.map, Y = S.tableY;
+    el("line", { x1: r.range_from[0], y1: Y(r.range_from[1]), x2: r.range_to[0], y2: Y(r.range_to[1]),
+                 class: "fire-line " + (r.may_fire === true ? "yes" : r.may_fire === false ? "no" : "maybe"),
+                 style: `stroke-width:${t.width / 350}px` }, clear("layer-fire"));
+    box.textContent = `${r.firer} -> ${r.target} (turn ${turn})\n${r.text}`;
+    box.dataset.turn = String(turn); box.dataset.pair = `${a}>${b}`;
+    box.dataset.mayFire = String(r.may_fire);
+  }
   async function refreshTable() {
     const t = S.map, Y = S.tableY, turn = Number($("turn").value);
     const info = t.turns[turn - 1];
     $("turn-text").textContent = info.text;
-    document.querySelectorAll(".base").forEach((x) => x.classList.toggle("sel", x.dataset.unit === S.unitSel));
+    document.querySelectorAll(".base").forEach((x) => {
+      x.classList.toggle("sel", x.dataset.unit === S.unitSel);
+      x.classList.toggle("tgt", x.dataset.unit === S.unitTgt);
+    });
+    refreshTableFire(turn);
     const g = clear("layer-los");
     const byId = {};
     t.units.forEach((u) => { byId[u.id] = u; });
