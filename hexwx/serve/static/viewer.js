@@ -521,7 +521,7 @@
     r.sees.forEach((s) => {
       const b = centreOf(s.hex);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "sight-line " + (s.blocked ? "blocked" : "clear") }, g);
-      lines.push(`  ${s.target} (${s.side}) in ${s.hex}: ` + (s.blocked ? `no — ${s.reason}${s.rule ? " (" + s.rule + ")" : ""}` : `yes, DRM +${s.drm}, range ${s.range}`));
+      lines.push(`  ${s.target} (${s.side}) in ${s.hex}: ` + (s.blocked ? `no — ${s.verdict}` : `yes, DRM +${s.drm}, range ${s.range}`));
     });
     $("sight-explain").textContent = lines.join("\n");
   }
