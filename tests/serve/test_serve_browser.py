@@ -169,7 +169,7 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
         page.wait("document.getElementById('sight-explain').textContent.includes('village-squad')")
         text = page.js("document.getElementById('sight-explain').textContent")
         want = cli_json(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json")
-        assert (f"DRM +{want['drm']}" in text) if not want["blocked"] else (want["reason"] in text)
+        assert (f"DRM +{want['drm']}" in text) if not want["blocked"] else (want["verdict"] in text)
         assert page.js("document.querySelectorAll('#layer-overlay .sight-line').length") == 1
         # the second unit clicked is the target: the LOS between the units, as `los --scenario`
         page.click('rect.counter[data-unit="village-squad"]')
