@@ -155,6 +155,11 @@ def test_path_mode(page: Page, tmp_path: Path, capsys: pytest.CaptureFixture[str
         text = page.js("document.getElementById('move-explain').textContent")
         assert f"path {' '.join(want['hexes'])}" in text and f"total {want['total']:g} MF" in text
         assert page.js("document.querySelectorAll('#layer-los .path-badge').length") == len(want["steps"])
+        # each badge lies below its hex's centre: the hex id (top of the hex) stays uncovered
+        gaps = page.js("""[...document.querySelectorAll('#layer-los .path-badge')].map(b => {
+            const h = window.hexwxViewer.byName[b.dataset.step];
+            return Number(b.getAttribute('cy')) - Number(b.getAttribute('r')) - h.y; })""")
+        assert len(gaps) == len(want["steps"]) and min(gaps) > 0
         page.screenshot(tmp_path / "path.png")
 
 
