@@ -35,14 +35,15 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         return str(m.name_of(m.parse(name)))
 
     name = args.name or Path(args.save).stem
-    doc, off = scenario_document(save, name=name, map_names=canonical)
+    doc, off = scenario_document(save, name=name, map_names=canonical,
+                                 whole_boards=args.ignore_board_extras)
     units = doc.get("units", [])
     head = [f"hex scenario written by hexwx import-vsav from {Path(args.save).name}",
             f"boards: {save.layout_text()}" + (f"; SSR: {' '.join(save.ssr)}" if save.ssr else ""),
             f"{len(units)} piece(s) on the boards become [[units]]; level is 0 (a save does not "
             f"say it): edit where a unit is upstairs"]
-    extras = save.unsupported()
-    if extras:
+    extras = save.unsupported(with_crops=True)
+    if extras and args.ignore_board_extras:
         head.append("IGNORED (--ignore-board-extras): " + "; ".join(extras))
     if off:
         head.append(f"{len(off)} piece(s) off the boards (set-up areas), not placed:")

@@ -41,7 +41,7 @@ import os
 import re
 import time
 import zlib
-from dataclasses import fields
+from dataclasses import astuple, fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -49,7 +49,7 @@ import numpy as np
 from numpy.lib import format as npformat
 
 from hexwx.hexmap.board import HexMap, seed
-from hexwx.hexmap.coords import BoardPlacement, Grid
+from hexwx.hexmap.coords import BoardPlacement, Grid, HexWindow
 from hexwx.hexmap.derive import HexTerrain
 from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
@@ -73,7 +73,8 @@ DEFAULT_MAX_MB = 1024
 CODE = ("__init__.py", "_cache.py", "_native.py", "errors.py", "frozen.py", "limits.py",
         "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
-        "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
+        "hexmap/transform.py", "io/crop.py", "io/edit_tables.py", "io/layout.py",
+        "io/layout_edits.py",
         "io/mapcache.py", "io/mapfile.py", "io/ssr.py", "io/tomlfile.py", "io/vasl.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
         "weather/asl/state.py", "weather/asl/terrain_changes.py")
@@ -392,8 +393,9 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if isinstance(v, np.ndarray):
             put(f"geometry.{f.name}", v)
         elif isinstance(v, _Lookup):         # what the pixel lookup is made from
-            for name in ("border", "first", "nrows"):
-                put(f"geometry.lookup.{name}", getattr(v, name))
+            for name in ("border", "first", "nrows", "remap"):
+                if getattr(v, name) is not None:
+                    put(f"geometry.lookup.{name}", getattr(v, name))
             for i, (_x0, _y0, cells) in enumerate(v.turns):
                 put(f"geometry.lookup.turns.{i}", cells)
             plain[f.name] = [[int(x0), int(y0)] for x0, y0, _cells in v.turns]
@@ -420,7 +422,8 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
               "move_overrides": _plain(m.move_overrides),
-              "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
+              "grid": {"boards": [[b.label, b.bx, b.by, b.rotated, b.col0, b.row0,
+                                   list(astuple(b.window))] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
               "table": _table_record(m.table), "geometry": plain, "kernel": nested("kernel", km),
               "kernel_terrain": len(kt),
@@ -433,8 +436,10 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     for name, target in header["alias"].items():
         arrays[name] = arrays[target]
     gr = header["grid"]
-    grid = Grid(tuple(BoardPlacement(str(lb), int(bx), int(by), bool(rot))
-                      for lb, bx, by, rot in gr["boards"]), int(gr["nbx"]), int(gr["nby"]))
+    grid = Grid(tuple(BoardPlacement(str(lb), int(bx), int(by), bool(rot),
+                                     None if c0 is None else int(c0), None if r0 is None else int(r0),
+                                     HexWindow(*(int(v) for v in win)))
+                      for lb, bx, by, rot, c0, r0, win in gr["boards"]), int(gr["nbx"]), int(gr["nby"]))
     image = arrays.get("image_bytes")
     m = HexMap(name=header["name"], grid=grid, table=_table(header["table"]),
                elevation=arrays["elevation"], terrain=arrays["terrain"],
@@ -450,7 +455,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
         if f.name == "lookup":
             geo_args[f.name] = _Lookup(
                 border=arrays["geometry.lookup.border"], first=arrays["geometry.lookup.first"],
-                nrows=arrays["geometry.lookup.nrows"],
+                nrows=arrays["geometry.lookup.nrows"], remap=arrays.get("geometry.lookup.remap"),
                 turns=tuple((int(x0), int(y0), arrays[f"geometry.lookup.turns.{i}"])
                             for i, (x0, y0) in enumerate(v)))
         else:
