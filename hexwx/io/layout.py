@@ -274,8 +274,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     elevation = np.zeros((grid.width_px, grid.height_px), np.int8)
     terrain = np.zeros((grid.width_px, grid.height_px), np.uint8)
     stairs = np.zeros(len(grid), bool)
-    images: list[tuple[str, int, int, bool]] = []
-    crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int]]] = []
+    images: list[tuple[str, int, int, bool, tuple[int, int, int, int] | None]] = []
+    crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int], str]] = []
     for i, (s, pl, (path, _)) in enumerate(zip(flat, placements, stamps)):
         r = _read(Path(path))
         check_codes(r, table, path)
@@ -292,18 +292,19 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
         if s.crop is not None:
-            crops.append((x0, y0, elev, terr, s.crop.rectangle()))
+            crops.append((x0, y0, elev, terr, s.crop.rectangle(), path))
         cells = grid.board_cells(i)     # VASL's column-major order: the stairway bytes' order
         on_stairs = cells[r.stairways[:len(cells)]]
         stairs[on_stairs[on_stairs >= 0]] = True
-        images.append((path, x0, y0, pl.rotated))
+        images.append((path, x0, y0, pl.rotated, None))
     # cropped boards placed close together overlap: each board's crop rectangle is its own
     # (painted after the whole boards, which fill only what no crop claims)
-    for x0, y0, elev, terr, (cx, cy, cw, ch) in crops:
+    for x0, y0, elev, terr, (cx, cy, cw, ch), path in crops:
         elevation[x0 + cx:x0 + cx + cw, y0 + cy:y0 + cy + ch] = elev[cx:cx + cw, cy:cy + ch]
         terrain[x0 + cx:x0 + cx + cw, y0 + cy:y0 + cy + ch] = terr[cx:cx + cw, cy:cy + ch]
+        images.append((path, x0, y0, False, (cx, cy, cw, ch)))
     written = "/".join(",".join(s.written for s in row) for row in specs)
-    label = name or (written if len(flat) > 1 else Path(stamps[0][0]).name)
+    label = name or (written if len(flat) > 1 or flat[0].crop else Path(stamps[0][0]).name)
     if ssr:
         label += f" ({', '.join(ssr)})"
     image = read_board_image(stamps[0][0]) if len(flat) == 1 and not placements[0].rotated else None

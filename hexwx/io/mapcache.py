@@ -447,8 +447,9 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                image_bytes=None if image is None else image.tobytes(),
                move_overrides=header["move_overrides"], roads=arrays.get("roads"),
                fills=arrays.get("fills"),
-               board_images=tuple((str(p), int(x), int(y), bool(r))
-                                  for p, x, y, r in header["board_images"]))
+               board_images=tuple((str(p), int(x), int(y), bool(r),
+                                   None if c is None else (int(c[0]), int(c[1]), int(c[2]), int(c[3])))
+                                  for p, x, y, r, c in header["board_images"]))
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)

@@ -378,7 +378,8 @@ def _board_art(m: Any) -> bytes:
     from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX
     from hexwx.io.vasl import read_board_image
     canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
-    for path, x0, y0, rotated in m.board_images:
+    from hexwx.render.hexmap import paste_art
+    for path, x0, y0, rotated, clip in m.board_images:
         data = read_board_image(path)
         if not data:
             continue
@@ -391,7 +392,7 @@ def _board_art(m: Any) -> bytes:
             art = art.resize((BOARD_WIDTH_PX, BOARD_HEIGHT_PX), Image.Resampling.LANCZOS)
         if rotated:
             art = art.rotate(180)
-        canvas.paste(art, (int(x0), int(y0)))
+        paste_art(canvas, art, int(x0), int(y0), clip)
     buf = _io.BytesIO()
     canvas.save(buf, "JPEG", quality=85)
     return buf.getvalue()

@@ -138,3 +138,17 @@ def test_crop_in_a_map_file(tmp_path: Path) -> None:
     bad.write_text('[map]\nvasl_boards = [[{ board = "02[A-P]", crop = "1-5" }]]\n')
     with pytest.raises(DataError, match=r"bad.toml: map.vasl_boards: .*cropped twice"):
         load_map(bad, **_meta())
+
+
+def test_cropped_boards_art_is_each_boards_own(tmp_path: Path) -> None:
+    # board 3 cropped to Q-GG lies over board 2's place: the picture's left half is board 2's
+    # art, the right half board 3's (each board's crop of its own image)
+    from hexwx.render.hexmap import board_art
+    m = load_map("02[A-Q],03[Q-GG]", **_meta())
+    assert [(x, y, clip) for _p, x, y, _r, clip in m.board_images][-2:] == [
+        (0, 0, (0, 0, 900, 645)), (0, 0, (900, 0, 900, 645))]
+    art = np.asarray(board_art(m))
+    own2 = np.asarray(board_art(load_map("02", **_meta())))
+    own3 = np.asarray(board_art(load_map("03", **_meta())))
+    assert np.array_equal(art[:, :900], own2[:, :900])
+    assert np.array_equal(art[:, 900:], own3[:, 900:])
