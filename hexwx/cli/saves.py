@@ -42,8 +42,10 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
             f"boards: {save.layout_text()}" + (f"; SSR: {' '.join(save.ssr)}" if save.ssr else ""),
             f"{len(units)} piece(s) on the boards become [[units]]; level is 0 (a save does not "
             f"say it): edit where a unit is upstairs"]
-    extras = save.unsupported(with_crops=True)
-    if extras and args.ignore_board_extras:
+    extras = save.unsupported(with_crops=args.ignore_board_extras)
+    if args.ignore_board_extras:
+        extras += [f"board {b.written} has overlay {o!r}" for b in save.boards for o in b.overlays]
+    if extras:
         head.append("IGNORED (--ignore-board-extras): " + "; ".join(extras))
     if off:
         head.append(f"{len(off)} piece(s) off the boards (set-up areas), not placed:")
@@ -60,6 +62,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
 def _cmd_sight(args: argparse.Namespace) -> int:
     from hexwx.io.scenario import hex_names_of, load_scenario
     from hexwx.lineofsight.sight import SIGHT_KINDS, sightings
+    from hexwx.outputs import printable
 
     sc = load_scenario(args.scenario)
     m = sc.map
@@ -85,8 +88,8 @@ def _cmd_sight(args: argparse.Namespace) -> int:
         return 0
     n_units = sum(1 for u in sc.units if u.side and u.kind in kinds)
     sees = sum(1 for s in found if s.sees)
-    print(f"{sc.name} ({when}): {weather.describe()}")
-    print(f"{n_units} unit(s) on {len(sides)} side(s) ({', '.join(sides) or 'none'}): "
+    print(f"{printable(sc.name)} ({when}): {weather.describe()}")
+    print(f"{n_units} unit(s) on {len(sides)} side(s) ({printable(', '.join(sides)) or 'none'}): "
           f"{len(found)} ordered pair(s), {sees} with LOS")
     for s in found:
         print(s.line())

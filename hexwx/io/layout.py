@@ -21,6 +21,7 @@ Archives come from ``vasl_dir`` (``$HEXWX_VASL_DIR``, its ``boards/`` folder) or
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
-from hexwx.limits import LAYOUT_BOARDS
+from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX,
                                  HEX_WIDTH_PX, WHOLE_BOARD, BoardPlacement, Grid, board_px_x,
@@ -39,6 +40,7 @@ from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX,
 from hexwx.io.crop import Crop, parse_crop
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
+from hexwx.io.overlays import OverlaySpec, parse_overlay
 from hexwx.io.ssr import ssr_changes
 
 if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
@@ -66,6 +68,7 @@ class BoardSpec:
     path: str | None = None      # an explicit archive path (else found in the board folder)
     ssr: tuple[str, ...] = ()    # SSRs for this board only (VASL saves give them per board)
     crop: Crop | None = None     # the part of the board in play (hexwx.io.crop)
+    overlays: tuple[OverlaySpec, ...] = ()   # VASL overlays laid on this board, in order
 
     @property
     def written(self) -> str:
@@ -74,22 +77,26 @@ class BoardSpec:
 
 
 def parse_board(text: str) -> BoardSpec:
-    """``"r02"`` -> board 02 rotated, label "2"; UsageError for anything else."""
-    t = text.strip()
+    """``"r02"`` -> board 02 rotated, label "2"; ``"04+x11:L5:K5"`` board 4 with overlay x11
+    (:func:`hexwx.io.overlays.parse_overlay`, one ``+NAME:HEX1:HEX2`` per overlay);
+    UsageError for anything else."""
+    t, *extra = text.strip().split("+")
+    t = t.strip()
     m = _BOARD_RE.match(t)
     if not m or m["num"].lower() in ("r",):
         raise UsageError(f"board {text!r} is not a VASL board name; expected e.g. '2', '02', "
                          f"'bd02' or 'r02' (rotated)")
     num = m["num"]
     label = num.lstrip("0") or "0" if num[0].isdigit() else num
-    crop = None if m["crop"] is None else parse_crop(m["crop"], f"board {text.strip()!r}: crop")
-    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label, crop=crop)
+    crop = None if m["crop"] is None else parse_crop(m["crop"], f"board {t!r}: crop")
+    overlays = tuple(parse_overlay(o, f"board {t!r}") for o in extra)
+    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label, overlays=overlays, crop=crop)
 
 
 def is_layout_text(text: str) -> bool:
     """True if ``text`` reads as a board name or an inline layout (``"r05/r02"``, ``"01,r03"``)."""
     rows = [r.split(",") for r in text.split("/")]
-    return bool(text.strip()) and all(_BOARD_RE.match(b.strip()) for r in rows for b in r)
+    return bool(text.strip()) and all(_BOARD_RE.match(b.split("+")[0].strip()) for r in rows for b in r)
 
 
 def parse_layout_text(text: str) -> list[list[BoardSpec]]:
@@ -105,7 +112,7 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
     if isinstance(item, int) and not isinstance(item, bool):
         item = str(item)
     if isinstance(item, str):
-        if _BOARD_RE.match(item.strip()):
+        if _BOARD_RE.match(item.split("+")[0].strip()):
             return parse_board(item)
         p = Path(item)
         if p.exists():
@@ -113,10 +120,11 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
             return BoardSpec(number=p.name, label=board_label(p) or p.stem, path=str(p))
         return parse_board(item)  # raises with the expected forms
     if isinstance(item, Mapping):
-        unknown = set(item) - {"board", "label", "ssr", "crop"}
+        unknown = set(item) - {"board", "label", "ssr", "overlays", "crop"}
         if unknown or "board" not in item:
             raise UsageError(f"{where}: a board entry is {{board = \"r02\", label = \"2b\", "
-                             f"ssr = [...], crop = \"A-P;1-5\"}} (board required), got {dict(item)!r}")
+                             f"ssr = [...], overlays = [...], crop = \"A-P;1-5\"}} (board "
+                             f"required), got {dict(item)!r}")
         spec = board_spec(item["board"], where)
         label = item.get("label", spec.label)
         if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,6}", label):
@@ -130,7 +138,15 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
                 raise UsageError(f"{where}: board {spec.written!r} is cropped twice (in its name "
                                  f"and in crop = ...); give the crop once")
             crop = parse_crop(item["crop"], f"{where}: crop of board {spec.written!r}")
-        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr), crop)
+        ovr = item.get("overlays", ())
+        if not isinstance(ovr, (list, tuple)):
+            raise UsageError(f"{where}: overlays of board {spec.written!r} must be a list like "
+                             f"[\"x11 L5 K5\"], got {ovr!r}")
+        overlays = spec.overlays + tuple(
+            o if isinstance(o, OverlaySpec) else parse_overlay(o, f"{where}: board {spec.written!r}")
+            for o in ovr)
+        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr), crop=crop,
+                         overlays=overlays)
     raise UsageError(f"{where}: expected a board name like 'r02' or {{board = ..., label = ...}}, "
                      f"got {item!r}")
 
@@ -216,12 +232,16 @@ def _read(path: Path) -> VaslRaster:
 
 def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = None,
                 metadata: str | Path | None = None, ssr: Sequence[str] = (),
-                name: str | None = None) -> HexMap:
+                name: str | None = None, persist_elevation: bool = False) -> HexMap:
     """Compose VASL board archives laid out in ``rows`` into one immutable :class:`HexMap`.
 
-    Entries are board names (``"r02"``), ``{"board": "r02", "label": "2b", "ssr": [...]}`` or
-    archive paths.  ``ssr`` names VASL terrain SSRs applied to every board in order (each board's
-    own ``ssr`` after them).  UsageError / DataError name the board or rule at fault.
+    Entries are board names (``"r02"``, ``"04+x11:L5:K5"``), ``{"board": "r02", "label": "2b",
+    "ssr": [...], "overlays": ["x11 L5 K5"]}`` or archive paths.  ``ssr`` names VASL terrain
+    SSRs applied to every board in order (each board's own ``ssr`` after them); a board's own
+    overlay SSRs (SSO/BSO) lay that board's overlay image.  Overlays (:mod:`hexwx.io.overlays`)
+    are laid on their board before the SSRs; ``persist_elevation`` keeps the boards' ground
+    levels under every overlay (VASL's game-wide choice).  UsageError / DataError name the
+    board, overlay or rule at fault.
     """
     check_shape(rows)
     specs = [[board_spec(b) for b in r] for r in rows]
@@ -233,29 +253,46 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
                          f"its own label, e.g. {{board = \"{dup.written}\", label = \"{dup.label}b\"}}")
     meta = metadata_path(metadata, vasl_dir)
     paths = [find_archive(s, vasl_dir) for s in flat]
+    for p in [*paths, meta]:      # inputs of the command, read or found in memory (hexwx.outputs)
+        with contextlib.suppress(OSError):
+            note_input(p.stat())
     stamps = tuple((str(p), p.stat().st_mtime) for p in paths)
-    return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name)
+    overlay_files: tuple[str, ...] = ()
+    if any(s.overlays for s in flat):     # (found here, read on a cache miss only)
+        from hexwx.io.overlays import find_overlay_archive
+        overlay_files = tuple(sorted({
+            str(find_overlay_archive(o.name, vasl_dir, f"board {s.written!r}: overlay {o.written!r}"))
+            for s in flat for o in s.overlays}))
+    return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name,
+                    persist_elevation, overlay_files, str(vasl_dir_of(vasl_dir) or ""))
 
 
 @lru_cache(maxsize=2)  # composed maps are cached, bounded by bytes, by hexwx.io.load
 def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
-             meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+             meta: str, ssr: tuple[str, ...], name: str | None, persist: bool = False,
+             overlay_files: tuple[str, ...] = (), vasl_dir: str = "") -> HexMap:
     """The composed map, from the on-disk cache (:mod:`hexwx.io.mapcache`) when it holds it."""
-    key = mapcache.map_key("layout", {
-        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr),
-                    None if s.crop is None else s.crop.text] for s in row] for row in specs],
-        "meta": meta, "ssr": list(ssr), "name": name}, [p for p, _ in stamps] + [meta])
+    request: dict[str, Any] = {
+        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)]
+                   + ([[o.written for o in s.overlays]] if s.overlays else [])
+                   + ([s.crop.text] if s.crop is not None else []) for s in row]
+                  for row in specs],
+        "meta": meta, "ssr": list(ssr), "name": name}
+    if overlay_files or persist:
+        request["persist"] = persist
+    key = mapcache.map_key("layout", request, [p for p, _ in stamps] + [meta] + list(overlay_files))
     hit = mapcache.load(key)
     if hit is not None:
         return hit
-    return mapcache.store(key, _build(specs, stamps, meta, ssr, name))
+    return mapcache.store(key, _build(specs, stamps, meta, ssr, name, persist, vasl_dir))
 
 
 def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
-           meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+           meta: str, ssr: tuple[str, ...], name: str | None, persist: bool,
+           vasl_dir: str) -> HexMap:
+    from hexwx.io.overlays import apply_overlays, colour_table, place_board_overlays
     from hexwx.io.vasl import check_codes, read_board_image, read_metadata
     table = read_metadata(meta)
-    global_changes = ssr_changes(ssr, meta)
     nby, nbx = len(specs), len(specs[0])
     flat = [s for r in specs for s in r]
     turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
@@ -275,12 +312,18 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     terrain = np.zeros((grid.width_px, grid.height_px), np.uint8)
     stairs = np.zeros(len(grid), bool)
     images: list[tuple[str, int, int, bool, tuple[int, int, int, int] | None]] = []
-    crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int], str]] = []
+    crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int]]] = []
+    art: list[tuple[int, str, str, int, int]] = []
     for i, (s, pl, (path, _)) in enumerate(zip(flat, placements, stamps)):
         r = _read(Path(path))
         check_codes(r, table, path)
-        changes = global_changes + ssr_changes(s.ssr, meta)
         elev, terr = r.elevation, r.terrain
+        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta)
+        changes = ssr_changes(laid.los_ssr, meta)   # (the board's overlay SSRs left out)
+        if laid.placements:
+            elev, terr = apply_overlays(elev, terr, laid.placements, table, colour_table(meta),
+                                        persist=persist)
+            art += [(i, p.archive, p.image, p.x, p.y) for p in laid.placements]
         if changes:
             try:
                 elev, terr, _ = apply_changes(elev, terr, table, changes)
@@ -291,18 +334,18 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         x0, y0 = board_px_x(pl.origin[0]), board_px_y(pl.origin[1])
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
-        if s.crop is not None:
-            crops.append((x0, y0, elev, terr, s.crop.rectangle(), path))
+        clip = s.crop.rectangle() if s.crop is not None else None
+        if clip is not None:
+            crops.append((x0, y0, elev, terr, clip))
         cells = grid.board_cells(i)     # VASL's column-major order: the stairway bytes' order
         on_stairs = cells[r.stairways[:len(cells)]]
         stairs[on_stairs[on_stairs >= 0]] = True
-        images.append((path, x0, y0, pl.rotated, None))
+        images.append((path, x0, y0, pl.rotated, clip))
     # cropped boards placed close together overlap: each board's crop rectangle is its own
     # (painted after the whole boards, which fill only what no crop claims)
-    for x0, y0, elev, terr, (cx, cy, cw, ch), path in crops:
+    for x0, y0, elev, terr, (cx, cy, cw, ch) in crops:
         elevation[x0 + cx:x0 + cx + cw, y0 + cy:y0 + cy + ch] = elev[cx:cx + cw, cy:cy + ch]
         terrain[x0 + cx:x0 + cx + cw, y0 + cy:y0 + cy + ch] = terr[cx:cx + cw, cy:cy + ch]
-        images.append((path, x0, y0, False, (cx, cy, cw, ch)))
     written = "/".join(",".join(s.written for s in row) for row in specs)
     label = name or (written if len(flat) > 1 or flat[0].crop else Path(stamps[0][0]).name)
     if ssr:
@@ -311,7 +354,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     return HexMap(name=label, grid=grid, table=table, elevation=elevation, terrain=terrain,
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
                   stairways=_stairway_bytes(stairs), image_bytes=image,
-                  board_images=tuple(images))
+                  board_images=tuple(images), overlay_art=tuple(art),
+                  shown_turned=turned)
 
 
 def cropped_placements(specs: Sequence[Sequence[BoardSpec]]) -> list[BoardPlacement]:

@@ -35,7 +35,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from hexwx.limits import Limit, is_zip, open_zip, read_zip_entry
+from hexwx.limits import LAYOUT_BOARDS, Limit, is_zip, open_zip, read_zip_entry
 from hexwx.errors import DataError
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
 
@@ -212,11 +212,16 @@ class SaveBoard:
         return w, h
 
 
-_INT = re.compile(r"-?\d+$")
+#: A whole number as a save writes it: coordinates and sizes, at most 9 digits (a longer one
+#: is no real position, and a 5,000-digit one would stall or break int()).
+_INT = re.compile(r"-?\d{1,9}$")
+#: The board magnifications read (VASL offers 0.25 to 4).
+_ZOOMS = (0.01, 100.0)
 #: A field keyword of a board entry: upper-case letters only (VER, OVR, SSR, ZOOM, FH and any
 #: newer one).  VASL's terrain SSR names all have lower-case letters (NoGrain, WoodsToBrush).
 _KEYWORD = re.compile(r"[A-Z]{2,}$")
-#: Keywords and how many values follow them (SSR: every value up to the next keyword).
+#: Keywords and how many values follow them (SSR: every value up to the next keyword; OVR may
+#: add a fourth, VASL's "persist elevation" true/false).
 _FIELD_VALUES = {"VER": 1, "OVR": 3, "ZOOM": 1, "FH": 1}
 
 
@@ -226,13 +231,16 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
 
     Per board, after ``X Y [r]NAME``: an optional crop ``x y w h`` (board pixels, -1 = that
     side uncropped; both sizes -1 or 0 = no crop, as VASL reads it), then keyword fields in any
-    order: ``VER v``, ``OVR name hex1 hex2`` (an overlay, kept as the string ``"name hex1
-    hex2"`` in :attr:`SaveBoard.overlays` for the overlay composer: never an SSR), ``SSR``
-    followed by terrain SSR names up to the next keyword, ``ZOOM z``, ``FH true|false``
-    (newer VASL: the crop was made to the nearest full hex row; the hexes it keeps are the
-    same).  Any other upper-case keyword is a field of a newer VASL: it and its values (up to
-    the next keyword) are kept in :attr:`SaveBoard.extras`, never read as SSRs.
+    order: ``VER v``, ``OVR name hex1 hex2 [true|false]`` (an overlay, kept as the string
+    ``"name hex1 hex2[ persist]"`` in :attr:`SaveBoard.overlays` for :mod:`hexwx.io.overlays`:
+    never an SSR), ``SSR`` followed by terrain SSR names up to the next keyword, ``ZOOM z``,
+    ``FH true|false`` (newer VASL: the crop was made to the nearest full hex row; the hexes it
+    keeps are the same).  Any other upper-case keyword is a field of a newer VASL: it and its
+    values (up to the next keyword) are kept in :attr:`SaveBoard.extras`, never read as SSRs.
     """
+    count = cmd.count("bd\t")   # checked before any board is read (their layout is quadratic)
+    if count > LAYOUT_BOARDS.value:
+        raise DataError(f"{source}: {count:,} boards exceeds {LAYOUT_BOARDS.describe()}")
     boards = []
     for chunk in cmd.split("bd\t")[1:]:
         f = [t.strip() for t in chunk.split("\t")]
@@ -254,7 +262,8 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
             crop = None
         fields = _keyword_fields(rest)
         version = next((v[0] for k, v in fields if k == "VER" and v), "")
-        overlays = tuple(" ".join(v) for k, v in fields if k == "OVR")
+        overlays = tuple(" ".join(v[:3]) + (" persist" if v[3:4] and v[3].lower() == "true" else "")
+                         for k, v in fields if k == "OVR")
         ssr = tuple(s for k, v in fields if k == "SSR" for s in v)
         zoom = 1.0
         full_hex: bool | None = None
@@ -299,6 +308,8 @@ def _keyword_fields(tokens: list[str]) -> list[tuple[str, list[str]]]:
         while j < len(words) and (n is None or j - i - 1 < n) and not (
                 _KEYWORD.match(words[j]) and (n is None or k == "SSR")):
             j += 1
+        if k == "OVR" and j < len(words) and words[j].lower() in ("true", "false"):
+            j += 1                             # VASL's "persist elevation" flag
         out.append((k, words[i + 1:j]))
         i = j
     return out
@@ -306,9 +317,13 @@ def _keyword_fields(tokens: list[str]) -> list[tuple[str, list[str]]]:
 
 def _zoom(text: str, source: str, board: str) -> float:
     try:
-        return float(text)
+        zoom = float(text)
     except ValueError:
-        raise DataError(f"{source}: board {board}: ZOOM {text!r} is not a number") from None
+        raise DataError(f"{source}: board {board}: ZOOM {text[:40]!r} is not a number") from None
+    if not _ZOOMS[0] <= zoom <= _ZOOMS[1]:     # (nan fails both)
+        raise DataError(f"{source}: board {board}: ZOOM {text[:40]!r}; expected a magnification "
+                        f"from {_ZOOMS[0]} to {_ZOOMS[1]:g}")
+    return zoom
 
 
 # -- pieces ------------------------------------------------------------------------------------
@@ -394,6 +409,8 @@ class VaslSave:
     source: str
     boards: tuple[SaveBoard, ...]
     pieces: tuple[SavePiece, ...]
+    #: VASL's game-wide "persist elevation" choice: overlays keep the boards' ground levels.
+    persist_elevation: bool = False
     _origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, repr=False,
                                                               compare=False)
 
@@ -490,14 +507,14 @@ class VaslSave:
     # -- what hexwx cannot compose ---------------------------------------------------------
     def unsupported(self, *, with_crops: bool = False) -> list[str]:
         """Board features hexwx does not apply to the map, one phrase each (empty if none);
-        ``with_crops``: every crop too (what --ignore-board-extras leaves out)."""
+        ``with_crops``: every crop too (what --ignore-board-extras leaves out).  Overlays are
+        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) but on turned
+        boards."""
         out = []
         for b in self.boards:
             if b.crop is not None and (b.rotated or with_crops):
                 out.append(f"board {b.written} is {'turned round and ' if b.rotated else ''}"
                            f"cropped to x={b.crop[0]} y={b.crop[1]} w={b.crop[2]} h={b.crop[3]}")
-            for o in b.overlays:
-                out.append(f"board {b.written} has overlay {o!r}")
             if b.zoom != 1.0:
                 out.append(f"board {b.written} is magnified x{b.zoom:g}")
         return out
@@ -522,8 +539,11 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     """A :class:`VaslSave` from the decoded text of a save."""
     boards: tuple[SaveBoard, ...] | None = None
     pieces: list[SavePiece] = []
+    persist = False
     for cmd in iter_commands(text):
-        if cmd.startswith("bd\t"):
+        if cmd.startswith(PERSIST_COMMAND):
+            persist = cmd[len(PERSIST_COMMAND):].strip().lower() == "true"
+        elif cmd.startswith("bd\t"):
             boards = parse_board_command(cmd, source)   # a later bd command replaces an earlier
         elif cmd.startswith("+/"):
             parts = split_sequence(cmd[2:], "/")
@@ -541,7 +561,11 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     if boards is None:
         raise DataError(f"{source}: the save has no board layout (no 'bd' command); expected a "
                         f"VASL game with boards")
-    return VaslSave(source, boards, tuple(pieces))
+    return VaslSave(source, boards, tuple(pieces), persist)
+
+
+#: The command in which VASL stores its game-wide "persist elevation" choice for overlays.
+PERSIST_COMMAND = "command.los.persistelevation|"
 
 
 def is_vasl_save(path: str | Path) -> bool:
@@ -552,9 +576,9 @@ def is_vasl_save(path: str | Path) -> bool:
     if not is_zip(p):
         return False
     try:
-        with zipfile.ZipFile(p) as zf:
+        with open_zip(p) as zf:        # (its entry count checked before they are read)
             return "savedGame" in zf.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
+    except (OSError, DataError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
         return False
 
 
@@ -622,6 +646,6 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
     save.require_boards()
     bad = save.unsupported()
     if bad and not ignore:
-        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx cannot compose these yet; give "
-                        f"--ignore-board-extras to use the whole boards as they are (pieces "
-                        f"keep their hexes)")
+        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
+                        f"cropped only upright; give --ignore-board-extras to use the whole "
+                        f"boards as they are (pieces keep their hexes)")

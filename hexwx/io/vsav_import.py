@@ -1,9 +1,9 @@
 """From a VASL save to hexwx: the save's map, and a hex scenario of its pieces.
 
-* :func:`load_save_map` composes the save's boards (with their SSRs and crops) through
-  :func:`hexwx.io.layout.load_layout`.  Overlays, magnified boards and crops of turned boards
+* :func:`load_save_map` composes the save's boards (with their SSRs, crops and overlays)
+  through :func:`hexwx.io.layout.load_layout`.  Magnified boards and crops of turned boards
   are refused with a one-line error naming them unless ``ignore_board_extras`` asks for the
-  whole boards (no crops either).
+  whole boards (no crops, no overlays).
 * :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
   and SSRs as the ``[map]`` table and one ``[[units]]`` entry per piece on the boards; the
   pieces off the boards are returned separately so that the writer can list them.
@@ -29,7 +29,8 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
     rows, common = layout_spec(save, whole_boards=ignore_board_extras)
     try:
         return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata,
-                           ssr=common + tuple(ssr), name=Path(path).name)
+                           ssr=common + tuple(ssr), name=Path(path).name,
+                           persist_elevation=save.persist_elevation)
     except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
         raise DataError(f"{path}: {exc}") from None
 
@@ -58,9 +59,10 @@ def common_ssr(save: VaslSave) -> tuple[str, ...]:
 def layout_spec(save: VaslSave, *, whole_boards: bool = False) -> tuple[list[list[Any]], tuple[str, ...]]:
     """The layout rows and the SSRs of the whole map.
 
-    A row entry is the board name (``"r05"``), or ``{board, ssr, crop}`` for a board with SSRs
-    of its own besides those every board has (which apply to the whole map, first) or a crop
-    (the save's pixel rectangle; left out with ``whole_boards``)."""
+    A row entry is the board name (``"r05"``), or ``{board, ssr, crop, overlays}`` for a board
+    with SSRs of its own besides those every board has (which apply to the whole map, first),
+    a crop (the save's pixel rectangle) or overlays; ``whole_boards`` leaves crops and
+    overlays out (the whole boards as they are)."""
     save.require_boards()
     common = common_ssr(save)
     rows: list[list[Any]] = []
@@ -75,6 +77,8 @@ def layout_spec(save: VaslSave, *, whole_boards: bool = False) -> tuple[list[lis
                 entry["ssr"] = own
             if b.crop is not None and not whole_boards:
                 entry["crop"] = list(b.crop)
+            if b.overlays and not whole_boards:
+                entry["overlays"] = list(b.overlays)
             out.append(entry if len(entry) > 1 else b.written)
         rows.append(out)
     return rows, common
@@ -86,12 +90,14 @@ def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], s
 
     ``map_names`` turns a hex name into the map's own name for it (a join hex is named by the
     board above / left of the join); without it the save's board and printed hex are used.
-    ``whole_boards``: the boards without their crops (--ignore-board-extras).
+    ``whole_boards``: the boards without their crops and overlays (--ignore-board-extras).
     """
     rows, common = layout_spec(save, whole_boards=whole_boards)
     map_table: dict[str, Any] = {"vasl_boards": rows}
     if common:
         map_table["ssr"] = list(common)
+    if save.persist_elevation and not whole_boards:
+        map_table["persist_elevation"] = True
     placed = save.placed()
     units = []
     for uid, p in zip(unit_ids(placed), placed):
