@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from hexwx.errors import UsageError
 from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_ROWS, BOARD_WIDTH_PX,
@@ -137,28 +138,15 @@ def parse_crop(text: object, where: str = "crop") -> Crop:
         if p.lower() in ("full", "middle"):
             full = p.lower() == "full"
         elif _RANGE.match(p):
-            a, b = _RANGE.match(p).groups()  # type: ignore[union-attr]
-            ca, cb = column_index(a), column_index(b)
-            if ca is None or cb is None:
-                raise UsageError(f"{where} {text!r}: {p!r} is not a range of hexrows; expected "
-                                 f"columns A-GG such as 'A-P'")
-            if ca > cb:
-                raise UsageError(f"{where} {text!r}: hexrows {p!r} run backwards; expected the "
-                                 f"left one first, e.g. '{b.upper()}-{a.upper()}'")
             if cols is not None:
                 raise UsageError(f"{where} {text!r}: hexrows given twice")
-            cols = (ca, cb)
+            cols = _span(p, _RANGE, column_index, "hexrows", "left", "columns A-GG such as 'A-P'",
+                         f"{where} {text!r}")
         elif _COORDS.match(p):
-            a, b = (int(v) for v in _COORDS.match(p).groups())  # type: ignore[union-attr]
-            if not (1 <= a <= BOARD_ROWS and 1 <= b <= BOARD_ROWS):
-                raise UsageError(f"{where} {text!r}: coords {p!r} leave the board; expected "
-                                 f"coords 1-{BOARD_ROWS}")
-            if a > b:
-                raise UsageError(f"{where} {text!r}: coords {p!r} run backwards; expected the "
-                                 f"top one first, e.g. '{b}-{a}'")
             if rows is not None:
                 raise UsageError(f"{where} {text!r}: coords given twice")
-            rows = (a, b)
+            rows = _span(p, _COORDS, _coord, "coords", "top", f"coords 1-{BOARD_ROWS}",
+                         f"{where} {text!r}")
         else:
             raise UsageError(f"{where} {text!r}: {p!r} is neither hexrows ('A-P'), coords "
                              f"('1-5') nor 'full'")
@@ -167,3 +155,22 @@ def parse_crop(text: object, where: str = "crop") -> Crop:
     crop = Crop(cols, rows, full)
     crop.window(where)
     return crop
+
+
+def _coord(text: str) -> int | None:
+    """Coord ``text`` (1-10) as a number, None if it is off the board."""
+    return int(text) if 1 <= int(text) <= BOARD_ROWS else None
+
+
+def _span(part: str, pattern: re.Pattern[str], index: Callable[[str], int | None], what: str,
+          first: str, expected: str, where: str) -> tuple[int, int]:
+    """(first, last) of a range ``part`` such as ``"A-P"`` or ``"1-5"``; UsageError naming
+    ``where`` if an end is off the board or the range runs backwards."""
+    a, b = pattern.match(part).groups()  # type: ignore[union-attr]
+    ia, ib = index(a), index(b)
+    if ia is None or ib is None:
+        raise UsageError(f"{where}: {what} {part!r} leave the board; expected {expected}")
+    if ia > ib:
+        raise UsageError(f"{where}: {what} {part!r} run backwards; expected the {first} one "
+                         f"first, e.g. '{b.upper()}-{a.upper()}'")
+    return ia, ib

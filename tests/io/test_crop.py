@@ -52,7 +52,7 @@ def test_hexes_a_crop_keeps() -> None:
 
 @pytest.mark.parametrize("text,words", [
     ("P-A", "run backwards"), ("5-1", "run backwards"), ("0-5", "leave the board"),
-    ("1-11", "leave the board"), ("A-HH", "not a range of hexrows"), ("A-P;B-C", "twice"),
+    ("1-11", "leave the board"), ("A-HH", "leave the board"), ("A-P;B-C", "twice"),
     ("woods", "neither hexrows"), ("full", "expected hexrows"), ("", "expected a crop"),
     ("0 0 0 322", "must be positive"), ("0 0 -5 322", "must be positive"),
     ("-10 0 844 -1", "left of / above"), ("1000 0 900 -1", "leaves the board"),
