@@ -235,6 +235,8 @@ class Grid:
     boards: tuple[BoardPlacement, ...]
     nbx: int
     nby: int
+    #: every cell of the boards' rectangle, kept or not (the geometry a cropped map's is cut from)
+    whole_rectangle: bool = False
     ncols: int = field(init=False)
     nrows: int = field(init=False)
     col: np.ndarray = field(init=False, repr=False)
@@ -295,6 +297,8 @@ class Grid:
                 if b.window.holds(bc, brow):
                     c, r = b.cell_of(bc, brow)
                     covered[int(first[c]) + r] = True
+        if self.whole_rectangle:
+            covered[:] = True
         kept = np.flatnonzero(covered).astype(np.int32)
         sub = np.full(len(col) + 1, -1, np.int32)      # full cell -> map hex (index -1: none)
         sub[kept] = np.arange(len(kept), dtype=np.int32)
@@ -359,8 +363,9 @@ class Grid:
         return self._sub
 
     def uncropped(self) -> "Grid":
-        """The same boards in the same places with nothing cropped (the whole rectangle)."""
-        return Grid(tuple(replace(b, window=WHOLE_BOARD) for b in self.boards), self.nbx, self.nby)
+        """The boards' whole rectangle: every cell, whether a board's crop keeps it or not."""
+        return Grid(tuple(replace(b, window=WHOLE_BOARD) for b in self.boards), self.nbx, self.nby,
+                    whole_rectangle=True)
 
     def _check_labels(self) -> None:
         """UsageError unless every hex of every board can be addressed by its name: a label

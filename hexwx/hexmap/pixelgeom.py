@@ -173,8 +173,8 @@ def _cropped(grid: Grid, whole: PixelGeometry) -> PixelGeometry:
     """The geometry of a cropped map: its hexes' part of the geometry of the boards' whole
     rectangle (a hex keeps its printed shape and points; a crop only leaves hexes out)."""
     if whole.turned:
-        raise UsageError("a cropped board cannot be turned round (rotated) yet; crop the "
-                         "board upright or leave the crop out")
+        raise UsageError("a layout with cropped boards cannot have boards turned round "
+                         "(rotated) yet; lay the boards upright or leave the crops out")
     kept = grid.kept
     lk = whole.lookup
     return PixelGeometry(whole.width, whole.height, whole.los_x[kept], whole.los_y[kept],

@@ -368,9 +368,10 @@ def cropped_placements(specs: Sequence[Sequence[BoardSpec]]) -> list[BoardPlacem
                (0, 0, BOARD_WIDTH_PX, BOARD_HEIGHT_PX)) for s in row] for row in specs]
     for row in specs:
         for s in row:
-            if s.rotated and s.crop is not None:
-                raise UsageError(f"board {s.written!r}: a cropped board cannot be turned round "
-                                 f"(rotated) yet; crop the board upright or leave the crop out")
+            if s.rotated:
+                raise UsageError(f"board {s.written!r}: a layout with cropped boards cannot have "
+                                 f"boards turned round (rotated) yet; lay the boards upright or "
+                                 f"leave the crops out")
     out: list[tuple[BoardSpec, int, int, int, int]] = []
     for by, row in enumerate(specs):
         for bx, s in enumerate(row):

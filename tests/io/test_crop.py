@@ -123,6 +123,19 @@ def test_boards_whose_hexes_would_not_mesh_are_refused() -> None:
     # board 2 cut through hexrow P (a B-type column) cannot meet board 3's A column
     with pytest.raises(UsageError, match="would not mesh"):
         load_map("02[A-P],03", **_meta())
+    # turned boards among cropped ones are not composed yet: one line, not a wrong map
+    for text in ("r02[A-P]", "02[A-Q],r03", "r02,03[A-P]"):
+        with pytest.raises(UsageError, match="cannot have boards turned round") as ei:
+            load_map(text, **_meta())
+        assert "\n" not in str(ei.value)
+
+
+def test_rows_of_different_crops() -> None:
+    # a compacted row above a row of whole boards: every hex of the four boards' kept parts
+    m = load_map("02[A-P],03[P-GG]/04,05", **_meta())
+    assert len(m) == 346 + 2 * 346 - 10 - 16      # the rows meet on 16 B-type half hexes
+    assert m.parse("2P10") == m.parse("3P10") and m.parse("3FF10") == m.parse("4FF0")
+    assert m.grid.distance(m.parse("4A1"), m.parse("5GG10")) == 64
 
 
 def test_crop_in_a_map_file(tmp_path: Path) -> None:
