@@ -508,13 +508,15 @@ class VaslSave:
     def unsupported(self, *, with_crops: bool = False) -> list[str]:
         """Board features hexwx does not apply to the map, one phrase each (empty if none);
         ``with_crops``: every crop too (what --ignore-board-extras leaves out).  Overlays are
-        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) but on turned
-        boards."""
+        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts of
+        upright boards."""
         out = []
+        turned = any(b.rotated for b in self.boards)   # crops are composed with upright boards
         for b in self.boards:
-            if b.crop is not None and (b.rotated or with_crops):
-                out.append(f"board {b.written} is {'turned round and ' if b.rotated else ''}"
-                           f"cropped to x={b.crop[0]} y={b.crop[1]} w={b.crop[2]} h={b.crop[3]}")
+            if b.crop is not None and (turned or with_crops):
+                out.append(f"board {b.written} is cropped to x={b.crop[0]} y={b.crop[1]} "
+                           f"w={b.crop[2]} h={b.crop[3]}"
+                           + (" in a layout with turned boards" if turned and not with_crops else ""))
             if b.zoom != 1.0:
                 out.append(f"board {b.written} is magnified x{b.zoom:g}")
         return out
@@ -647,5 +649,5 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
     bad = save.unsupported()
     if bad and not ignore:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
-                        f"cropped only upright; give --ignore-board-extras to use the whole "
+                        f"crops only among upright boards; give --ignore-board-extras to use the whole "
                         f"boards as they are (pieces keep their hexes)")

@@ -295,3 +295,16 @@ def test_a_cropped_save_is_composed_with_its_crop(tmp_path):
     assert len(m) == 346 and m.parse("2Q4") == m.parse("3Q4")
     whole = load_map(p, ignore_board_extras=True)
     assert len(whole) == 2 * 346 - 10
+
+
+def test_crops_among_turned_boards_are_named_or_explicitly_ignored(tmp_path):
+    from hexwx.io.load import load_map
+    vasl_dir()
+    p = write_save(tmp_path / "t.vsav", save_text([board_command(
+        "0\t0\t02\t0\t0\t900\t-1\tVER\t6.4", "1\t0\tr03\tVER\t6.3")]))
+    with pytest.raises(DataError) as ei:
+        load_map(p)
+    msg = str(ei.value)
+    assert "in a layout with turned boards" in msg and "--ignore-board-extras" in msg
+    assert "\n" not in msg
+    assert len(load_map(p, ignore_board_extras=True)) == 2 * 346 - 10
