@@ -649,5 +649,5 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
     bad = save.unsupported()
     if bad and not ignore:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
-                        f"crops only among upright boards; give --ignore-board-extras to use the whole "
-                        f"boards as they are (pieces keep their hexes)")
+                        f"crops only among upright boards; give --ignore-board-extras to use the "
+                        f"whole boards as they are (pieces keep their hexes)")
