@@ -83,7 +83,8 @@ CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.p
         "limits.py", "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
         "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
-        "io/mapcache.py", "io/mapfile.py", "io/ssr.py", "io/tomlfile.py", "io/vasl.py",
+        "io/mapcache.py", "io/mapfile.py", "io/overlays.py", "io/ssr.py", "io/tomlfile.py",
+        "io/vasl.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
         "weather/asl/state.py", "weather/asl/terrain_changes.py")
 
@@ -513,6 +514,8 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         put(f"derived.{name}", v)
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
+              "overlay_art": [list(o) for o in m.overlay_art],
+              "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
@@ -537,7 +540,10 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                move_overrides=header["move_overrides"], roads=arrays.get("roads"),
                fills=arrays.get("fills"),
                board_images=tuple((str(p), int(x), int(y), bool(r))
-                                  for p, x, y, r in header["board_images"]))
+                                  for p, x, y, r in header["board_images"]),
+               overlay_art=tuple((int(i), str(a), str(e), int(x), int(y))
+                                 for i, a, e, x, y in header.get("overlay_art", ())),
+               shown_turned=bool(header.get("shown_turned", False)))
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)

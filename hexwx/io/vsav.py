@@ -248,6 +248,9 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
             elif tok == "OVR":
                 overlays.append(" ".join(t for t in rest[i + 1:i + 4] if t))
                 i += 4
+                if i < len(rest) and rest[i].lower() == "true":   # VASL's "persist elevation"
+                    overlays[-1] += " persist"
+                    i += 1
             elif tok == "SSR":
                 tail = "\t".join(rest[i + 1:])
                 tail = tail.split("\tZOOM\t")[0]
@@ -372,6 +375,8 @@ class VaslSave:
     source: str
     boards: tuple[SaveBoard, ...]
     pieces: tuple[SavePiece, ...]
+    #: VASL's game-wide "persist elevation" choice: overlays keep the boards' ground levels.
+    persist_elevation: bool = False
     _origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, repr=False,
                                                               compare=False)
 
@@ -458,14 +463,13 @@ class VaslSave:
 
     # -- what hexwx cannot compose ---------------------------------------------------------
     def unsupported(self) -> list[str]:
-        """Board features hexwx does not apply to the map, one phrase each (empty if none)."""
+        """Board features hexwx does not apply to the map, one phrase each (empty if none).
+        Overlays are applied (:mod:`hexwx.io.overlays`)."""
         out = []
         for b in self.boards:
             if b.crop is not None:
                 out.append(f"board {b.written} is cropped to x={b.crop[0]} y={b.crop[1]} "
                            f"w={b.crop[2]} h={b.crop[3]}")
-            for o in b.overlays:
-                out.append(f"board {b.written} has overlay {o!r}")
             if b.zoom != 1.0:
                 out.append(f"board {b.written} is magnified x{b.zoom:g}")
         return out
@@ -490,8 +494,11 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     """A :class:`VaslSave` from the decoded text of a save."""
     boards: tuple[SaveBoard, ...] | None = None
     pieces: list[SavePiece] = []
+    persist = False
     for cmd in iter_commands(text):
-        if cmd.startswith("bd\t"):
+        if cmd.startswith(PERSIST_COMMAND):
+            persist = cmd[len(PERSIST_COMMAND):].strip().lower() == "true"
+        elif cmd.startswith("bd\t"):
             boards = parse_board_command(cmd, source)   # a later bd command replaces an earlier
         elif cmd.startswith("+/"):
             parts = split_sequence(cmd[2:], "/")
@@ -509,7 +516,11 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     if boards is None:
         raise DataError(f"{source}: the save has no board layout (no 'bd' command); expected a "
                         f"VASL game with boards")
-    return VaslSave(source, boards, tuple(pieces))
+    return VaslSave(source, boards, tuple(pieces), persist)
+
+
+#: The command in which VASL stores its game-wide "persist elevation" choice for overlays.
+PERSIST_COMMAND = "command.los.persistelevation|"
 
 
 def is_vasl_save(path: str | Path) -> bool:
@@ -588,6 +599,6 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
     """DataError naming the crops/overlays/zoom hexwx would not apply, unless ``ignore``."""
     bad = save.unsupported()
     if bad and not ignore:
-        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole boards without "
-                        f"overlays; give --ignore-board-extras to use the whole boards as they "
+        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole, unmagnified "
+                        f"boards; give --ignore-board-extras to use the whole boards as they "
                         f"are (pieces keep their hexes)")

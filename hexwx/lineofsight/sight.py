@@ -56,9 +56,7 @@ class Sighting:
                 f"{printable(self.target)} ({printable(self.target_side)}, {r.target}"
                 f"{'' if not r.target_level else f' level {r.target_level}'})")
         if r.blocked:
-            where = f" in {r.blocking_hex}" if r.blocking_hex else ""
-            rule = f" ({r.rule})" if r.rule else ""
-            return f"{ends}: range {r.range}, BLOCKED{where}: {r.reason}{rule}"
+            return f"{ends}: range {r.range}, {r.verdict}"
         return (f"{ends}: range {r.range}, sees: hindrance +{r.hindrance}, LV +{r.lv}, "
                 f"total +{r.drm}")
 
