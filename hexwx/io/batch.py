@@ -271,15 +271,24 @@ def _die_with(parent: int) -> None:
     import threading
     import time
 
+    def gone() -> bool:
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        try:                     # (Linux: killed but not yet reaped is gone too)
+            with open(f"/proc/{parent}/stat", "rb") as fh:
+                stat = fh.read()
+            return stat[stat.rindex(b")") + 2:][:1] == b"Z"
+        except (OSError, ValueError):
+            return False
+
     def watch() -> None:
-        while True:
+        while not gone():
             time.sleep(0.5)
-            try:
-                os.kill(parent, 0)
-            except ProcessLookupError:
-                os._exit(1)
-            except OSError:
-                pass
+        os._exit(1)
 
     threading.Thread(target=watch, name="hexwx-parent-watch", daemon=True).start()
 
