@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -417,14 +418,16 @@ def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, 
     Dynamic scheduling: each thread takes the next block when it has finished one, so threads
     slowed by other work on the machine take fewer.  The kernel starts no threads of its own
     (it is portable C99); it releases the GIL while a block runs (ctypes does), so the blocks
-    run in parallel.  If a thread cannot be started the others take its blocks.
+    run in parallel.  The helpers are the idle threads of a pool kept for the process (no
+    thread start per call); one that has not begun when this thread runs out of blocks is
+    called off.
     """
     lock = threading.Lock()
     total = [0]
     errors: list[BaseException] = []
 
     def work() -> None:
-        scratch = Scratch(maxlen)
+        scratch = _scratch(maxlen)
         done = 0
         try:
             while not errors:
@@ -438,20 +441,83 @@ def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, 
         with lock:
             total[0] += done
 
-    workers = []
-    for _ in range(threads - 1):
-        t = threading.Thread(target=work, name="hexwx-kernel", daemon=True)
-        try:
-            t.start()
-        except RuntimeError:           # no more threads: the running ones take the blocks
-            break
-        workers.append(t)
+    helpers = [_Helpers.submit(work) for _ in range(_Helpers.ensure(threads - 1))]
     work()
-    for t in workers:
-        t.join()
+    for task in helpers:
+        task.wait_or_call_off()
     if errors:
         raise errors[0]
     return total[0]
+
+
+class _Task:
+    """One helper's share of a :func:`_share` call: pending, running, done or called off."""
+
+    __slots__ = ("fn", "state", "done")
+
+    def __init__(self, fn: Callable[[], None]) -> None:
+        self.fn, self.state, self.done = fn, "pending", threading.Event()
+
+    def wait_or_call_off(self) -> None:
+        """Call the task off if no helper has begun it, else wait until it ends."""
+        with _Helpers.lock:
+            if self.state == "pending":
+                self.state = "called off"
+                return
+        self.done.wait()
+
+
+class _Helpers:
+    """The process's helper threads for :func:`_share`: daemon threads kept idle between calls,
+    as many as the most any call has asked for (at most 255), so no call waits for a thread to
+    start.  Concurrent calls queue their tasks; each caller works through its own blocks too,
+    so none depends on a helper being free."""
+
+    lock = threading.Lock()
+    tasks: queue.SimpleQueue[_Task] = queue.SimpleQueue()
+    started = 0
+
+    @classmethod
+    def ensure(cls, count: int) -> int:
+        """Start helpers up to ``count`` in all; returns how many there are, at most ``count``."""
+        with cls.lock:
+            while cls.started < min(count, 255):
+                try:
+                    threading.Thread(target=cls._serve, name="hexwx-kernel", daemon=True).start()
+                except RuntimeError:   # no more threads: the running ones take the blocks
+                    break
+                cls.started += 1
+            return min(count, cls.started)
+
+    @classmethod
+    def submit(cls, fn: Callable[[], None]) -> _Task:
+        task = _Task(fn)
+        cls.tasks.put(task)
+        return task
+
+    @classmethod
+    def _serve(cls) -> None:
+        while True:
+            task = cls.tasks.get()
+            with cls.lock:
+                if task.state != "pending":
+                    continue
+                task.state = "running"
+            try:
+                task.fn()
+            finally:
+                task.done.set()
+
+
+_SCRATCH = threading.local()
+
+
+def _scratch(maxlen: int) -> Scratch:
+    """This thread's batch scratch, kept between calls (reallocated for a longer walk)."""
+    s: Scratch | None = getattr(_SCRATCH, "batch", None)
+    if s is None or s.maxlen < maxlen:
+        s = _SCRATCH.batch = Scratch(maxlen)
+    return s
 
 
 def _row_blocks(n: int, a0: int, a1: int, threads: int) -> Iterator[tuple[int, int]]:
