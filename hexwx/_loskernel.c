@@ -390,6 +390,7 @@ typedef struct {
     i64 e;              /* vertex of the source the thread leaves by (spine), else -1 */
     i64 sx, sy, tx, ty; /* LOS points */
     int exit_act, entry_act;  /* depression exit / entry restrictions active (A6.3) */
+    int adj_depr_side;  /* adjacent ends sharing a depression hexside (B19.2) */
     i64 entry_a;        /* hexside of the target the spine thread enters by */
     int canon;          /* 1: the walk runs from the target (the lower id) */
     int detail;         /* 1: record the thread */
@@ -553,11 +554,12 @@ static i64 first_exit_side(const KMap *m, i64 X, i64 Y)
 }
 
 /* Blind-hex test Blind(t) (LOS-SPEC 4.6 R9; A6.4, B10.23) with the ends' adjusted heights
- * Hi and Lo (rooftops -0.5, or -1 for rowhouse walls, LOS-SPEC 4.6 R3.1). */
-static int blind_at(Trace *w, double Hi, double Lo, double t_h, double g, i64 H, i64 t, i64 x,
-                    i64 y, int cliff_flag, double delta)
+ * Hi and Lo (rooftops -0.5, LOS-SPEC 6.2; rowhouse walls too, B23.71). */
+static int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y, int cliff_flag,
+                 double delta)
 {
     const KMap *m = w->m;
+    const double Hi = w->hi, Lo = w->lo;
     if (w->sE == w->tE)
         return 0;
     i64 hi_hex, lo_hex;
@@ -602,12 +604,6 @@ static int blind_at(Trace *w, double Hi, double Lo, double t_h, double g, i64 H,
             zone = 1.0;
     }
     return (double)rL <= zone;
-}
-
-static inline int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y,
-                        int cliff_flag, double delta)
-{
-    return blind_at(w, w->hi, w->lo, t_h, g, H, t, x, y, cliff_flag, delta);
 }
 
 /* -1 if the lowest-numbered hexside of H crossed by the thread is a depression location. */
@@ -840,20 +836,33 @@ HEXWX_API void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges
 
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
  * (LOS-SPEC 4.6). */
+/* True if adjacent hexes a and b share a hexside that is a depression location on either side:
+ * the depression runs on across it (B19.2: two adjacent depression hexes see each other only
+ * across a connecting depression hexside). */
+static int shares_depression_side(const KMap *m, i64 a, i64 b)
+{
+    for (int k = 0; k < 6; k++)
+        if (NB(a, k) == b)
+            return H6(a, k, H6_LOC_D) != 0 || H6(b, (k + 3) % 6, H6_LOC_D) != 0;
+    return 0;
+}
+
 /* R1 t1 (A6.3, LOS-SPEC 4.6): is the pixel outside the depression while the range to the far
  * end (r_far) still exceeds the elevation difference?  `near` is the depression end's adjusted
  * elevation; `far`/`far_e` the other end's hex and raw elevation.  Cancelled when the ends are
- * adjacent, and for a pixel of a depression hex next to the far end, nearer to it than the hex
- * centre, when the far end is above the hex's floor. */
+ * adjacent across a depression hexside (`adj_open`, B19.2), and for a pixel of a depression hex
+ * next to the far end, nearer to it than the hex centre, when the far end is above the hex's
+ * floor. */
 static int outside_depression(const KMap *m, i64 g, i64 base, i64 depr, i64 cat, i64 x, i64 y,
-                              i64 lxH, i64 lyH, double near, i64 R, i64 r_far, i64 far, i64 far_e)
+                              i64 lxH, i64 lyH, double near, int adj_open, i64 r_far, i64 far,
+                              i64 far_e)
 {
     int outside;
     if (!depr)
         outside = (double)g > near;
     else
         outside = g != base && (double)g > near && !(cat == C_ROAD || cat == C_BRIDGE);
-    if (outside && R == 1)
+    if (outside && adj_open)
         return 0;
     if (outside && r_far == 1 && far_e > base && depr != 0 &&
         d2(x, y, HX(far, HX_LOS_X), HX(far, HX_LOS_Y)) <
@@ -907,12 +916,12 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     /* R1 depression (A6.3): exit restriction (source in a depression) and entry restriction
      * (target in one), the same test seen from either end */
     if (w->exit_act == 1 && H != tgt && (double)rT > Tp - Sp &&
-        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Sp, R, rT, tgt, tE)) {
+        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Sp, w->adj_depr_side, rT, tgt, tE)) {
         block(w, EXITS_DEPRESSION, x, y, H);
         return;
     }
     if (w->entry_act == 1 && H != src && (double)rS > Sp - Tp &&
-        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Tp, R, rS, src, sE)) {
+        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Tp, w->adj_depr_side, rS, src, sE)) {
         block(w, ENTERS_DEPRESSION, x, y, H);
         return;
     }
@@ -947,9 +956,9 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     /* R3 hexside terrain (B9.2, B9.52, B23.71) */
     if (hexs == 1 && !(flags & F_CLIFF)) {
         if (flags & F_ROWHOUSE) {
-            /* rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  A rooftop end counts one level
-             * lower (not half a level), and a rooftop does not look through the walls of its
-             * own hex nor of the hex across its first exit hexside: the roof overlooks them. */
+            /* rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  In the height tests a rooftop end
+             * counts one level lower, and a rooftop does not look through the walls of its own
+             * hex nor of the hex across its first exit hexside: the roof overlooks them. */
             int exempt = (w->sroof == 1 && (H == src || H == w->roof_nb_s)) ||
                          (w->troof == 1 && (H == tgt || H == w->roof_nb_t));
             double Sr = (double)(sE - w->sroof), Tr = (double)(tE - w->troof);
@@ -962,9 +971,10 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
                     return;
                 }
                 /* the blind-hex test takes the wall as the half-level obstacle it is (its
-                 * top + 1/2 strictly between the ends), as VASL does */
-                if (lor < wt + 0.5 && wt + 0.5 < hir &&
-                    blind_at(w, hir, lor, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
+                 * top + 1/2 strictly between the ends) and a rooftop end half a level down,
+                 * as every blind-hex test does (B23.8, A6.4; LOS-SPEC 6.2) */
+                if (lo < wt + 0.5 && wt + 0.5 < hi &&
+                    blind(w, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
                     block(w, ROWHOUSE, x, y, H);
                     return;
                 }
@@ -1787,6 +1797,7 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     i64 sEd = sE - s_roof, tEd = tE - t_roof;
     w->exit_act = HX(src, HX_DEPRESSION) && sE == HX(src, HX_BASE) && (tEd - sEd) <= R;
     w->entry_act = HX(tgt, HX_DEPRESSION) && tE == HX(tgt, HX_BASE) && (sEd - tEd) <= R;
+    w->adj_depr_side = R == 1 && shares_depression_side(m, src, tgt);
     /* canonical walk: from the lower hex (HX_ORDER); visited backwards when the source is the
      * other end */
     int canon = HX(src, HX_ORDER) > HX(tgt, HX_ORDER);
