@@ -31,8 +31,10 @@ the map, the upright board's order in a frame).
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
 module keeps the Python names and calls it through :mod:`ctypes`.  The kernel keeps no state
-of its own (callers pass their scratch), every call releases the GIL while it runs, and the
-all-pairs functions run on the CPUs of the process's affinity (or ``threads=``).
+of its own (callers pass their scratch) and starts no threads (it is portable C99); every call
+releases the GIL while it runs, and the batch functions (:func:`trace_many`, the all-pairs
+ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
+process's affinity (or ``threads=``).
 
 Fog (E3 3.31, 3.311): every function takes an optional ``fog`` spec (:func:`fog_spec`: the fog
 top, the scale of the heights and the density DRM).  With it the walk also notes the lowest
