@@ -1699,18 +1699,44 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
                           i64 *visited);
 
-/* One trace (a single query; trace_many's workers call it per pair too).  With fog (fog = (top, d, drm), see fog_total(); NULL: no
- * fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
+/* One trace (a single query, hexwx_trace(); hexwx_trace_many() calls it per pair too).  With
+ * fog (fog = (top, d, drm), see fog_total(); NULL: no fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
-HEXWX_API void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
-                 int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys,
-                 i64 thread_len, i64 detail, const i64 *fog, i64 *fl, i64 *fk, i64 *out)
+static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof,
+                         i64 t_roof, int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh,
+                         i64 *thread, i64 *tkeys, i64 thread_len, i64 detail, const i64 *fog,
+                         i64 *fl, i64 *fk, i64 *out)
 {
     i64 visited = 0;
     i64 *note = fog_between(fog, sE, tE) ? fl : NULL;
     trace_counted(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
                   thread_len, detail, note, out, &visited);
     out[6] = fog ? fog_total(m, src, tgt, sE, tE, note, fog, fk) : 0;
+}
+
+/* One single query (mirrored by hexwx._native._Query; its scratch fields set once per
+ * scratch, the pair's fields per query): the pair src -> tgt at elevations sE, tE, rooftop
+ * ends where s_roof / t_roof is 1, the thread recorded when detail is 1, fog (top, d, drm) or
+ * NULL; the scratch as trace_single() takes it; out receives (reason, block_x, block_y,
+ * block_hex, hindrance_total, n_thread, fog LV). */
+typedef struct Query {
+    const KMap *m;
+    i64 src, tgt, sE, tE, s_roof, t_roof, detail;
+    const i64 *fog;
+    int32_t *xs, *ys;
+    i64 xy_len;
+    i64 *hv, *hh, *thread, *tkeys;
+    i64 thread_len;
+    i64 *fl, *fk;
+    i64 out[7];
+} Query;
+
+/* Answer one query (LOS-SPEC 4): one argument, so that a call from Python is cheap. */
+HEXWX_API void hexwx_trace(Query *q)
+{
+    trace_single(q->m, q->src, q->tgt, q->sE, q->tE, q->s_roof, q->t_roof, q->xs, q->ys,
+                 q->xy_len, q->hv, q->hh, q->thread, q->tkeys, q->thread_len, q->detail, q->fog,
+                 q->fl, q->fk, q->out);
 }
 
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
@@ -1740,7 +1766,7 @@ static i64 mirrored_reason(i64 r)
     }
 }
 
-/* The walk of hexwx_trace(), adding the number of pixels it read to *visited; fl (or NULL)
+/* The walk of trace_single(), adding the number of pixels it read to *visited; fl (or NULL)
  * receives each range key's lowest ground, FOG_ABSENT where no hex of the thread has the key:
  * the keys of the trace whose answer stands (they count from the lower hex id either way). */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
@@ -2001,12 +2027,12 @@ typedef struct TraceMany {
     int16_t *lv;
 } TraceMany;
 
-/* Trace the pairs i0 <= i < i1 of `job`, each exactly as hexwx_trace() does. */
+/* Trace the pairs i0 <= i < i1 of `job`, each exactly as a single query (hexwx_trace()). */
 HEXWX_API void hexwx_trace_many(const TraceMany *job, const Buffers *s, i64 i0, i64 i1)
 {
     i64 thread[1], tkeys[1], out[7];
     for (i64 i = i0; i < i1; i++) {
-        hexwx_trace(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
+        trace_single(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
                     job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s->xs,
                     s->ys, s->xy_len, s->hv, s->hh, thread, tkeys, 1, 0, job->fog, s->fl, NULL,
                     out);

@@ -50,7 +50,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -146,6 +146,31 @@ class _KMap(ctypes.Structure):
                 ("nframes", _i64), ("frames", _ptr), ("ox", _i64), ("oy", _i64)]
 
 
+class _Query(ctypes.Structure):
+    """One single query for ``hexwx_trace`` (struct Query): the pair's fields are set per
+    query, the scratch's once per :class:`Scratch`; ``out`` receives the answer."""
+
+    _fields_ = [("m", ctypes.POINTER(_KMap)), ("src", _i64), ("tgt", _i64), ("sE", _i64),
+                ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("detail", _i64),
+                ("fog", _ptr), ("xs", _ptr), ("ys", _ptr), ("xy_len", _i64), ("hv", _ptr),
+                ("hh", _ptr), ("thread", _ptr), ("tkeys", _ptr), ("thread_len", _i64),
+                ("fl", _ptr), ("fk", _ptr), ("out", _i64 * 7)]
+
+
+class Traced(NamedTuple):
+    """The answer of :func:`trace`: the reason code (``CLEAR`` or why blocked), the blocking
+    pixel and hex (-1: none), the terrain hindrance total, the hexes of the thread recorded in
+    the scratch, and the fog LV (0 without fog)."""
+
+    reason: int
+    block_x: int
+    block_y: int
+    block_hex: int
+    hindrance: int
+    n_thread: int
+    fog_lv: int
+
+
 class _Buffers(ctypes.Structure):
     """One worker's scratch for the batch functions (struct Buffers): pixels of the walk
     (``xy_len`` each) and per-key hindrances and lowest ground (:data:`_HV_LEN` each)."""
@@ -192,8 +217,7 @@ def clib() -> ctypes.CDLL:
         # Every function is reentrant (no global state: callers pass their own scratch, see
         # Scratch) and is called through CDLL, which releases the GIL while it runs, so
         # single traces from several Python threads run in parallel.
-        lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
-                                    _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr]
+        lib.hexwx_trace.argtypes = [ctypes.POINTER(_Query)]
         lib.hexwx_trace.restype = None
         bp = ctypes.POINTER(_Buffers)
         lib.hexwx_trace_many.argtypes = [ctypes.POINTER(_TraceMany), bp, _i64, _i64]
@@ -316,7 +340,7 @@ class Scratch:
     """
 
     __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "fl", "fk", "_addr", "buffers")
+                 "fl", "fk", "_addr", "buffers", "query", "query_ref", "answer")
 
     def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
         self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
@@ -332,6 +356,12 @@ class Scratch:
                                                    self.thread, self.tkeys, self.fl, self.fk))
         #: the same arrays as the batch functions take them (struct Buffers)
         self.buffers = _Buffers(*self._addr[:4], self._addr[6], self.maxlen)
+        #: the single query's argument (struct Query), its scratch fields set here once
+        xs, ys, hv, hh, thread, tkeys, fl, fk = self._addr
+        self.query = _Query(xs=xs, ys=ys, xy_len=self.maxlen, hv=hv, hh=hh, thread=thread,
+                            tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk)
+        self.query_ref = ctypes.byref(self.query)
+        self.answer = np.frombuffer(self.query.out, np.int64)   # a view of query.out
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -341,14 +371,13 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 
 
 def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int, fog: np.ndarray | None = None,
-          ) -> tuple[int, int, int, int, int, int, int]:
-    """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread,
-    fog LV) -- the fog LV 0 without ``fog`` (:func:`fog_spec`).
+          scratch: Scratch, detail: int, fog: np.ndarray | None = None) -> Traced:
+    """Trace one LOS (:class:`Traced`; the fog LV 0 without ``fog``, :func:`fog_spec`).
 
     The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
     in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
-    kernel runs.
+    kernel runs.  The call passes one struct (the scratch's, see ``struct Query``), so it costs
+    little more than the walk.
     """
     p = _prepared(M, T)
     src, tgt = int(src), int(tgt)
@@ -357,12 +386,11 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     if scratch.keys <= p.max_range:
         raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
                          f"needs {p.max_range + 1}")
-    out = (_i64 * 7)()
-    xs, ys, hv, hh, thread, tkeys, fl, fk = scratch._addr
-    clib().hexwx_trace(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
-                       xs, ys, scratch.maxlen, hv, hh, thread, tkeys, scratch.thread_len,
-                       int(detail), _fog_arg(fog), fl, fk, ctypes.addressof(out))
-    return out[0], out[1], out[2], out[3], out[4], out[5], out[6]
+    q = scratch.query
+    q.m, q.src, q.tgt, q.sE, q.tE = p.pointer, src, tgt, int(sE), int(tE)
+    q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
+    clib().hexwx_trace(scratch.query_ref)
+    return Traced._make(scratch.answer.tolist())
 
 
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
