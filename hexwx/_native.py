@@ -30,7 +30,10 @@ the map, the upright board's order in a frame).
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
-module keeps the Python names and calls it through :mod:`ctypes`.  The kernel keeps no state
+module keeps the Python names and is the one place that calls it (through :mod:`ctypes`):
+the kernel's functions take named structs (``struct Query``, ``TraceMany``, ``AllPairs``,
+mirrored here and checked against the C source by tests/architecture/test_kernel_source.py),
+write into arrays the caller allocates and return no status, so they cannot fail.  The kernel keeps no state
 of its own (callers pass their scratch) and starts no threads (it is portable C99); every call
 releases the GIL while it runs, and the batch functions (:func:`trace_many`, the all-pairs
 ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
@@ -705,6 +708,44 @@ def fog_straight(fog: np.ndarray, lo: int, levels: int, ranges: int) -> np.ndarr
     out = np.zeros((levels, levels, ranges), np.int32)
     clib().hexwx_fog_straight(_fog_arg(fog), int(lo), int(levels), int(ranges), out.ctypes.data)
     return out
+
+
+def grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
+                     nrows: np.ndarray) -> np.ndarray:
+    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6."""
+    border = np.ascontiguousarray(border, np.int32)
+    first = np.ascontiguousarray(first, np.int32)
+    nrows = np.ascontiguousarray(nrows, np.int32)
+    if border.ndim != 3 or border.shape[1:] != (6, 2) or first.shape != nrows.shape:
+        raise ValueError("grid lookup needs border [n, 6, 2] and first/nrows per column")
+    out = np.empty((W, H), np.int32)
+    clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
+                                 len(first), out.ctypes.data)
+    return out
+
+
+def inherent_pass(centre: np.ndarray, border: np.ndarray, W: int, H: int, terrain: np.ndarray,
+                   inherent: np.ndarray, lx: np.ndarray, ly: np.ndarray, loc: np.ndarray,
+                   on: np.ndarray) -> None:
+    """Replace ``centre[h]`` (int32, in place) by inherent terrain filling hex h: the first
+    inherent pixel, column by column inside the border's bounding box, whose nearest location
+    is the centre (LOS-SPEC 2.2 step 6).  (:mod:`hexwx.hexmap.derive`)"""
+    if centre.dtype != np.int32 or not centre.flags.c_contiguous:
+        raise ValueError("centre must be a C-contiguous int32 array")
+    n = len(centre)
+    terrain = np.ascontiguousarray(terrain, np.uint8)
+    if terrain.shape != (W, H):
+        raise ValueError(f"terrain raster has shape {terrain.shape}, expected {(W, H)}")
+    inherent = np.ascontiguousarray(inherent, np.int8)
+    if inherent.shape != (256,):
+        raise ValueError("inherent needs one entry per terrain code (256)")
+    args = [np.ascontiguousarray(a, np.int32) for a in (border, lx, ly, loc, on)]
+    if args[0].shape != (n, 6, 2) or args[3].shape != (n, 6, 2) or args[4].shape != (n, 6):
+        raise ValueError("inherent pass needs border and loc [n, 6, 2] and on [n, 6]")
+    border, lx, ly, loc, on = args
+    clib().hexwx_inherent_pass(n, centre.ctypes.data, border.ctypes.data, W, H, terrain.ctypes.data,
+                               inherent.ctypes.data, lx.ctypes.data, ly.ctypes.data,
+                               loc.ctypes.data, on.ctypes.data)
 
 
 def _check_range(p: _Prepared) -> None:
