@@ -35,13 +35,16 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         return str(m.name_of(m.parse(name)))
 
     name = args.name or Path(args.save).stem
-    doc, off = scenario_document(save, name=name, map_names=canonical)
+    doc, off = scenario_document(save, name=name, map_names=canonical,
+                                 overlays=not args.ignore_board_extras)
     units = doc.get("units", [])
     head = [f"hex scenario written by hexwx import-vsav from {Path(args.save).name}",
             f"boards: {save.layout_text()}" + (f"; SSR: {' '.join(save.ssr)}" if save.ssr else ""),
             f"{len(units)} piece(s) on the boards become [[units]]; level is 0 (a save does not "
             f"say it): edit where a unit is upstairs"]
     extras = save.unsupported()
+    if args.ignore_board_extras:
+        extras += [f"board {b.written} has overlay {o!r}" for b in save.boards for o in b.overlays]
     if extras:
         head.append("IGNORED (--ignore-board-extras): " + "; ".join(extras))
     if off:
@@ -59,6 +62,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
 def _cmd_sight(args: argparse.Namespace) -> int:
     from hexwx.io.scenario import hex_names_of, load_scenario
     from hexwx.lineofsight.sight import SIGHT_KINDS, sightings
+    from hexwx.outputs import printable
 
     sc = load_scenario(args.scenario)
     m = sc.map
@@ -84,8 +88,8 @@ def _cmd_sight(args: argparse.Namespace) -> int:
         return 0
     n_units = sum(1 for u in sc.units if u.side and u.kind in kinds)
     sees = sum(1 for s in found if s.sees)
-    print(f"{sc.name} ({when}): {weather.describe()}")
-    print(f"{n_units} unit(s) on {len(sides)} side(s) ({', '.join(sides) or 'none'}): "
+    print(f"{printable(sc.name)} ({when}): {weather.describe()}")
+    print(f"{n_units} unit(s) on {len(sides)} side(s) ({printable(', '.join(sides)) or 'none'}): "
           f"{len(found)} ordered pair(s), {sees} with LOS")
     for s in found:
         print(s.line())
