@@ -45,6 +45,11 @@
 
 typedef int64_t i64;
 
+/* MSVC's C compiler knows C99's `inline` only as `__inline` before /std:c11. */
+#if defined(_MSC_VER) && !defined(__cplusplus) && !defined(inline)
+#define inline __inline
+#endif
+
 /* Portable hints (GCC and Clang; no effect on any result): keep the rule chain out of the
  * per-pixel loop, and read the raster ahead of the walk. */
 #ifdef __GNUC__
