@@ -15,6 +15,9 @@ examples:
   hexwx table scenarios/table_huzzah_fog_lifts.toml --fire french-guns allied-guns --json
   hexwx table scenarios/table_agv_village_and_wood.toml --fire batterie-a-pied 52nd --turn 4
   hexwx table scenarios/table_agv_village_and_wood.toml --move 52nd --turn 5
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --advance french-1 cuirassiers -o adv.png
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --charge french-1 allied-1 --json
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --command general-foy
 
 Lengths are shown in the table's unit (in or cm).  Sight is exact geometry: dense terrain and
 hills block when higher than both ends, other units' bases block; the visibility distance is
@@ -26,9 +29,10 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "table",
         description="Answer questions about a tabletop scenario file on a given turn: can a "
-                    "unit see another, the range and arc of fire, and a unit's movement "
-                    "allowance under the weather and ground.  With no question, print an "
-                    "outline of the scenario and the turn's weather.",
+                    "unit see another, can it shoot at it (sight, range and band, arc, face, the "
+                    "weather's effect on fire), a unit's movement allowance, and Huzzah!'s "
+                    "orders as geometry.  With no question, print an outline of the scenario "
+                    "and the turn's weather.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", metavar="SCENARIO", help="tabletop scenario file (.toml)")
     q = p.add_mutually_exclusive_group()
