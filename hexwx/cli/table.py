@@ -28,10 +28,10 @@ the smaller of the weather's and (Mini-Nap 2) the time of day's.  See docs/table
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "table",
-        description="Answer questions about a tabletop scenario file on a given turn: can a "
-                    "unit see another, can it shoot at it (sight, range and band, arc, face, the "
-                    "weather's effect on fire), a unit's movement allowance, and Huzzah!'s "
-                    "orders as geometry.  With no question, print an outline of the scenario "
+        description="Answer questions about a tabletop scenario file on a given turn: can a\n"
+                    "unit see another, can it shoot at it (sight, range and band, arc, face, the\n"
+                    "weather's effect on fire), a unit's movement allowance, and Huzzah!'s\n"
+                    "orders as geometry.  With no question, print an outline of the scenario\n"
                     "and the turn's weather.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", metavar="SCENARIO", help="tabletop scenario file (.toml)")
