@@ -46,6 +46,12 @@ from hexwx.tabletop.sight import range_cm
 DRIFT_CM = 5.0
 #: Huzzah! p.19: a charger touching with anything but its front face moves back this far, cm.
 BOUNCE_CM = 5.0
+#: What a Huzzah! unit's reach outline is (``hexwx table --move UNIT --outline``, the viewer):
+#: the seed moves units only by these orders (its manoeuvre order is not in the seed's text).
+HUZZAH_REACH_READING = ("where an individual order may take the unit's bases this turn: an "
+                        "advance straight ahead with up to 5 cm drift at the end (p.19), a "
+                        "retire straight back up to half the move (p.20); an advance stops "
+                        "short of dense terrain, water and the enemy")
 #: Huzzah! p.18 "Out of range": heavy artillery range, cm.
 OUT_OF_RANGE_CM = 80.0
 
