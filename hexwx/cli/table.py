@@ -247,7 +247,7 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
         print(f"move {f(c.allowance)}; contact {f(c.contact) if c.contact is not None else 'none'} "
               f"ahead: {'reaches' if c.reaches else 'does not reach'}")
         if c.face:
-            print(f"charges the enemy's {c.face}: {c.face_rule}")
+            print(f"{'charges' if c.reaches else 'would charge'} the enemy's {c.face}: {c.face_rule}")
         if c.touches_with:
             print(f"first touches with its {c.touches_with}")
         for n in c.notes:
