@@ -237,3 +237,18 @@ def test_huzzah_move_outline_is_advance_and_retire_not_a_circle(
     (ring,) = reach["polygons"][0][:1]
     xs, ys = [p[0] for p in ring], [p[1] for p in ring]
     assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((43, 57, 0.5, 27))
+
+
+def test_the_examples_in_docs_tabletop_are_what_the_commands_print(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+    text = (ROOT / "docs" / "tabletop.md").read_text()
+    start = text.index("```\n$ hexwx table ")
+    block = text[start + 4:text.index("```", start + 3)]
+    monkeypatch.chdir(ROOT)
+    examples = block.strip().split("\n\n")
+    assert len(examples) >= 5
+    for example in examples:
+        command, *printed = example.splitlines()
+        code, out, _ = run(capsys, *shlex.split(command[2:])[1:])
+        assert code == 0 and out.rstrip().splitlines() == printed, command
