@@ -473,7 +473,8 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
             bits.append("partly blocked by unit " + ", ".join(repr(p) for p in partly_units))
         reason = "; ".join(bits)
     else:
-        reason = f"clear: all {len(viewer.bases)} bases have a line"
+        reason = ("clear: its base has a line" if len(viewer.bases) == 1 else
+                  f"clear: all {len(viewer.bases)} bases have a line")
     reason += f"; range {ruler(table.to_unit(rng), u)}; {why}"
     if visibility_cm is not None and not ok:
         rule = VISIBILITY_RULE[rules]
