@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.geometry import MultiPoint, Polygon
 from shapely.ops import nearest_points, unary_union
 from shapely.geometry.base import BaseGeometry
 
