@@ -309,7 +309,7 @@ class Session:
             return [[r(x), r(y)] for x, y in pts]
 
         from hexwx.render.style import side_colours_hex
-        colours = side_colours_hex(u.side for u in t.units)
+        colours = side_colours_hex([u.side for u in t.units] + [o.side for o in t.officers])
         turns = []
         for turn in range(1, sc.turns + 1):
             line, rep, vis = sc.weather_line(turn)
@@ -326,6 +326,9 @@ class Session:
                        "centre": [r(u.centre[0]), r(u.centre[1])],
                        "bases": [[[r(x), r(y)] for x, y in b.corners] for b in u.bases]}
                       for u in t.units],
+            "officers": [{"id": o.id, "side": o.side, "quality": o.quality,
+                          "command_radius": r(o.command_radius_cm), "position": [r(o.x), r(o.y)],
+                          "colour": colours.get(o.side)} for o in t.officers],
             "turns": turns,
         }
 
