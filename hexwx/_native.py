@@ -477,12 +477,31 @@ def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, 
             total[0] += done
 
     helpers = [_Helpers.submit(work) for _ in range(_Helpers.ensure(threads - 1))]
-    work()
-    for task in helpers:
-        task.wait_or_call_off()
+    try:
+        work()
+    finally:
+        _join(helpers, errors)
     if errors:
         raise errors[0]
     return total[0]
+
+
+def _join(helpers: list[_Task], errors: list[BaseException]) -> None:
+    """Wait until no helper runs a block any more: the kernel writes into the caller's arrays,
+    which must outlive every block.  A signal arriving meanwhile (Ctrl-C) stops the helpers
+    after their current block and is raised once they have."""
+    interrupted: BaseException | None = None
+    pending = list(helpers)
+    while pending:
+        try:
+            pending[0].wait_or_call_off()
+            pending.pop(0)
+        except BaseException as exc:
+            if interrupted is None:
+                interrupted = exc
+                errors.append(exc)      # helpers take no further block
+    if interrupted is not None:
+        raise interrupted
 
 
 class _Task:
