@@ -564,7 +564,35 @@ def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Seque
                                name=p.spec.name, archive=Path(p.archive).name,
                                persist=persist or p.spec.persist)
         terr[x0:x1, y0:y1], elev[x0:x1, y0:y1] = t.T, e.T
+    if any(Path(p.archive).name in _LIPPED for p in placements):
+        terr = dier_lips(terr, table)
     return elev, terr
+
+
+#: Archives whose depressions get a lip on their edge hexsides (F4: a dier's lip).
+_LIPPED = ("ovrD",)
+
+
+def dier_lips(terrain: np.ndarray, table: TerrainTable) -> np.ndarray:
+    """An upright geomorphic board's terrain raster with "Dier Lip" drawn along every hexside of
+    a dier hex (centre pixel Dier) that borders a hex that is not one (F4; VASL's
+    ``setDierLip`` does the same on its hexes)."""
+    from hexwx.hexmap.coords import Grid
+    from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
+    dier, lip = table.code_named("Dier"), table.code_named("Dier Lip")
+    g = Grid.single()
+    W, H = terrain.shape
+    cx = np.clip(g.centre_x.astype(int), 0, W - 1)
+    cy = np.clip(g.centre_y.astype(int), 0, H - 1)
+    is_dier = terrain[cx, cy] == dier
+    shapes = []
+    for h in np.flatnonzero(is_dier):
+        corners = g.corners(int(h))
+        for k in range(6):
+            o = g.neighbours[h, k]
+            if o < 0 or not is_dier[o]:
+                shapes.append((strip(corners[k], corners[(k + 1) % 6], HEXSIDE_HALF_WIDTH), lip))
+    return draw(terrain, shapes) if shapes else terrain
 
 
 # -- board-specific overlays given as SSRs (SSO / BSO) -----------------------------------------

@@ -175,11 +175,17 @@ def test_wadi_overlay_is_a_depression_below_the_board():
     assert len(deep) >= 3 and all(m.table[int(m.hexes.centre[h])].name == "Wadi" for h in deep)
 
 
-def test_dier_overlay_draws_diers():
+def test_dier_overlay_draws_diers_with_lips_on_their_edges():
     vasl_dir()
     m = hexwx.load_map("04+d1:M5:M4")
-    dier = m.table.code_named("Dier")
-    assert (m.hexes.centre == dier).sum() >= 8
+    dier, lip = m.table.code_named("Dier"), m.table.code_named("Dier Lip")
+    is_dier = m.hexes.centre == dier
+    assert is_dier.sum() >= 8
+    nb = m.grid.neighbours
+    edge = is_dier[:, None] & ~is_dier[np.maximum(nb, 0)] & (nb >= 0)
+    inner = is_dier[:, None] & is_dier[np.maximum(nb, 0)] & (nb >= 0)
+    assert edge.sum() >= 10 and (m.hexes.loc_terrain[edge] == lip).all()     # F4: the lip
+    assert not (m.hexes.loc_terrain[inner] == lip).any()                     # none inside
 
 
 # -- overlays in layouts, rotation, persist ------------------------------------------------------
