@@ -312,3 +312,21 @@ def test_saves_carry_overlays_and_the_persist_choice(tmp_path: Path):
     f = tmp_path / "c.toml"
     f.write_text(dumps(doc))
     assert np.array_equal(load_scenario(f).map.elevation, hexwx.load_map(game).elevation)
+
+
+def test_the_viewer_shows_the_overlay():
+    vasl_dir()
+    import io
+
+    from PIL import Image
+
+    from hexwx.serve.session import _board_art
+    m, m0 = hexwx.load_map("04,r03+x11:L5:K5"), hexwx.load_map("04,r03")
+    a = np.asarray(Image.open(io.BytesIO(_board_art(m))).convert("L"), float)
+    b = np.asarray(Image.open(io.BytesIO(_board_art(m0))).convert("L"), float)
+    diff = np.abs(a - b) > 40                   # (JPEG: small differences everywhere)
+    ys, xs = np.nonzero(diff)
+    assert len(xs) > 2000
+    # board 3 is turned: x11's rectangle (506, 161, 225, 194) lies turned round on its place
+    assert 1800 + 1800 - 506 - 225 <= xs.min() and xs.max() < 1800 + 1800 - 506
+    assert 645 - 161 - 194 <= ys.min() and ys.max() < 645 - 161
