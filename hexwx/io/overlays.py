@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -659,13 +659,16 @@ def place_board_overlays(spec: BoardSpec, archive: Path, ssr: Sequence[str],
 
 
 def split_ssr(names: Iterable[str], board_archive: str | Path,
-              los_rules: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+              los_rules: Mapping[str, tuple[str, str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(terrain SSRs, board overlay SSRs) of ``names``: a name that is one of the board's
-    ``overlaySSRule`` entries and no terrain rule (``LOSSSRule``) is an overlay laid on it."""
+    ``overlaySSRule`` entries is an overlay laid on it, unless VASL's terrain table gives it
+    as data (an ``LOSSSRule`` hexwx applies to the raster); a rule VASL keeps in code only or
+    ignores in LOS (``DenseJungle``, ``NoRoads``) is read from its art instead."""
+    from hexwx.io.ssr import CODE_ONLY, IGNORED
     own = board_overlay_rules(board_archive)
-    los = set(los_rules)
     names = tuple(names)
-    overlays = tuple(n for n in names if n in own and n not in los)
+    overlays = tuple(n for n in names if n in own and (
+        n not in los_rules or los_rules[n][0] in (IGNORED, CODE_ONLY)))
     return tuple(n for n in names if n not in overlays), overlays
 
 

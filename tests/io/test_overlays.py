@@ -257,6 +257,10 @@ def test_board_overlay_ssr_lays_the_boards_own_image():
     assert any(a.endswith("bd04") and img == "4_SSO_A74.gif" for _i, a, img, _x, _y in m.overlay_art)
     with pytest.raises(UsageError, match="unknown SSR"):
         hexwx.load_map("04", ssr=["SSO_NoSuch"])
+    # a name VASL's LOS ignores (NoRoads) or keeps in code is read from the board's image
+    roads = m0.terrain == m0.table.code_named("Dirt Road")
+    no_roads = hexwx.load_map("04", ssr=["NoRoads"])
+    assert (no_roads.terrain[roads] == no_roads.table.code_named("Open Ground")).mean() > 0.95
 
 
 def test_map_file_overlays_and_cache_key(tmp_path: Path):
