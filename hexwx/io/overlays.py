@@ -286,7 +286,7 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
           geometry: HexGridGeometry = GEOMORPHIC) -> Placement:
     """Where ``spec`` lies on ``board`` as VASL places it; one-line errors for an unknown
     overlay, hexes that are not neighbours, an orientation the overlay has no image for."""
-    what = f"board {board}: overlay {spec.written!r}"
+    what = f"board {board!r}: overlay {spec.written!r}"
     path = find_overlay_archive(spec.name, vasl_dir, what)
     arc = read_archive(path)
     hex1, hex2 = arc.place_at or (spec.hex1, spec.hex2)
