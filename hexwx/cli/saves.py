@@ -62,6 +62,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
 def _cmd_sight(args: argparse.Namespace) -> int:
     from hexwx.io.scenario import hex_names_of, load_scenario
     from hexwx.lineofsight.sight import SIGHT_KINDS, sightings
+    from hexwx.outputs import printable
 
     sc = load_scenario(args.scenario)
     m = sc.map
@@ -87,8 +88,8 @@ def _cmd_sight(args: argparse.Namespace) -> int:
         return 0
     n_units = sum(1 for u in sc.units if u.side and u.kind in kinds)
     sees = sum(1 for s in found if s.sees)
-    print(f"{sc.name} ({when}): {weather.describe()}")
-    print(f"{n_units} unit(s) on {len(sides)} side(s) ({', '.join(sides) or 'none'}): "
+    print(f"{printable(sc.name)} ({when}): {weather.describe()}")
+    print(f"{n_units} unit(s) on {len(sides)} side(s) ({printable(', '.join(sides)) or 'none'}): "
           f"{len(found)} ordered pair(s), {sees} with LOS")
     for s in found:
         print(s.line())

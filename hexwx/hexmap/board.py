@@ -57,6 +57,10 @@ class HexMap:
     #: VASL overlays on those boards: (index into board_images, overlay archive, image entry,
     #: x, y of the image on the upright board), in drawing order.
     overlay_art: tuple[tuple[int, str, str, int, int], ...] = field(default=(), repr=False)
+    #: VASL shows this map turned round: every board of its layout is rotated, and hexwx
+    #: composed the same boards upright in reverse order (hexwx.io.layout).  Pictures turn it
+    #: back (hexwx.render, the viewer); hex names and answers do not depend on it.
+    shown_turned: bool = False
 
     def __post_init__(self) -> None:
         freeze(self, "elevation", "terrain", "stairways", "roads", "fills")

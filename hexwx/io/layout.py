@@ -21,6 +21,7 @@ Archives come from ``vasl_dir`` (``$HEXWX_VASL_DIR``, its ``boards/`` folder) or
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
-from hexwx.limits import LAYOUT_BOARDS
+from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement, Grid
 from hexwx.hexmap.transform import TerrainChange, apply_changes
@@ -236,6 +237,9 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
                          f"its own label, e.g. {{board = \"{dup.written}\", label = \"{dup.label}b\"}}")
     meta = metadata_path(metadata, vasl_dir)
     paths = [find_archive(s, vasl_dir) for s in flat]
+    for p in [*paths, meta]:      # inputs of the command, read or found in memory (hexwx.outputs)
+        with contextlib.suppress(OSError):
+            note_input(p.stat())
     stamps = tuple((str(p), p.stat().st_mtime) for p in paths)
     overlay_files: tuple[str, ...] = ()
     if any(s.overlays for s in flat):     # (found here, read on a cache miss only)
@@ -320,7 +324,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     return HexMap(name=label, grid=grid, table=table, elevation=elevation, terrain=terrain,
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
                   stairways=_stairway_bytes(stairs), image_bytes=image,
-                  board_images=tuple(images), overlay_art=tuple(art))
+                  board_images=tuple(images), overlay_art=tuple(art),
+                  shown_turned=turned)
 
 
 def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:

@@ -34,7 +34,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from hexwx.limits import Limit, is_zip, open_zip, read_zip_entry
+from hexwx.limits import LAYOUT_BOARDS, Limit, is_zip, open_zip, read_zip_entry
 from hexwx.errors import DataError
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
 
@@ -209,11 +209,18 @@ class SaveBoard:
         return w, h
 
 
-_INT = re.compile(r"-?\d+$")
+#: A whole number as a save writes it: coordinates and sizes, at most 9 digits (a longer one
+#: is no real position, and a 5,000-digit one would stall or break int()).
+_INT = re.compile(r"-?\d{1,9}$")
+#: The board magnifications read (VASL offers 0.25 to 4).
+_ZOOMS = (0.01, 100.0)
 
 
 def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
     """The boards of a ``bd`` command; DataError naming the save on a malformed one."""
+    count = cmd.count("bd\t")   # checked before any board is read (their layout is quadratic)
+    if count > LAYOUT_BOARDS.value:
+        raise DataError(f"{source}: {count:,} boards exceeds {LAYOUT_BOARDS.describe()}")
     boards = []
     for chunk in cmd.split("bd\t")[1:]:
         f = chunk.split("\t")
@@ -276,9 +283,13 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
 
 def _zoom(text: str, source: str, board: str) -> float:
     try:
-        return float(text)
+        zoom = float(text)
     except ValueError:
-        raise DataError(f"{source}: board {board}: ZOOM {text!r} is not a number") from None
+        raise DataError(f"{source}: board {board}: ZOOM {text[:40]!r} is not a number") from None
+    if not _ZOOMS[0] <= zoom <= _ZOOMS[1]:     # (nan fails both)
+        raise DataError(f"{source}: board {board}: ZOOM {text[:40]!r}; expected a magnification "
+                        f"from {_ZOOMS[0]} to {_ZOOMS[1]:g}")
+    return zoom
 
 
 # -- pieces ------------------------------------------------------------------------------------
@@ -520,9 +531,9 @@ def is_vasl_save(path: str | Path) -> bool:
     if not is_zip(p):
         return False
     try:
-        with zipfile.ZipFile(p) as zf:
+        with open_zip(p) as zf:        # (its entry count checked before they are read)
             return "savedGame" in zf.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
+    except (OSError, DataError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
         return False
 
 

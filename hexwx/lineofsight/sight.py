@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.engine import LosResult, los
+from hexwx.outputs import printable
 
 #: Unit kinds that look and are looked at by default (markers and support weapons do not).
 SIGHT_KINDS: tuple[str, ...] = ("infantry", "vehicle")
@@ -50,14 +51,12 @@ class Sighting:
     def line(self) -> str:
         """One line of text: who, where, and the answer."""
         r = self.result
-        ends = (f"{self.viewer} ({self.viewer_side}, {r.source}"
+        ends = (f"{printable(self.viewer)} ({printable(self.viewer_side)}, {r.source}"
                 f"{'' if not r.source_level else f' level {r.source_level}'}) -> "
-                f"{self.target} ({self.target_side}, {r.target}"
+                f"{printable(self.target)} ({printable(self.target_side)}, {r.target}"
                 f"{'' if not r.target_level else f' level {r.target_level}'})")
         if r.blocked:
-            where = f" in {r.blocking_hex}" if r.blocking_hex else ""
-            rule = f" ({r.rule})" if r.rule else ""
-            return f"{ends}: range {r.range}, BLOCKED{where}: {r.reason}{rule}"
+            return f"{ends}: range {r.range}, {r.verdict}"
         return (f"{ends}: range {r.range}, sees: hindrance +{r.hindrance}, LV +{r.lv}, "
                 f"total +{r.drm}")
 
