@@ -33,7 +33,8 @@ from hexwx.io.load import load_map
 from hexwx.lineofsight.engine import los
 
 #: Groups of (what, layout): the whole boards first, then the same boards overlaid.  The single
-#: board carries the largest overlay of the set (ovr2, a 668 x 645 hill, stream and gully).
+#: board carries the largest overlay of the set (ovr2, a 668 x 645 hill, stream and gully), then
+#: a common one (x11, 225 x 194 buildings).
 GROUPS = (
     (("3 boards", "r05/r02/r04"),
      ("+1 overlay", "r05/r02+wd2:J4:J5/r04"),
@@ -41,6 +42,8 @@ GROUPS = (
      ("+5 overlays", "r05+hi8:H4:I5+st2:R5:Q5/r02+wd2:J4:J5/r04+x11:L5:K5+og3:N5:O5")),
     (("board 4", "04"),
      ("+1 overlay", "04+2:B2:B1")),
+    (("board 4", "04"),
+     ("+1 overlay", "04+x11:L5:K5")),
 )
 FIRST_LOS = {"r05/r02/r04": ("2I4", "2B5"), "04": ("I4", "B5")}
 
@@ -71,6 +74,8 @@ def time_load(text: str, mode: str, cache: str, first: tuple[str, str]) -> float
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--group", type=int, choices=range(len(GROUPS)), default=None,
+                    help="only this group (0: three boards, 1: board 4 with ovr2, 2: with x11)")
     args = ap.parse_args(argv)
     if not os.environ.get("HEXWX_VASL_DIR"):
         print("set HEXWX_VASL_DIR to VASL's reference data (boards/, overlays/, "
@@ -79,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     cache = tempfile.mkdtemp(prefix="hexwx-bench-cache-")   # not the user's cache
     os.environ["HEXWX_CACHE_DIR"] = cache
     try:
-        for group in GROUPS:
+        for group in GROUPS if args.group is None else (GROUPS[args.group],):
             first = FIRST_LOS[group[0][1]]
             for mode in ("no cache", "first-ever", "cached"):
                 print(f"-- {mode} (CPU time, median of {args.runs}, up to the first LOS)")

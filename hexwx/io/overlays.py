@@ -408,6 +408,7 @@ def _colours(meta: str, mtime: float) -> ColourTable:
     root = metadata_root(meta, mtime)
     table = read_metadata(meta)
     rows: dict[int, tuple[int, int]] = {}
+    code_of = {t.name: t.code for t in reversed(table.types)}   # (first of a name wins)
     for el in root.iter("color"):
         a = el.attrib
         if "red" not in a:
@@ -418,12 +419,7 @@ def _colours(meta: str, mtime: float) -> ColourTable:
             raise DataError(f"{meta}: color {a.get('name', '?')!r}: red/green/blue must be "
                             f"whole numbers") from None
         name, level = a.get("terrain", "UNKNOWN"), a.get("elevation", "UNKNOWN")
-        code = -1
-        if name != "UNKNOWN":
-            try:
-                code = table.code_named(name)
-            except UsageError:
-                code = -1                    # a terrain this table lacks: no terrain
+        code = code_of.get(name, -1)         # UNKNOWN, or a terrain this table lacks: none
         lv = int(level) if re.fullmatch(r"-?[0-9]+", level) else NO_LEVEL
         rows.setdefault(rgb, (code, lv))
     keys = np.array(sorted(rows), np.int64)
