@@ -223,6 +223,16 @@ def test_overlay_terrain_counts_in_los_and_movement():
     assert step.cost == 2.0 and "Stone Building" in step.parts[0].what
 
 
+def test_hill_overlay_levels_block_like_a_boards_hill():
+    vasl_dir()
+    m, m0 = hexwx.load_map("04+hi8:H4:I5"), hexwx.load_map("04")
+    assert not hexwx.los(m0, "E8", "J6").blocked
+    res = hexwx.los(m, "E8", "J6")                  # across hi8's level-1 slope in F7 (A6.2)
+    assert res.blocked and res.blocking_hex == "F7" and "ground level" in res.reason
+    g6 = m.grid.parse("G6")
+    assert m.hexes.base[g6] == 3 and m0.hexes.base[g6] == 0
+
+
 def test_persist_elevation_keeps_the_hill_under_the_overlay():
     vasl_dir()
     plain = hexwx.load_map("02")
