@@ -211,6 +211,12 @@ def test_overlay_on_a_rotated_board_turns_with_it():
         assert up.hexes.centre[a] == turned.hexes.centre[b], name
     assert up.table[int(up.hexes.centre[up.grid.parse("3L5")])].name == "Stone Building"
     assert hexwx.los(up, "3K4", "3L6").blocked == hexwx.los(turned, "3K4", "3L6").blocked is True
+    # every board turned (composed turned round as a whole): the overlay turns with its board
+    alone, hube = hexwx.load_map("02+wd2:J4:J5"), hexwx.load_map("r05/r02+wd2:J4:J5/r04")
+    for name in alone.grid.names():
+        h = hube.grid.parse("2" + name)
+        if not hube.grid.is_half_hex(h):
+            assert hube.hexes.centre[h] == alone.hexes.centre[alone.grid.parse(name)], name
 
 
 def test_overlay_terrain_counts_in_los_and_movement():
