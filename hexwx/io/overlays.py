@@ -264,10 +264,6 @@ class Placement:
     width: int
     height: int
 
-    @property
-    def stem(self) -> str:
-        return Path(self.archive).name
-
 
 def orientation_of(p1: tuple[int, int], p2: tuple[int, int]) -> str:
     """The orientation a-f that hex1 at ``p1`` and hex2 at ``p2`` give (VASL's rule: from
