@@ -202,6 +202,10 @@ _ALIGN = 64
 _HEAD_CRC = 8
 
 
+#: This user's id (None where there is none: Windows, whose folders have no POSIX modes).
+_UID: int | None = os.getuid() if hasattr(os, "getuid") else None
+
+
 def _private(folder: Path) -> bool:
     """Whether ``folder`` is a folder of this user that no one else may write to: entries in
     any other folder could be replaced by another user, so the cache is not used there."""
@@ -209,7 +213,9 @@ def _private(folder: Path) -> bool:
         st = os.stat(folder)
     except OSError:
         return False
-    return statmod.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+    if _UID is None:
+        return statmod.S_ISDIR(st.st_mode)
+    return statmod.S_ISDIR(st.st_mode) and st.st_uid == _UID and not st.st_mode & 0o022
 
 
 def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
@@ -306,11 +312,10 @@ def _slurp(path: Path) -> np.ndarray | None:
     later cannot touch a map in use (a mapped file cut short kills its reader with SIGBUS),
     and a FIFO or device at the name is never waited on."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
-        getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        st = os.fstat(fd)
-        if not statmod.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+        getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags), "rb", buffering=0) as fh:
+        st = os.fstat(fh.fileno())
+        if not statmod.S_ISREG(st.st_mode) or (_UID is not None and st.st_uid != _UID):
             return None
         size = st.st_size
         buf = np.empty(size + _ALIGN, np.uint8)
@@ -318,14 +323,12 @@ def _slurp(path: Path) -> np.ndarray | None:
         data = buf[start:start + size]
         view, got = memoryview(data.data), 0
         while got < size:
-            n = os.readv(fd, [view[got:]])
-            if n <= 0:
+            n = fh.readinto(view[got:])
+            if not n:
                 return None   # cut short while read
             got += n
-        if os.read(fd, 1):
+        if fh.read(1):
             return None       # grew while read
-    finally:
-        os.close(fd)
     buf.flags.writeable = data.flags.writeable = False
     return data
 
