@@ -36,13 +36,13 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
 
     name = args.name or Path(args.save).stem
     doc, off = scenario_document(save, name=name, map_names=canonical,
-                                 overlays=not args.ignore_board_extras)
+                                 whole_boards=args.ignore_board_extras)
     units = doc.get("units", [])
     head = [f"hex scenario written by hexwx import-vsav from {Path(args.save).name}",
             f"boards: {save.layout_text()}" + (f"; SSR: {' '.join(save.ssr)}" if save.ssr else ""),
             f"{len(units)} piece(s) on the boards become [[units]]; level is 0 (a save does not "
             f"say it): edit where a unit is upstairs"]
-    extras = save.unsupported()
+    extras = save.unsupported(with_crops=args.ignore_board_extras)
     if args.ignore_board_extras:
         extras += [f"board {b.written} has overlay {o!r}" for b in save.boards for o in b.overlays]
     if extras:

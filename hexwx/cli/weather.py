@@ -154,7 +154,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     u = sub.add_parser("run", help="run the weather turn by turn (Wind Change DR each RPh)",
                        description="Run N Game Turns (two Player Turns each).  At each RPh a "
                        "Wind Change DR (2d6) may start, stop or intensify rain/falling snow, "
-                       "bring gusts, lift fog and create drifts (E3 3.312, 3.4, 3.51, 3.71, "
+                       "bring gusts, lift fog and create drifts (E3.312, E3.4, E3.51, E3.71, "
                        "3.75).  The start is rolled for --month, or given by weather flags or "
                        "--scenario.",
                        epilog="example: hexwx weather run --month Oct --turns 4 --wind heavy "
@@ -183,9 +183,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _add_state_flags(parser: argparse.ArgumentParser) -> None:
     """The weather flags without --month and --wind (``run`` has its own)."""
     g = parser.add_argument_group("starting weather (instead of rolling it)")
-    add_fog_and_state_flags(g, fog_drm_help="fog density DRM per hex (3.311)")
+    add_fog_and_state_flags(g, fog_drm_help="fog density DRM per hex (E3.311)")
     g.add_argument("--drift", dest="wx_drift", type=drift_arg, action="append", metavar="HEX:SIDE",
-                   help="a drift in HEX on hexside SIDE; repeatable (3.75)")
+                   help="a drift in HEX on hexside SIDE; repeatable (E3.75)")
 
 
 def _checked_run(args: argparse.Namespace) -> int:

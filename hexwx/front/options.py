@@ -40,16 +40,16 @@ WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (d
 
 #: dest names of the boolean weather flags, with the flag and its help.
 BOOL_FLAGS: tuple[tuple[str, str, str], ...] = (
-    ("wx_mist", "--mist", "Mist: LV +1 per started 6 hexes beyond 6 (E3 3.32)"),
-    ("wx_rain", "--rain", "rain falls (3.51): causes mist; overcast; EC wet"),
-    ("wx_falling_snow", "--falling-snow", "falling snow (3.71): causes mist; overcast"),
-    ("wx_heavy", "--heavy", "precipitation intensified: mist +1 at every range (3.51/3.71)"),
-    ("wx_ground_snow", "--ground-snow", "ground snow (3.72)"),
-    ("wx_deep_snow", "--deep-snow", "deep snow (3.73)"),
-    ("wx_mud", "--mud", "mud (3.6)"),
-    ("wx_overcast", "--overcast", "overcast (3.5): rain may start on wind change DR >= 10"),
-    ("wx_gusty", "--gusty", "gusty (3.4): gusts on wind change DR >= 10"),
-    ("wx_extreme_winter", "--extreme-winter", "extreme winter (3.74)"),
+    ("wx_mist", "--mist", "Mist: LV +1 per started 6 hexes beyond 6 (E3.32)"),
+    ("wx_rain", "--rain", "rain falls (E3.51): causes mist; overcast; EC wet"),
+    ("wx_falling_snow", "--falling-snow", "falling snow (E3.71): causes mist; overcast"),
+    ("wx_heavy", "--heavy", "precipitation intensified: mist +1 at every range (E3.51/E3.71)"),
+    ("wx_ground_snow", "--ground-snow", "ground snow (E3.72)"),
+    ("wx_deep_snow", "--deep-snow", "deep snow (E3.73)"),
+    ("wx_mud", "--mud", "mud (E3.6)"),
+    ("wx_overcast", "--overcast", "overcast (E3.5): rain may start on wind change DR >= 10"),
+    ("wx_gusty", "--gusty", "gusty (E3.4): gusts on wind change DR >= 10"),
+    ("wx_extreme_winter", "--extreme-winter", "extreme winter (E3.74)"),
     ("wx_plowed_roads", "--plowed-roads", "roads are plowed (SSR; 3.723, 3.733)"),
 )
 
@@ -73,7 +73,7 @@ def drift_arg(text: str) -> Drift:
 def add_fog_and_state_flags(g: Any, *, fog_drm_help: str) -> None:
     """--fog, --fog-drm and the boolean weather flags (to a parser or argument group)."""
     g.add_argument("--fog", dest="wx_fog", type=int, metavar="LEVEL",
-                   help="fog at LEVEL and lower, -1..4 (3.31)")
+                   help="fog at LEVEL and lower, -1..4 (E3.31)")
     g.add_argument("--fog-drm", dest="wx_fog_drm", type=int, metavar="N", choices=(1, 2, 3),
                    help=fog_drm_help)
     for dest, flag, help_ in BOOL_FLAGS:
@@ -89,14 +89,14 @@ def add_weather_flags(parser: argparse.ArgumentParser, *, month: bool = True) ->
     ``--month`` for parsers that define it themselves.
     """
     g = parser.add_argument_group("ASL weather (E3)")
-    add_fog_and_state_flags(g, fog_drm_help="fog density DRM per hex, 1-3 (3.311; default 1)")
+    add_fog_and_state_flags(g, fog_drm_help="fog density DRM per hex, 1-3 (E3.311; default 1)")
     if month:
         g.add_argument("--month", dest="wx_month", type=month_arg, metavar="MON",
                        help="month (Jan..Dec): snow chart drm, reports")
     g.add_argument("--wind", dest="wx_wind", choices=C.WIND_FORCES, help=WIND_HELP)
     g.add_argument("--drift", dest="wx_drift", type=drift_arg, action="append", metavar="HEX:SIDE",
                    help="a drift in HEX on hexside SIDE (0=N,1=NE,2=SE,3=S,4=SW,5=NW or the "
-                   "letters); repeatable (3.75)")
+                   "letters); repeatable (E3.75)")
 
 
 def weather_flags_given(args: argparse.Namespace) -> bool:
@@ -186,7 +186,7 @@ def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
     p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
     p.add_argument("--target-camouflaged", action="store_true",
-                   help="the target has Winter Camouflage (E3 3.712: +1 LV in snow beyond 8 "
+                   help="the target has Winter Camouflage (E3.712: +1 LV in snow beyond 8 "
                         "hexes, 16 for a vehicle, unless its Location has a positive TEM)")
     p.add_argument("--target-vehicle", action="store_true",
                    help="the target is a vehicle, not Infantry (winter camouflage range)")
@@ -222,7 +222,7 @@ def add_path_parser(subparsers: Any) -> argparse.ArgumentParser:
         "mud 3.64, ground snow 3.723-3.724, deep snow 3.733-3.7331, drifts 3.752).",
         epilog="examples:\n  hexwx path maps/village.toml A5 E5 --unit truck --mud\n"
         "  hexwx path --scenario scenarios/winter_drifts.toml ski-squad K6 --unit infantry\n"
-        "A drift hexside takes the whole move (3.752): it is used only for a one-step path.  "
+        "A drift hexside takes the whole move (E3.752): it is used only for a one-step path.  "
         "Exit 0 also when there is no path (the JSON says found: false).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)

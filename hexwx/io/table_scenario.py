@@ -184,14 +184,21 @@ class TableScenario:
         a = allowance(t, unit_id, rules=self.rules, report=self.report(turn))
         out: dict[str, Any] = {**a.to_json(), "weather_report": self.weather_json(turn)}
         if outline:
-            geom = reach_area(t, unit_id, t.from_unit(a.allowance))
+            reading = REACH_READING
+            if self.rules == "huzzah":
+                from hexwx.tabletop.orders import HUZZAH_REACH_READING, group_moves
+                geom = shapely.union_all([m.area for order in ("advance", "retire")
+                                          for m in group_moves(t, [unit_id], order)])
+                reading = HUZZAH_REACH_READING
+            else:
+                geom = reach_area(t, unit_id, t.from_unit(a.allowance))
             r = lambda v: round(t.to_unit(v), 3)  # noqa: E731
             polys = [[[[r(x), r(y)] for x, y in ring.coords]
                       for ring in (g.exterior, *g.interiors)]
                      for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
             out["reach"] = {"distance": out["allowance"],
                             "area": round(t.to_unit(t.to_unit(geom.area)), 3),
-                            "polygons": polys, "reading": REACH_READING}
+                            "polygons": polys, "reading": reading}
         return out
 
     def _time_of_day_cm(self, turn: int) -> float | None:

@@ -78,7 +78,7 @@ COVER_MIN_SHARE = 0.10
 #: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground (the terrain change LOS and render
 #: use too, hexwx.weather.asl.terrain_changes) and freeze streams (movement only).
 SNOW_TERRAIN = {**{c.from_value: (c.to_value, c.rule) for c in GROUND_SNOW_CHANGES},
-                "Shallow Stream": ("Dry Stream", "E3 3.722")}
+                "Shallow Stream": ("Dry Stream", "E3.722")}
 #: 3.73: Deep Snow turns brush to Open Ground.
 DEEP_SNOW_TERRAIN = {c.from_value: (c.to_value, c.rule) for c in DEEP_SNOW_CHANGES}
 #: 3.733: entering these rows is exempt from the Deep Snow +½ MF.
@@ -364,7 +364,7 @@ WEATHER_COMPONENTS = COMPONENTS[4:]
 
 @dataclass(frozen=True)
 class Part:
-    """One addend of a step's cost: what, how much (MF/MP), the rule, and whether weather (3.9)."""
+    """One addend of a step's cost: what, how much (MF/MP), the rule, and whether weather (E3.9)."""
 
     what: str
     cost: float
@@ -653,9 +653,9 @@ class StepLabels:
 
     def _road_adj(self, e: int) -> tuple[str, str]:
         if self.w.mud and int(self.st.road[e]) == 1:
-            return "mud: unpaved road at Open Ground COT, no road bonus", "E3 3.6"
+            return "mud: unpaved road at Open Ground COT, no road bonus", "E3.6"
         return ("snow: road entry costs at least 1 MP",
-                "E3 3.7331" if self.w.deep_snow else "E3 3.724")
+                "E3.7331" if self.w.deep_snow else "E3.724")
 
     def _climb(self, e: int) -> tuple[str, str]:
         op, amount = UP_LEVEL_COST[self.unit]
@@ -666,25 +666,25 @@ class StepLabels:
         return self.cc.hs_label[int(self.st.hs[e])]
 
     def _rain(self, e: int) -> tuple[str, str]:
-        return f"rain: {_levels(int(self.st.dlev[e]))} changed", "E3 3.54"
+        return f"rain: {_levels(int(self.st.dlev[e]))} changed", "E3.54"
 
     def _mud(self, e: int) -> tuple[str, str]:
-        return "mud: Open Ground hexside", "E3 3.64, 3.65"
+        return "mud: Open Ground hexside", "E3.64, E3.65"
 
     def _snow_level(self, e: int) -> tuple[str, str]:
         kind = "deep snow" if self.w.deep_snow else "ground snow"
         return (f"{kind}: {_levels(int(self.st.dlev[e]))} changed",
-                "E3 3.733, 3.723" if self.w.deep_snow else "E3 3.723")
+                "E3.733, E3.723" if self.w.deep_snow else "E3.723")
 
     def _deep_snow(self, e: int) -> tuple[str, str]:
-        return "deep snow: hexside", "E3 3.733"
+        return "deep snow: hexside", "E3.733"
 
     def _snow_vehicle(self, e: int) -> tuple[str, str]:
         if self.w.ground_snow:
-            return f"ground snow: {self.unit} hexside", "E3 3.724"
+            return f"ground snow: {self.unit} hexside", "E3.724"
         plowed = bool(self.st.road[e]) and self.w.plowed_roads
         return (f"deep snow: {self.unit} hexside{' along plowed road' if plowed else ''}",
-                "E3 3.7331")
+                "E3.7331")
 
     def why(self, e: int) -> str:
         """Why step ``e`` is not allowed for the unit."""
