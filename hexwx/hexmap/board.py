@@ -8,8 +8,8 @@ weather and other state live outside (DESIGN principle 5).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar, overload
+from functools import cached_property, lru_cache
+from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
@@ -30,37 +30,6 @@ class DerivedStore(Protocol):
 
     def save(self, name: str, value: np.ndarray) -> None:
         """Keep ``value`` as ``name`` (silently nothing when it cannot be written)."""
-
-
-_T = TypeVar("_T")
-
-
-class memoized(Generic[_T]):
-    """A property computed once per map and kept in the map's ``_memo`` dict (a field made for
-    it): a frozen map never writes its own ``__dict__``."""
-
-    def __init__(self, build: Callable[[Any], _T]) -> None:
-        self.build = build
-        self.name = build.__name__
-        self.__doc__ = build.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> memoized[_T]: ...
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
-
-    def __get__(self, obj: object, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        memo: dict[str, Any] = obj._memo  # type: ignore[attr-defined]
-        try:
-            return memo[self.name]
-        except KeyError:
-            value = memo[self.name] = self.build(obj)
-            return value
 
 
 #: Derived data a loader may hand over ready-made (:func:`seed`): the cached properties that
@@ -96,8 +65,9 @@ class HexMap:
     #: composed the same boards upright in reverse order (hexwx.io.layout).  Pictures turn it
     #: back (hexwx.render, the viewer); hex names and answers do not depend on it.
     shown_turned: bool = False
-    #: What is derived from the fields, computed once (:class:`memoized`, :meth:`derived`,
-    #: :func:`seed`) and the on-disk store of derived arrays (:meth:`keep_on_disk`).
+    #: Arrays :meth:`derived` made and the on-disk store of them (:meth:`keep_on_disk`); the
+    #: derived properties are the standard library's ``cached_property``, filled in by
+    #: :func:`seed` through ``object.__setattr__`` as a frozen dataclass sets its own fields.
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -163,13 +133,13 @@ class HexMap:
 
     def holds(self, name: str) -> bool:
         """Whether the derived value ``name`` (:data:`SEEDABLE`) is computed or seeded."""
-        return name in self._memo
+        return name in vars(self)
 
-    @memoized
+    @cached_property
     def geometry(self) -> PixelGeometry:
         return build_geometry(self.grid)
 
-    @memoized
+    @cached_property
     def hexes(self) -> HexTerrain:
         return derive(self.grid, self.geometry, self.elevation, self.terrain, self.table,
                       self.stairways)
@@ -180,12 +150,12 @@ class HexMap:
         a walk visits at most one pixel per step along both axes, with room to spare."""
         return 2 * (self.grid.width_px + self.grid.height_px) + 64
 
-    @memoized
+    @cached_property
     def kernel_map(self) -> tuple[Any, ...]:
         """The packed array tuple ``M`` the LOS kernel reads (layout in hexwx._native)."""
         return kernel_arrays(self, self.geometry, self.hexes)
 
-    @memoized
+    @cached_property
     def kernel_terrain(self) -> tuple[np.ndarray, ...]:
         """The packed terrain attributes ``T = (TA [256, 15], split [256], fast class [256])``."""
         from hexwx._native import TA_COLUMNS
@@ -196,7 +166,7 @@ class HexMap:
                 + a["end_skip"] * FAST_END_SKIP + a["hexside"] * FAST_HEXSIDE).astype(np.int32)
         return (np.stack(cols, axis=1).astype(np.int32), a["split"].astype(np.float64), fast)
 
-    @memoized
+    @cached_property
     def _fills(self) -> np.ndarray:
         """Whole-hex fill code per hex (map files), -1 where the hex is drawn otherwise."""
         if self.fills is not None:
@@ -259,7 +229,7 @@ class HexMap:
     def levels_at(self, h: Hex | str) -> range:
         """The location levels of hex ``h`` (a name or an id): 0, its building levels and its
         rooftop (B23.8).  Cellars are not modelled."""
-        i = self.hex(h)
+        i = h if type(h) is int and 0 <= h < len(self.grid) else self.hex(h)  # (hot: ids pass)
         top = int(self.hexes.levels[i]) + (1 if self.hexes.rooftop[i] else 0)
         return range(0, top + 1)
 
@@ -281,7 +251,7 @@ class HexMap:
     def is_rooftop(self, h: Hex, level: int) -> bool:
         return bool(self.hexes.rooftop[h]) and level == int(self.hexes.levels[h]) + 1
 
-    @memoized
+    @cached_property
     def building_ids(self) -> np.ndarray:
         """int32 [n]: which building each hex belongs to (-1 for none).
 
@@ -318,7 +288,7 @@ class HexMap:
         bid = self.building_ids
         return o >= 0 and bid[h] >= 0 and bool(bid[h] == bid[o])
 
-    @memoized
+    @cached_property
     def road_sides(self) -> np.ndarray:
         """int8 [n, 6]: 0 no road across the hexside, 1 unpaved road, 2 paved road.
 
@@ -330,7 +300,7 @@ class HexMap:
         from hexwx.hexmap.roads import drawn_road_sides
         return self.derived("road_sides", lambda: drawn_road_sides(self))
 
-    @memoized
+    @cached_property
     def lowest_ground(self) -> np.ndarray:
         """int32 [n]: the lowest ground level drawn anywhere in each hex (a level-1 hill hex with
         a level-0 portion has 0; E3 3.311 example: fog "exists in the level 0 portion" of G4)."""
@@ -352,11 +322,11 @@ class HexMap:
                                    self.hexes.base).astype(np.int32)
         return low
 
-    @memoized
+    @cached_property
     def max_ground_level(self) -> int:
         return int(self.hexes.base.max())
 
-    @memoized
+    @cached_property
     def min_ground_level(self) -> int:
         return int(self.hexes.base.min())
 
@@ -435,7 +405,7 @@ def seed(m: HexMap, **derived: Any) -> HexMap:
     for name, value in derived.items():
         if name not in SEEDABLE:
             raise ValueError(f"cannot seed {name!r}; expected one of {', '.join(SEEDABLE)}")
-        m._memo[name] = value
+        object.__setattr__(m, name, value)   # (a cached_property has no setter: kept as computed)
     return m
 
 
@@ -449,7 +419,7 @@ def redrawn(m: HexMap, **changes: Any) -> HexMap:
     if "table" not in changes and m.holds("kernel_terrain"):
         seed(new, kernel_terrain=m.kernel_terrain)
     if set(changes) <= _NOT_RASTER:
-        seed(new, **{k: m._memo[k] for k in ("hexes", "kernel_map") if m.holds(k)})
+        seed(new, **{k: getattr(m, k) for k in ("hexes", "kernel_map") if m.holds(k)})
     return new
 
 
