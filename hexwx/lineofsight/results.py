@@ -29,9 +29,14 @@ class Hindrance:
     drm: int
     kind: str
     rule: str
+    name: str | None = None     # a counter's name ("White +3 Smoke"), None for terrain and LV
 
     def to_json(self) -> dict[str, object]:
-        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule}
+        out: dict[str, object] = {"hex": self.hex, "drm": self.drm, "kind": self.kind,
+                                  "rule": self.rule}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,8 @@ class LosResult:
             lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
         if not self.blocked:
             for h in self.hindrances:
-                lines.append(f"  +{h.drm} {h.kind}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
+                what = f"{h.kind} ({h.name})" if h.name else h.kind
+                lines.append(f"  +{h.drm} {what}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
         return "\n".join(lines)
 
 

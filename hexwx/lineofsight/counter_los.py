@@ -1,0 +1,424 @@
+"""Counters on a LOS: SMOKE, Blazes, vehicles, wrecks and OBA as hindrances, rubble as terrain.
+
+:func:`prepare` turns a map and its :class:`~hexwx.lineofsight.counters.Counters` into a
+:class:`PreparedCounters`, once per (map, counters): the map with rubbled hexes redrawn (B24:
+the hex becomes rubble terrain, so the kernel traces the new obstacle), and one *effect* per
+hindering counter and hex it covers (an OBA or SMOKE fire mission covers its blast area).
+Queries then add the effects a LOS meets to the kernel's answer -- no LOS is traced again per
+counter.
+
+Whether a LOS meets a counter's hex is geometry: the segment between the two hex centres
+touches the hexagon (its hexsides and vertices included, A6.1: a LOS along a hexside is
+affected by both hexes), or, for a vehicle in bypass, the triangle of the hex between its
+centre and that hexside (D2.3).  The same test serves single queries (:func:`hindrances`) and
+batches (:func:`apply`), so both give the same answer, and it is symmetric, so LOS stays
+reciprocal.
+
+The rules applied (docs/counters.md has the readings):
+
+* SMOKE, WP and Blazes (A24, B25) fill their hex from the counter's Location (its level in the
+  hex) up to its height.  An end in the SMOKE counts it (the firer, +1 more: A24.8); an end
+  exactly at its top looking down into lower terrain counts it too.  A hex between counts when
+  both ends are inside the SMOKE's levels, or when the SMOKE's top, taken as an obstacle,
+  puts the lower end in its blind zone (A6.4).  Several SMOKE counters in one hex count as
+  the largest; hexes of one range key (a hexspine pair) count once, the largest.
+* A Blaze on a vehicle or wreck is a burning wreck: +2, and the vehicle no longer adds its
+  own +1 (D10, B25).
+* Vehicles and wrecks (D9, D10): +1 in a hex between the ends when neither end is higher than
+  the vehicle's hex; one per range key.
+* OBA Fire For Effect (C1): +1 once per LOS that enters its blast area within two levels of
+  its ground, like SMOKE of that height.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from hexwx.errors import UsageError
+from hexwx.hexmap.board import HexMap, redrawn
+from hexwx.lineofsight.counters import Counter, Counters, counter_type
+from hexwx.lineofsight.results import Hindrance
+
+#: Effect kinds counted like SMOKE (per hex the largest, per range key the largest).
+SMOKE_KINDS = ("smoke", "blaze")
+#: A burning wreck's SMOKE DRM: a Blaze on a vehicle or wreck (D10, B25).
+BURNING_WRECK_DRM = 2
+BURNING_WRECK_RULE = "D10"
+#: The firer in SMOKE: +1 more (A24.8).
+FIRING_OUT_OF_SMOKE = ("firing out of smoke", 1, "A24.8")
+#: Touching tolerance of the geometry test, in pixels.
+_EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One hindering counter in one hex: DRM, the absolute levels [base, top) it fills, the
+    polygon a LOS must touch (hexagon, or a bypass triangle), and its group (an OBA counts
+    once per LOS over its whole blast area)."""
+
+    hex: int
+    name: str
+    kind: str
+    drm: int
+    base: int
+    top: int
+    rule: str
+    group: int
+    poly: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedCounters:
+    """A map's counters made ready for queries (:func:`prepare`)."""
+
+    map: HexMap                           # the map with rubbled hexes redrawn
+    counters: Counters
+    effects: tuple[Effect, ...]
+    near: np.ndarray                      # bool [n]: a hex within one hex of an effect
+    by_near: dict[int, tuple[int, ...]]   # hex -> effects within one hex of it
+    # the effects as arrays (batch forms)
+    e_hex: np.ndarray
+    e_base: np.ndarray
+    e_top: np.ndarray
+    e_drm: np.ndarray
+    e_cls: np.ndarray                     # 0 smoke-like, 1 vehicle/wreck, 2 OBA
+
+    @property
+    def hinders(self) -> bool:
+        return bool(self.effects)
+
+
+def prepare(m: HexMap, counters: Counters | None) -> PreparedCounters | None:
+    """The counters of ``m`` made ready (cached per map and counters); None without any.
+    UsageError naming the counter whose hex or level is not on the map."""
+    if not counters:
+        return None
+    return _prepare(m, Counters.of(counters))
+
+
+@lru_cache(maxsize=32)
+def _prepare(m: HexMap, counters: Counters) -> PreparedCounters:
+    placed = [(c, _place(m, c)) for c in counters]
+    rubble = [(h, c) for c, (h, _lv) in placed if c.kind == "rubble"]
+    mm = rubbled(m, tuple((h, counter_type(c.name).terrain or "") for h, c in rubble))
+    effects = _effects(mm, placed)
+    n = len(mm)
+    near = np.zeros(n, bool)
+    by_near: dict[int, list[int]] = {}
+    nb = mm.grid.neighbours
+    for i, e in enumerate(effects):
+        for h in [e.hex, *[int(x) for x in nb[e.hex] if x >= 0]]:
+            near[h] = True
+            by_near.setdefault(h, []).append(i)
+    near.setflags(write=False)
+    cls = [0 if e.kind in SMOKE_KINDS else (2 if e.kind == "oba" else 1) for e in effects]
+    arr = [np.array(v, np.int64) for v in ([e.hex for e in effects], [e.base for e in effects],
+                                           [e.top for e in effects], [e.drm for e in effects], cls)]
+    for a in arr:
+        a.setflags(write=False)
+    return PreparedCounters(mm, counters, tuple(effects), near,
+                            {h: tuple(v) for h, v in by_near.items()}, *arr)
+
+
+def _place(m: HexMap, c: Counter) -> tuple[int, int]:
+    """(hex id, level) of counter ``c``; UsageError naming it when not on the map."""
+    try:
+        h = m.parse(c.hex)
+    except UsageError as exc:
+        raise UsageError(f"counter {c.spec()!r}: {exc}") from None
+    if c.level not in m.levels_at(h):
+        lv = m.levels_at(h)
+        raise UsageError(f"counter {c.spec()!r}: level {c.level} does not exist in hex {c.hex}; "
+                         f"expected {lv[0]}-{lv[-1]}")
+    return h, c.level
+
+
+def rubbled(m: HexMap, hexes: tuple[tuple[int, str], ...]) -> HexMap:
+    """``m`` with each (hex, rubble terrain) drawn over the whole hex (B24), its hexside
+    terrain (walls, hedges) kept.  The same map when there is none."""
+    if not hexes:
+        return m
+    return _rubbled(m, tuple(sorted(set(hexes))))
+
+
+@lru_cache(maxsize=16)
+def _rubbled(m: HexMap, hexes: tuple[tuple[int, str], ...]) -> HexMap:
+    terr = m.terrain.copy()
+    fills = None if m.fills is None else m.fills.copy()
+    side = m.table.arrays()["hexside"].astype(bool)
+    hex_at = m.geometry.hex_at
+    for h, terrain in hexes:
+        code = _rubble_code(m, terrain)
+        sel = (hex_at == h) & ~side[terr]
+        terr[sel] = code
+        if fills is not None:
+            fills[h] = code
+    return redrawn(m, terrain=terr, fills=fills, name=f"{m.name} (+{len(hexes)} rubble)")
+
+
+def _rubble_code(m: HexMap, terrain: str) -> int:
+    """The terrain code of rubble ``terrain``; a map whose table has only the plain rubble
+    types ("Stone Rubble", "Wooden Rubble") takes those."""
+    plain = "Wooden Rubble" if terrain.startswith("Wood") else "Stone Rubble"
+    for name in (terrain, plain):
+        try:
+            return m.table.code_named(name)
+        except UsageError:
+            continue
+    raise UsageError(f"rubble {terrain!r}: the map's terrain table has no rubble terrain")
+
+
+def _effects(m: HexMap, placed: list[tuple[Counter, tuple[int, int]]]) -> list[Effect]:
+    """One effect per hindering counter and hex, burning wrecks resolved (D10)."""
+    grid = m.grid
+    base = m.hexes.base
+    burning = {h for c, (h, _lv) in placed if c.kind == "blaze"}
+    out: list[Effect] = []
+    for group, (c, (h, lv)) in enumerate(placed):
+        t = counter_type(c.name)
+        if not t.hinders:
+            continue
+        if t.kind in ("vehicle", "wreck"):
+            if h in burning:
+                continue             # the burning wreck's Blaze stands for it
+            e0 = int(base[h]) + lv
+            out.append(Effect(h, t.name, t.kind, t.drm, e0, e0, t.rule, group,
+                              _polygon(grid, h, c.hexside)))
+            continue
+        drm, rule, name = t.drm, t.rule, t.name
+        if t.name == "Blaze" and any(o.kind in ("vehicle", "wreck") and p[0] == h
+                                     for o, p in placed):
+            drm, rule, name = BURNING_WRECK_DRM, BURNING_WRECK_RULE, "Blaze (burning wreck)"
+        area = [h] if not t.radius else [h, *[int(x) for x in grid.neighbours[h] if x >= 0]]
+        for a in area:
+            e0 = int(base[a]) + (lv if a == h else 0)
+            out.append(Effect(a, name, t.kind, drm, e0, e0 + t.height, rule, group,
+                              _polygon(grid, a, None)))
+    return out
+
+
+def _polygon(grid: Any, h: int, hexside: int | None) -> tuple[tuple[float, float], ...]:
+    corners = [(float(x), float(y)) for x, y in grid.corners(h)]
+    if hexside is None:
+        return tuple(corners)
+    cx, cy = float(grid.centre_x[h]), float(grid.centre_y[h])
+    return ((cx, cy), corners[hexside], corners[(hexside + 1) % 6])
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+def touches(poly: tuple[tuple[float, float], ...], x0: float, y0: float, x1: float,
+            y1: float) -> bool:
+    """Whether segment (x0, y0)-(x1, y1) touches convex polygon ``poly`` (boundary included):
+    no separating axis among the polygon's edge normals and the segment's normal."""
+    k = len(poly)
+    for i in range(k):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % k]
+        nx, ny = ay - by, bx - ax
+        lo = hi = nx * ax + ny * ay
+        for px, py in poly:
+            v = nx * px + ny * py
+            lo = v if v < lo else lo
+            hi = v if v > hi else hi
+        p0 = nx * x0 + ny * y0
+        p1 = nx * x1 + ny * y1
+        tol = _EPS * (abs(nx) + abs(ny))
+        if max(p0, p1) < lo - tol or min(p0, p1) > hi + tol:
+            return False
+    nx, ny = y0 - y1, x1 - x0
+    s = nx * x0 + ny * y0
+    vals = [nx * px + ny * py for px, py in poly]
+    tol = _EPS * (abs(nx) + abs(ny))
+    return not (max(vals) < s - tol or min(vals) > s + tol)
+
+
+def _touches_many(poly: tuple[tuple[float, float], ...], x0: np.ndarray, y0: np.ndarray,
+                  x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """:func:`touches` for many segments (the same arithmetic, element-wise)."""
+    ok = np.ones(len(x0), bool)
+    k = len(poly)
+    for i in range(k):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % k]
+        nx, ny = ay - by, bx - ax
+        vals = [nx * px + ny * py for px, py in poly]
+        lo, hi = min(vals), max(vals)
+        p0 = nx * x0 + ny * y0
+        p1 = nx * x1 + ny * y1
+        tol = _EPS * (abs(nx) + abs(ny))
+        ok &= ~((np.maximum(p0, p1) < lo - tol) | (np.minimum(p0, p1) > hi + tol))
+    nx, ny = y0 - y1, x1 - x0
+    s = nx * x0 + ny * y0
+    vals_a = np.stack([nx * px + ny * py for px, py in poly])
+    tol_a = _EPS * (np.abs(nx) + np.abs(ny))
+    ok &= ~((vals_a.max(axis=0) < s - tol_a) | (vals_a.min(axis=0) > s + tol_a))
+    return ok
+
+
+# -- the value of one effect on one LOS --------------------------------------------------------
+
+def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int, tE: int,
+                 rs: int, rt: int) -> int:
+    """The DRM one SMOKE-like effect adds to a LOS it touches (module docstring), without the
+    firer's +1 (A24.8, counted once by the caller)."""
+    s_in = base <= sE < top
+    t_in = base <= tE < top
+    if at_s or at_t:
+        if (at_s and (s_in or (sE == top and tE < sE))) or \
+                (at_t and (t_in or (tE == top and sE < tE))):
+            return drm
+        return 0
+    if s_in and t_in:
+        return drm
+    hi, lo = (sE, tE) if sE >= tE else (tE, sE)
+    r_hi, r_lo = (rs, rt) if sE >= tE else (rt, rs)
+    if base <= lo < top <= hi and r_lo <= max((top - lo) - (hi - top) + 1 + r_hi // 5, 1):
+        return drm    # the lower end lies in the blind zone of the SMOKE's top (A6.4)
+    return 0
+
+
+def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
+               thread: list[int]) -> list[Hindrance]:
+    """The counter hindrances of one LOS src (elevation sE) -> tgt (tE) whose kernel thread
+    entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
+    largest, plus each OBA once and the firer's +1 in SMOKE (A24.8)."""
+    near = prep.near
+    cand: set[int] = set()
+    for h in thread:
+        if near[h]:
+            cand.update(prep.by_near[h])
+    if not cand:
+        return []
+    m = prep.map
+    grid = m.grid
+    cx, cy = grid.centre_x, grid.centre_y
+    x0, y0, x1, y1 = float(cx[src]), float(cy[src]), float(cx[tgt]), float(cy[tgt])
+    dist = grid.distance
+    best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
+    oba: dict[int, Effect] = {}
+    firer_in = False
+    for i in sorted(cand):
+        e = prep.effects[i]
+        at_s, at_t = e.hex == src, e.hex == tgt
+        if not (at_s or at_t or touches(e.poly, x0, y0, x1, y1)):
+            continue
+        rs = dist(src, e.hex)
+        if e.kind in ("vehicle", "wreck"):
+            if at_s or at_t or max(sE, tE) > e.base:
+                continue
+            v, cls = e.drm, 1
+        else:
+            rt = dist(tgt, e.hex)
+            v = _smoke_value(e.drm, e.base, e.top, at_s, at_t, sE, tE, rs, rt)
+            if not v:
+                continue
+            if e.kind == "oba":
+                oba.setdefault(e.group, e)
+                continue
+            cls = 0
+            firer_in = firer_in or (at_s and e.base <= sE < e.top)
+        got = best.get((cls, rs))
+        if got is None or v > got[0]:
+            best[(cls, rs)] = (v, e)
+    name = m.name_of
+    out = [Hindrance(name(e.hex), v, e.kind, e.rule, e.name)
+           for (_cls, _k), (v, e) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    out += [Hindrance(name(e.hex), e.drm, "oba", e.rule, e.name) for e in oba.values()]
+    if firer_in:
+        kind, drm, rule = FIRING_OUT_OF_SMOKE
+        out.append(Hindrance(name(src), drm, kind, rule))
+    return out
+
+
+def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarray,
+          tE: np.ndarray, blocked: np.ndarray, hindrance: np.ndarray) -> np.ndarray:
+    """Add the counters' DRM to the clear pairs of a batch in place: ``hindrance`` grows by it
+    and a total of six or more blocks (B.10).  Returns the counters' DRM per pair (0 where
+    blocked).  Each pair's DRM is the sum of :func:`hindrances` for that LOS."""
+    shape = np.broadcast(src, tgt).shape
+    out = np.zeros(shape, np.int32)
+    if not prep.effects or not len(out.ravel()):
+        return out
+    s_all, t_all = np.broadcast_to(src, shape), np.broadcast_to(tgt, shape)
+    se_all, te_all = np.broadcast_to(sE, shape), np.broadcast_to(tE, shape)
+    idx = np.flatnonzero(~np.broadcast_to(blocked, shape).ravel())
+    if len(idx) == 0:
+        return out
+    s, t = s_all.ravel()[idx], t_all.ravel()[idx]
+    se, te = se_all.ravel()[idx].astype(np.int64), te_all.ravel()[idx].astype(np.int64)
+    drm = _pair_drm(prep, s.astype(np.int64), t.astype(np.int64), se, te)
+    flat = out.reshape(-1)
+    flat[idx] = drm
+    if hindrance.shape == shape:
+        hindrance += out.astype(hindrance.dtype)
+        over = ~blocked & (hindrance >= 6) & (out > 0)
+        blocked |= over
+    return out
+
+
+def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarray,
+              te: np.ndarray) -> np.ndarray:
+    """The counters' DRM of clear pairs (the arithmetic of :func:`hindrances`, per array)."""
+    grid = prep.map.grid
+    cx, cy = grid.centre_x, grid.centre_y
+    x0, y0, x1, y1 = cx[s], cy[s], cx[t], cy[t]
+    n = len(s)
+    hi = np.maximum(se, te)
+    lo = np.minimum(se, te)
+    values: list[tuple[int, np.ndarray, np.ndarray]] = []   # (class, value, key) per effect
+    oba_hit: dict[int, np.ndarray] = {}
+    firer = np.zeros(n, bool)
+    for e in prep.effects:
+        at_s, at_t = s == e.hex, t == e.hex
+        on = at_s | at_t
+        rest = ~on
+        if rest.any():
+            on[rest] = _touches_many(e.poly, x0[rest], y0[rest], x1[rest], y1[rest])
+        if not on.any():
+            continue
+        rs = grid.ranges(s, int(e.hex))
+        if e.kind in ("vehicle", "wreck"):
+            v = np.where(on & ~at_s & ~at_t & (hi <= e.base), e.drm, 0)
+            values.append((1, v, rs))
+            continue
+        rt = grid.ranges(t, int(e.hex))
+        s_in = (e.base <= se) & (se < e.top)
+        t_in = (e.base <= te) & (te < e.top)
+        end = (at_s & (s_in | ((se == e.top) & (te < se)))) | \
+              (at_t & (t_in | ((te == e.top) & (se < te))))
+        r_hi = np.where(se >= te, rs, rt)
+        r_lo = np.where(se >= te, rt, rs)
+        zone = np.maximum((e.top - lo) - (hi - e.top) + 1 + r_hi // 5, 1)
+        between = (s_in & t_in) | ((e.base <= lo) & (lo < e.top) & (e.top <= hi) & (r_lo <= zone))
+        hit = on & np.where(at_s | at_t, end, between)
+        if e.kind == "oba":
+            prev = oba_hit.get(e.group)
+            oba_hit[e.group] = hit if prev is None else (prev | hit)
+            continue
+        firer |= hit & at_s & s_in
+        values.append((0, np.where(hit, e.drm, 0), rs))
+    total = firer.astype(np.int32)
+    for g in oba_hit.values():
+        total += g.astype(np.int32)
+    for cls in (0, 1):
+        vs = [(v, k) for c, v, k in values if c == cls]
+        if vs:
+            total += _per_key_max(np.stack([v for v, _ in vs], 1), np.stack([k for _, k in vs], 1))
+    return total
+
+
+def _per_key_max(v: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Per row, the sum over distinct keys of the largest value with that key."""
+    if v.shape[1] == 1:
+        return v[:, 0].astype(np.int32)
+    order = np.argsort(k * 64 - v, axis=1, kind="stable")   # by key, the largest first
+    vs = np.take_along_axis(v, order, 1)
+    ks = np.take_along_axis(k, order, 1)
+    first = np.ones(vs.shape, bool)
+    first[:, 1:] = ks[:, 1:] != ks[:, :-1]
+    out: np.ndarray = (vs * first).sum(axis=1).astype(np.int32)
+    return out
