@@ -47,6 +47,26 @@ def one_line_error(capsys, rc_expected: int, needle: str, *argv) -> str:
     return err
 
 
+#: A terrain table of our own with one open-ground type: enough for the archive cases below,
+#: which must fail on the archive itself whether or not VASL's data is at hand.
+TINY_TERRAIN_TABLE = """<?xml version="1.0"?>
+<sharedBoardMetadata><terrainTypes>
+<terrainType name="Open Ground" typeCode="0" isLOSObstacle="FALSE" isLOSHindrance="FALSE"
+ isHalfLevelHeight="FALSE" isInherentTerrain="FALSE" split="0.0" isLowerLOSObstacle="FALSE"
+ isLowerLOSHindrance="FALSE" height="0" mapColorRed="255" mapColorGreen="255"
+ mapColorBlue="255" LOSCategory="OPEN" />
+</terrainTypes></sharedBoardMetadata>
+"""
+
+
+@pytest.fixture
+def terrain_table(tmp_path) -> Path:
+    """``--vasl-metadata`` for a made-up board archive (no VASL data needed)."""
+    f = tmp_path / "terrain.xml"
+    f.write_text(TINY_TERRAIN_TABLE)
+    return f
+
+
 def vasl() -> Path:
     env = os.environ.get("HEXWX_VASL_DIR")
     if not env or not (Path(env) / "boards" / "bd04").exists():
@@ -103,19 +123,22 @@ def _losdata_header(payload_len: int) -> bytes:
     return b"\xac\xed\x00\x05\x7a" + struct.pack(">i", payload_len) + struct.pack(">4i", 33, 10, 1800, 645)
 
 
-def test_zip_entry_bomb_is_refused_before_inflating(tmp_path, capsys, monkeypatch):
+def test_zip_entry_bomb_is_refused_before_inflating(tmp_path, capsys, monkeypatch, terrain_table):
     monkeypatch.setenv("HEXWX_MAX_UNPACKED_MB", "1")
     board = _board_zip(tmp_path / "bd90", {"LOSData": bytes(3 << 20)})
     assert board.stat().st_size < 20_000
-    one_line_error(capsys, 1, "limit of 1 MB", "los", board, "A1", "B2")
+    one_line_error(capsys, 1, "limit of 1 MB", "los", board, "A1", "B2",
+                   "--vasl-metadata", terrain_table)
 
 
-def test_gzip_bomb_inside_losdata_is_refused(tmp_path, capsys, monkeypatch):
+def test_gzip_bomb_inside_losdata_is_refused(tmp_path, capsys, monkeypatch, terrain_table):
     monkeypatch.setenv("HEXWX_MAX_UNPACKED_MB", "1")
     co = zlib.compressobj(9, zlib.DEFLATED, 31)
     gz = co.compress(_losdata_header(2 ** 31 - 1)) + co.compress(bytes(4 << 20)) + co.flush()
     board = _board_zip(tmp_path / "bd91", {"LOSData": gz}, zipfile.ZIP_STORED)
-    one_line_error(capsys, 1, "LOSData unpacks to more than the limit of 1 MB", "los", board, "A1", "B2")
+    one_line_error(capsys, 1, "LOSData unpacks to more than the limit of 1 MB",
+                   "los", board, "A1", "B2",
+                   "--vasl-metadata", terrain_table)
 
 
 def _flip_method(path: Path, method: int) -> None:
@@ -126,22 +149,24 @@ def _flip_method(path: Path, method: int) -> None:
     path.write_bytes(bytes(b))
 
 
-def test_encrypted_entry_is_one_line(tmp_path, capsys):
+def test_encrypted_entry_is_one_line(tmp_path, capsys, terrain_table):
     board = _board_zip(tmp_path / "bd92", {"LOSData": b"x" * 100}, zipfile.ZIP_STORED)
     b = bytearray(board.read_bytes())
     b[b.find(b"PK\x03\x04") + 6] |= 1
     b[b.find(b"PK\x01\x02") + 8] |= 1
     board.write_bytes(bytes(b))
-    one_line_error(capsys, 1, "encrypted", "los", board, "A1", "B2")
+    one_line_error(capsys, 1, "encrypted", "los", board, "A1", "B2",
+                   "--vasl-metadata", terrain_table)
 
 
 @pytest.mark.parametrize("method, needle", [(zipfile.ZIP_LZMA, "cannot be read"),
                                             (99, "compression method 99")])
-def test_bad_or_unknown_compression_is_one_line(tmp_path, capsys, method, needle):
+def test_bad_or_unknown_compression_is_one_line(tmp_path, capsys, method, needle, terrain_table):
     board = _board_zip(tmp_path / "bd93", {"LOSData": b"not compressed at all" * 10},
                        zipfile.ZIP_STORED)
     _flip_method(board, method)
-    one_line_error(capsys, 1, needle, "los", board, "A1", "B2")
+    one_line_error(capsys, 1, needle, "los", board, "A1", "B2",
+                   "--vasl-metadata", terrain_table)
 
 
 def test_save_bomb_is_refused(tmp_path, capsys, monkeypatch):
@@ -374,12 +399,13 @@ def _subprocess(*argv: str, env: dict[str, str] | None = None) -> subprocess.Com
                           timeout=120, env=e, stdin=subprocess.DEVNULL)
 
 
-def test_subprocess_fifo_and_bomb(tmp_path):
+def test_subprocess_fifo_and_bomb(tmp_path, terrain_table):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     board = _board_zip(tmp_path / "bd95", {"LOSData": bytes(2 << 20)})
     for argv, env in (((str(fifo), "A1", "B2"), None),
-                      ((str(board), "A1", "B2"), {"HEXWX_MAX_UNPACKED_MB": "1"})):
+                      ((str(board), "A1", "B2", "--vasl-metadata", str(terrain_table)),
+                       {"HEXWX_MAX_UNPACKED_MB": "1"})):
         p = _subprocess("los", *argv, env=env)
         assert p.returncode == 1 and "Traceback" not in p.stderr
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
