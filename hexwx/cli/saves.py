@@ -35,12 +35,20 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         return str(m.name_of(m.parse(name)))
 
     name = args.name or Path(args.save).stem
-    doc, off = scenario_document(save, name=name, map_names=canonical)
+    doc, off = scenario_document(save, name=name, map_names=canonical, m=m)
     units = doc.get("units", [])
+    counters = doc.get("counters", [])
+    from hexwx.io.vsav_pieces import save_contents
+    contents = save_contents(save, m, canonical)
+    by_class = ", ".join(f"{c}: {n}" for c, n in contents.by_class().items() if n)
     head = [f"hex scenario written by hexwx import-vsav from {Path(args.save).name}",
             f"boards: {save.layout_text()}" + (f"; SSR: {' '.join(save.ssr)}" if save.ssr else ""),
-            f"{len(units)} piece(s) on the boards become [[units]]; level is 0 (a save does not "
-            f"say it): edit where a unit is upstairs"]
+            f"pieces on the boards: {by_class or 'none'}",
+            f"{len(units)} unit(s) become [[units]] at the Location their stack gives them "
+            f"(Building Level markers, entrenchments, bypass); {len(counters)} LOS counter(s) "
+            f"and location marker(s) become [[counters]]"]
+    head += [f"note: {u.id}: {u.note}" for u in contents.units if u.note]
+    head += [f"ignored: {line}" for line in contents.unknown]
     extras = save.unsupported()
     if extras:
         head.append("IGNORED (--ignore-board-extras): " + "; ".join(extras))
@@ -48,9 +56,9 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         head.append(f"{len(off)} piece(s) off the boards (set-up areas), not placed:")
         head += [f"  {line}" for line in off_board_summary(off)]
     write_text(args.output, dumps(doc, comments={"": head}), inputs=(args.save,))
-    print(f"{args.save}: {len(units)} unit(s) on {save.layout_text()}, {len(off)} piece(s) off "
-          f"the boards" + (f" -> {args.output}" if args.output not in (None, "-") else ""),
-          file=sys.stderr)
+    print(f"{args.save}: {len(units)} unit(s) and {len(counters)} counter(s) on "
+          f"{save.layout_text()}, {len(off)} piece(s) off the boards"
+          + (f" -> {args.output}" if args.output not in (None, "-") else ""), file=sys.stderr)
     return 0
 
 

@@ -195,3 +195,21 @@ def test_real_save_markers_are_not_units() -> None:
     c = save_contents(save)
     assert len(c.items) == 121 and c.units == () and not c.counters
     assert c.by_class()["no effect"] == 121
+
+
+def test_import_vsav_writes_units_at_their_locations_and_counters(game, tmp_path: Path) -> None:
+    import tomllib
+
+    from hexwx.cli.app import main
+    from hexwx.io.scenario import load_scenario
+    out = tmp_path / "game.toml"
+    assert main(["import-vsav", str(game), "-o", str(out)]) == 0
+    doc = tomllib.loads(out.read_text())
+    units = {u["id"]: u for u in doc["units"]}
+    assert units["ge-4-6-8-Esq"]["level"] == 1 and units["ru-4-5-8-Esq"]["hidden"] is True
+    assert units["ru-6-2-8-Esq"]["concealed"] is True and units["ru-6-2-8-Esq"]["entrenched"]
+    assert units["ru-T-34-M43"]["hexside"] == 2
+    assert {"name": "White +3 Smoke", "hex": "I5"} in doc["counters"]
+    sc = load_scenario(out)
+    assert sc.unit("ge-4-6-8-Esq").level == 1 and len(sc.counters) == 6
+    assert sc.unit("ru-T-34-M43").hexside == 2
