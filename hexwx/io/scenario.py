@@ -39,7 +39,7 @@ from hexwx.errors import DataError, UsageError
 from hexwx.limits import TURNS
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
-from hexwx.lineofsight.counters import EMPTY, Counter, Counters
+from hexwx.lineofsight.counters import EMPTY, Counter, Counters, vehicle_counters
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.records import ChartRoll
 from hexwx.weather.asl.rolls import roll_weather, run_weather
@@ -130,6 +130,12 @@ class Scenario:
         dice = Dice(seed=seed if seed is not None else (self.seed if self.seed is not None else 0))
         records = run_weather(self.weather, dice, turn, hexes=hexes)
         return records[2 * (turn - 1)].state
+
+    @property
+    def los_counters(self) -> Counters:
+        """What lies on the map for LOS: the ``[[counters]]`` and the vehicles among the units
+        (a vehicle is a LOS hindrance, D9)."""
+        return Counters(self.counters.items + vehicle_counters(self.units))
 
     def unit(self, unit_id: str) -> ScenarioUnit:
         """The unit with id ``unit_id``."""

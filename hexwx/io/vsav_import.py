@@ -143,6 +143,14 @@ def save_counters(save: VaslSave, m: Any = None) -> Any:
     return _scenario_parts(save, m)[1]
 
 
+def save_los_counters(path: str | Path, m: Any) -> tuple[Any, ...]:
+    """The counters of VASL save ``path`` that lie on its map ``m`` for LOS: its LOS counters
+    and location markers, and its vehicles (D9)."""
+    from hexwx.lineofsight.counters import vehicle_counters
+    units, counters = _scenario_parts(read_save(path), m)
+    return counters.items + vehicle_counters(units)
+
+
 def _scenario_parts(save: VaslSave, m: Any) -> tuple[tuple[Any, ...], Any]:
     from hexwx.io.scenario import ScenarioUnit
     from hexwx.lineofsight.counters import Counter, Counters

@@ -289,6 +289,14 @@ class Counters:
 EMPTY = Counters(())
 
 
+def vehicle_counters(units: Iterable[object]) -> tuple[Counter, ...]:
+    """The vehicles among ``units`` (anything with ``id``, ``hex``, ``kind``, ``level`` and
+    ``hexside``) as LOS hindrances (D9): ``vehicle:ID`` in its hex, in bypass at its hexside."""
+    return tuple(Counter(f"vehicle:{u.id}", u.hex, int(getattr(u, "level", 0) or 0),  # type: ignore[attr-defined]
+                         getattr(u, "hexside", None))
+                 for u in units if getattr(u, "kind", "") == "vehicle")
+
+
 def parse_counter(text: str) -> Counter:
     """A counter from ``"NAME@HEX[:LEVEL]"`` (``--counter``); ``"NAME@HEX/S"`` puts it in
     bypass at hexside S.  UsageError naming the text when malformed or unknown."""
