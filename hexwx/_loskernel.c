@@ -9,8 +9,9 @@
  * (blocked, reason, blocking pixel, hindrances, thread) is identical.
  *
  * Nothing here touches Python objects, so the Python side may release the GIL around a call
- * (every ctypes call does), and the batch functions run their pairs on POSIX
- * threads.
+ * (every ctypes call does); the kernel starts no threads: hexwx._native shares a batch's blocks
+ * of pairs out among Python threads.  Plain C99 with no POSIX or platform headers, so that any C
+ * compiler builds it (GCC, Clang, MSVC; CI cross-compiles it with MinGW-w64).
  *
  * Array layout (all C-contiguous; built once per map by hexwx.hexmap.board.HexMap.kernel_map and
  * kernel_terrain, see the KMap struct below):
@@ -28,11 +29,17 @@
  * and, for boards turned round among upright boards, frames: KMaps of the map turned round
  * about each such board (see struct KMap).
  */
+#ifndef HEXWX_KERNEL_ONLY
+/* Python's stable ABI (3.11 on): one build serves every later Python (an abi3 wheel).
+ * HEXWX_KERNEL_ONLY leaves the module out (the C self-test, tools/check_portable_kernel.sh). */
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030B0000
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#endif
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -48,6 +55,16 @@ typedef int64_t i64;
 #define NOINLINE
 #define ALWAYS_INLINE inline
 #define PREFETCH(p) ((void)0)
+#endif
+
+/* The functions hexwx._native calls by name: exported from the shared library on every
+ * platform (a Windows DLL exports only what is marked so). */
+#ifdef _WIN32
+#define HEXWX_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define HEXWX_API __attribute__((visibility("default")))
+#else
+#define HEXWX_API
 #endif
 
 /* ---- layout ------------------------------------------------------------------------------ */
@@ -317,7 +334,7 @@ static i64 lookup(i64 x, i64 y, const int32_t *border, const int32_t *first,
 
 /* The hex of every pixel: out[width][height] (x-major); border [n][6][2], first and nrows
  * per grid column. */
-void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *border, const int32_t *first,
+HEXWX_API void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *border, const int32_t *first,
                            const int32_t *nrows, i64 ncols, int32_t *out)
 {
     for (i64 x = 0; x < width; x++)
@@ -330,7 +347,7 @@ void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *border, const i
 /* Inherent terrain filling a hex: the first inherent pixel (column by column inside the
  * border's bounding box) whose nearest location is the centre replaces centre[h].
  * terrain [width][height] uint8, inherent [256] int8, on [n][6] int32. */
-void hexwx_inherent_pass(i64 n, int32_t *centre, const int32_t *border, i64 width, i64 height,
+HEXWX_API void hexwx_inherent_pass(i64 n, int32_t *centre, const int32_t *border, i64 width, i64 height,
                          const uint8_t *terrain, const int8_t *inherent, const int32_t *lx,
                          const int32_t *ly, const int32_t *loc, const int32_t *on)
 {
@@ -373,6 +390,7 @@ typedef struct {
     i64 e;              /* vertex of the source the thread leaves by (spine), else -1 */
     i64 sx, sy, tx, ty; /* LOS points */
     int exit_act, entry_act;  /* depression exit / entry restrictions active (A6.3) */
+    int adj_depr_side;  /* adjacent ends sharing a depression hexside (B19.2) */
     i64 entry_a;        /* hexside of the target the spine thread enters by */
     int canon;          /* 1: the walk runs from the target (the lower id) */
     int detail;         /* 1: record the thread */
@@ -536,11 +554,12 @@ static i64 first_exit_side(const KMap *m, i64 X, i64 Y)
 }
 
 /* Blind-hex test Blind(t) (LOS-SPEC 4.6 R9; A6.4, B10.23) with the ends' adjusted heights
- * Hi and Lo (rooftops -0.5, or -1 for rowhouse walls, LOS-SPEC 4.6 R3.1). */
-static int blind_at(Trace *w, double Hi, double Lo, double t_h, double g, i64 H, i64 t, i64 x,
-                    i64 y, int cliff_flag, double delta)
+ * Hi and Lo (rooftops -0.5, LOS-SPEC 6.2; rowhouse walls too, B23.71). */
+static int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y, int cliff_flag,
+                 double delta)
 {
     const KMap *m = w->m;
+    const double Hi = w->hi, Lo = w->lo;
     if (w->sE == w->tE)
         return 0;
     i64 hi_hex, lo_hex;
@@ -585,12 +604,6 @@ static int blind_at(Trace *w, double Hi, double Lo, double t_h, double g, i64 H,
             zone = 1.0;
     }
     return (double)rL <= zone;
-}
-
-static inline int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y,
-                        int cliff_flag, double delta)
-{
-    return blind_at(w, w->hi, w->lo, t_h, g, H, t, x, y, cliff_flag, delta);
 }
 
 /* -1 if the lowest-numbered hexside of H crossed by the thread is a depression location. */
@@ -806,7 +819,7 @@ static void fog_deficits(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, const 
  * hex (lv.lv_total_straight), by end elevations and range: out[a][b][r] for the source at
  * elevation lo + a, the target at lo + b, range r < ranges.  fog_deficit() counts what a real
  * thread loses against it. */
-void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges, int32_t *out)
+HEXWX_API void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges, int32_t *out)
 {
     const i64 top = fog[0], d = fog[1], drm = fog[2];
     for (i64 a = 0; a < levels; a++)
@@ -823,20 +836,33 @@ void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges, int32_t 
 
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
  * (LOS-SPEC 4.6). */
+/* True if adjacent hexes a and b share a hexside that is a depression location on either side:
+ * the depression runs on across it (B19.2: two adjacent depression hexes see each other only
+ * across a connecting depression hexside). */
+static int shares_depression_side(const KMap *m, i64 a, i64 b)
+{
+    for (int k = 0; k < 6; k++)
+        if (NB(a, k) == b)
+            return H6(a, k, H6_LOC_D) != 0 || H6(b, (k + 3) % 6, H6_LOC_D) != 0;
+    return 0;
+}
+
 /* R1 t1 (A6.3, LOS-SPEC 4.6): is the pixel outside the depression while the range to the far
  * end (r_far) still exceeds the elevation difference?  `near` is the depression end's adjusted
  * elevation; `far`/`far_e` the other end's hex and raw elevation.  Cancelled when the ends are
- * adjacent, and for a pixel of a depression hex next to the far end, nearer to it than the hex
- * centre, when the far end is above the hex's floor. */
+ * adjacent across a depression hexside (`adj_open`, B19.2), and for a pixel of a depression hex
+ * next to the far end, nearer to it than the hex centre, when the far end is above the hex's
+ * floor. */
 static int outside_depression(const KMap *m, i64 g, i64 base, i64 depr, i64 cat, i64 x, i64 y,
-                              i64 lxH, i64 lyH, double near, i64 R, i64 r_far, i64 far, i64 far_e)
+                              i64 lxH, i64 lyH, double near, int adj_open, i64 r_far, i64 far,
+                              i64 far_e)
 {
     int outside;
     if (!depr)
         outside = (double)g > near;
     else
         outside = g != base && (double)g > near && !(cat == C_ROAD || cat == C_BRIDGE);
-    if (outside && R == 1)
+    if (outside && adj_open)
         return 0;
     if (outside && r_far == 1 && far_e > base && depr != 0 &&
         d2(x, y, HX(far, HX_LOS_X), HX(far, HX_LOS_Y)) <
@@ -890,12 +916,12 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     /* R1 depression (A6.3): exit restriction (source in a depression) and entry restriction
      * (target in one), the same test seen from either end */
     if (w->exit_act == 1 && H != tgt && (double)rT > Tp - Sp &&
-        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Sp, R, rT, tgt, tE)) {
+        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Sp, w->adj_depr_side, rT, tgt, tE)) {
         block(w, EXITS_DEPRESSION, x, y, H);
         return;
     }
     if (w->entry_act == 1 && H != src && (double)rS > Sp - Tp &&
-        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Tp, R, rS, src, sE)) {
+        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Tp, w->adj_depr_side, rS, src, sE)) {
         block(w, ENTERS_DEPRESSION, x, y, H);
         return;
     }
@@ -930,9 +956,9 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     /* R3 hexside terrain (B9.2, B9.52, B23.71) */
     if (hexs == 1 && !(flags & F_CLIFF)) {
         if (flags & F_ROWHOUSE) {
-            /* rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  A rooftop end counts one level
-             * lower (not half a level), and a rooftop does not look through the walls of its
-             * own hex nor of the hex across its first exit hexside: the roof overlooks them. */
+            /* rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  In the height tests a rooftop end
+             * counts one level lower, and a rooftop does not look through the walls of its own
+             * hex nor of the hex across its first exit hexside: the roof overlooks them. */
             int exempt = (w->sroof == 1 && (H == src || H == w->roof_nb_s)) ||
                          (w->troof == 1 && (H == tgt || H == w->roof_nb_t));
             double Sr = (double)(sE - w->sroof), Tr = (double)(tE - w->troof);
@@ -945,9 +971,10 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
                     return;
                 }
                 /* the blind-hex test takes the wall as the half-level obstacle it is (its
-                 * top + 1/2 strictly between the ends), as VASL does */
-                if (lor < wt + 0.5 && wt + 0.5 < hir &&
-                    blind_at(w, hir, lor, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
+                 * top + 1/2 strictly between the ends) and a rooftop end half a level down,
+                 * as every blind-hex test does (B23.8, A6.4; LOS-SPEC 6.2) */
+                if (lo < wt + 0.5 && wt + 0.5 < hi &&
+                    blind(w, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
                     block(w, ROWHOUSE, x, y, H);
                     return;
                 }
@@ -1564,7 +1591,7 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
 /* One trace (a single query; trace_many's workers call it per pair too).  With fog (fog = (top, d, drm), see fog_total(); NULL: no
  * fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
-void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+HEXWX_API void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
                  int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys,
                  i64 thread_len, i64 detail, const i64 *fog, i64 *fl, i64 *fk, i64 *out)
 {
@@ -1770,6 +1797,7 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     i64 sEd = sE - s_roof, tEd = tE - t_roof;
     w->exit_act = HX(src, HX_DEPRESSION) && sE == HX(src, HX_BASE) && (tEd - sEd) <= R;
     w->entry_act = HX(tgt, HX_DEPRESSION) && tE == HX(tgt, HX_BASE) && (sEd - tEd) <= R;
+    w->adj_depr_side = R == 1 && shares_depression_side(m, src, tgt);
     /* canonical walk: from the lower hex (HX_ORDER); visited backwards when the source is the
      * other end */
     int canon = HX(src, HX_ORDER) > HX(tgt, HX_ORDER);
@@ -1829,139 +1857,79 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     *visited += w->visited;
 }
 
-/* ---- batches ------------------------------------------------------------------------------ */
+/* ---- batches ------------------------------------------------------------------------------
+ * The batch functions trace one block of pairs (or of rows) on the calling thread and start no
+ * threads of their own: hexwx._native shares the blocks out among Python threads (every ctypes
+ * call releases the GIL), so the kernel is plain C99 that any C compiler builds.  Their
+ * arguments come as named structs (mirrored by hexwx._native's ctypes structures) and their
+ * scratch from the caller, so they cannot fail. */
 
 #define HV_LEN 4096
 
-/* Scratch of one worker: the walk's pixels, the per-key hindrances and lowest ground (fog). */
-typedef struct {
+/* Scratch of one worker thread (mirrored by hexwx._native._Buffers): the walk's pixels
+ * (xy_len each) and each range key's hindrance value, hindrance hex and lowest ground
+ * (HV_LEN each). */
+typedef struct Buffers {
     int32_t *xs, *ys;
     i64 *hv, *hh, *fl;
-    i64 thread[1], tkeys[1];
-} Scratch;
+    i64 xy_len;
+} Buffers;
 
-static int scratch_alloc(Scratch *s, i64 maxlen)
-{
-    s->xs = malloc(sizeof(int32_t) * (size_t)maxlen);
-    s->ys = malloc(sizeof(int32_t) * (size_t)maxlen);
-    s->hv = malloc(sizeof(i64) * HV_LEN);
-    s->hh = malloc(sizeof(i64) * HV_LEN);
-    s->fl = malloc(sizeof(i64) * HV_LEN);
-    return s->xs && s->ys && s->hv && s->hh && s->fl ? 0 : -1;
-}
-
-static void scratch_free(Scratch *s)
-{
-    free(s->xs);
-    free(s->ys);
-    free(s->hv);
-    free(s->hh);
-    free(s->fl);
-}
-
-/* A list of pairs shared by worker threads: chunks of TM_CHUNK pairs are handed out in turn. */
-#define TM_CHUNK 256
-typedef struct {
+/* A list of pairs (mirrored by hexwx._native._TraceMany): pair i is (sources[i], targets[i])
+ * at elevations (elev_s[i], elev_t[i]), each end a rooftop where roof_s[i] / roof_t[i] is 1.
+ * Each pair's reason and hindrance total go to reasons[i], totals[i]; unless `where` is NULL
+ * where[i] = (blocking hex or -1, blocking pixel x, y); with fog (fog = (top, d, drm), else
+ * NULL) lv[i] receives the pair's fog LV (fog_total()). */
+typedef struct TraceMany {
     const KMap *m;
-    i64 n, maxlen;
     const i64 *sources, *targets, *elev_s, *elev_t, *roof_s, *roof_t;
     int8_t *reasons;
     int16_t *totals;
     int32_t *where;
-    const i64 *fog;         /* (top, d, drm) or NULL: no fog */
-    int16_t *lv;            /* the fog LV of each pair (with fog) */
-    pthread_mutex_t lock;
-    i64 next;
-    int failed;
+    const i64 *fog;
+    int16_t *lv;
 } TraceMany;
 
-static void *trace_many_worker(void *arg)
+/* Trace the pairs i0 <= i < i1 of `job`, each exactly as hexwx_trace() does. */
+HEXWX_API void hexwx_trace_many(const TraceMany *job, const Buffers *s, i64 i0, i64 i1)
 {
-    TraceMany *job = arg;
-    Scratch s;
-    if (scratch_alloc(&s, job->maxlen) != 0) {
-        scratch_free(&s);
-        pthread_mutex_lock(&job->lock);
-        job->failed = 1;
-        pthread_mutex_unlock(&job->lock);
-        return NULL;
-    }
-    i64 out[7];
-    for (;;) {
-        pthread_mutex_lock(&job->lock);
-        i64 a = job->next;
-        job->next += TM_CHUNK;
-        pthread_mutex_unlock(&job->lock);
-        if (a >= job->n)
-            break;
-        i64 b = imin(a + TM_CHUNK, job->n);
-        for (i64 i = a; i < b; i++) {
-            hexwx_trace(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
-                        job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s.xs,
-                        s.ys, job->maxlen, s.hv, s.hh, s.thread, s.tkeys, 1, 0, job->fog, s.fl,
-                        NULL, out);
-            job->reasons[i] = (int8_t)out[0];
-            job->totals[i] = (int16_t)out[4];
-            if (job->fog)
-                job->lv[i] = (int16_t)out[6];
-            if (job->where) {
-                job->where[3 * i] = (int32_t)(out[0] != 0 ? out[3] : -1);
-                job->where[3 * i + 1] = (int32_t)out[1];
-                job->where[3 * i + 2] = (int32_t)out[2];
-            }
+    i64 thread[1], tkeys[1], out[7];
+    for (i64 i = i0; i < i1; i++) {
+        hexwx_trace(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
+                    job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s->xs,
+                    s->ys, s->xy_len, s->hv, s->hh, thread, tkeys, 1, 0, job->fog, s->fl, NULL,
+                    out);
+        job->reasons[i] = (int8_t)out[0];
+        job->totals[i] = (int16_t)out[4];
+        if (job->fog)
+            job->lv[i] = (int16_t)out[6];
+        if (job->where) {
+            job->where[3 * i] = (int32_t)(out[0] != 0 ? out[3] : -1);
+            job->where[3 * i + 1] = (int32_t)out[1];
+            job->where[3 * i + 2] = (int32_t)out[2];
         }
     }
-    scratch_free(&s);
-    return NULL;
 }
 
-/* Trace every (sources[i], targets[i]) pair at elevations (elev_s[i], elev_t[i]), each end a
- * rooftop where roof_s[i] / roof_t[i] is 1 (either array may be NULL: no rooftops), on up to
- * nthreads threads; writes the reason and hindrance total of each, and unless `where` is NULL
- * where[i] = (blocking hex or -1, blocking pixel x, y).  With fog (fog = (top, d, drm), else
- * NULL) lv[i] receives each pair's fog LV (fog_total()).  Returns 0, or -1 if memory ran out. */
-int hexwx_trace_many(const KMap *m, i64 n, const i64 *sources, const i64 *targets,
-                     const i64 *elev_s, const i64 *elev_t, const i64 *roof_s, const i64 *roof_t,
-                     i64 maxlen, i64 nthreads, int8_t *reasons, int16_t *totals, int32_t *where,
-                     const i64 *fog, int16_t *lv)
-{
-    TraceMany job = {m, n, maxlen, sources, targets, elev_s, elev_t, roof_s, roof_t, reasons,
-                     totals, where, fog, lv, PTHREAD_MUTEX_INITIALIZER, 0, 0};
-    nthreads = imax(1, imin(nthreads, imin(256, (n + TM_CHUNK - 1) / TM_CHUNK)));
-    pthread_t threads[256];
-    i64 started = 0;
-    for (i64 i = 1; i < nthreads; i++) {
-        if (pthread_create(&threads[started], NULL, trace_many_worker, &job) != 0)
-            break;  /* fewer threads: the ones running take the remaining pairs */
-        started++;
-    }
-    trace_many_worker(&job);  /* this thread works too */
-    for (i64 i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    pthread_mutex_destroy(&job.lock);
-    return job.failed && job.next < n ? -1 : 0;
-}
-
-/* The all-pairs job shared by the worker threads: rows a in [a0, a1) are handed out one at a
- * time.  Pair (a, b), b > a, is written at index base(a) + b - a - 1 of the output arrays,
- * where base(a) counts the pairs of the rows before a: the mirrored (b, a) result goes to the
- * `rev` arrays at the same index.  With `full`, results go into [n][n] matrices at (a, b) and (b, a), for any rows [a0, a1). */
-typedef struct {
+/* The all-pairs job (mirrored by hexwx._native._AllPairs): hex i at elevation elev[i].  Pair
+ * (a, b), b > a, is traced once and mirrored into (b, a) (the kernel is reciprocal).  With
+ * `full`, results go into [n][n] matrices fwd_reason / fwd_total at (a, b) and (b, a); else the
+ * rows layout: (a, b) at index row_base(n, a0, a) + b - a - 1 of the fwd_* arrays, (b, a) at the
+ * same index of the rev_* arrays (each array holding the pairs of the rows from a0 on).  With
+ * fog (fog = (top, d, drm), else NULL) the fog LV of each pair goes to fwd_lv / rev_lv, laid
+ * out as the totals; with ntops > 0 (full only) deficit [ntops][n][n] receives each pair's
+ * fog_deficit() at each fog top tops[k], capped at 255. */
+typedef struct AllPairs {
     const KMap *m;
-    i64 n, maxlen, a0, a1;
+    i64 n, a0, full;
     const i64 *elev;
     int8_t *fwd_reason, *rev_reason;
     int16_t *fwd_total, *rev_total;
-    int full;               /* 1: write [n][n] matrices into fwd_* (rev_* unused) */
-    const i64 *fog;         /* (top, d, drm) or NULL: no fog LV */
-    int16_t *fwd_lv, *rev_lv;   /* fog LV, laid out as the totals (with fog) */
-    i64 ntops;              /* > 0 (full only): fog deficits at these fog tops ... */
+    const i64 *fog;
+    int16_t *fwd_lv, *rev_lv;
+    i64 ntops;
     const i64 *tops;
-    uint8_t *deficit;       /* ... into [ntops][n][n], fog_deficit() capped at 255 */
-    pthread_mutex_t lock;
-    i64 next_row;
-    i64 visited;
-    int failed;
+    uint8_t *deficit;
 } AllPairs;
 
 static i64 row_base(i64 n, i64 a0, i64 a)
@@ -1970,39 +1938,28 @@ static i64 row_base(i64 n, i64 a0, i64 a)
     return (a - a0) * (n - 1) - (a - a0) * (a0 + a - 1) / 2;
 }
 
-static void *all_pairs_worker(void *arg)
+/* Trace the pairs (a, b) and (b, a) of `job` for r0 <= a < r1 and every b > a; *visited
+ * receives the pixels the walks read. */
+HEXWX_API void hexwx_all_pairs(const AllPairs *job, const Buffers *s, i64 r0, i64 r1,
+                               i64 *visited)
 {
-    AllPairs *job = arg;
     const KMap *m = job->m;
     const i64 n = job->n;
-    Scratch s;
-    if (scratch_alloc(&s, job->maxlen) != 0) {
-        scratch_free(&s);
-        pthread_mutex_lock(&job->lock);
-        job->failed = 1;
-        pthread_mutex_unlock(&job->lock);
-        return NULL;
-    }
-    i64 out[6];
-    i64 visited = 0;
     const i64 nn = n * n;
+    i64 thread[1], tkeys[1], out[6];
+    i64 seen = 0;
     /* the walk notes each key's lowest ground when fog between the ends can count: for the fog
      * LV (fog_between()) or for a deficit (the highest top above the lower end) */
     i64 max_top = INT64_MIN;
     for (i64 k = 0; k < job->ntops; k++)
         max_top = imax(max_top, job->tops[k]);
-    for (;;) {
-        pthread_mutex_lock(&job->lock);
-        i64 a = job->next_row++;
-        pthread_mutex_unlock(&job->lock);
-        if (a >= job->a1)
-            break;
+    for (i64 a = r0; a < r1; a++) {
         i64 base = job->full ? 0 : row_base(n, job->a0, a);
         for (i64 b = a + 1; b < n; b++) {
             const i64 ea = job->elev[a], eb = job->elev[b];
-            i64 *fl = fog_between(job->fog, ea, eb) || max_top > imin(ea, eb) ? s.fl : NULL;
-            trace_counted(m, a, b, ea, eb, 0, 0, s.xs, s.ys, job->maxlen, s.hv, s.hh, s.thread,
-                          s.tkeys, 1, 0, fl, out, &visited);
+            i64 *fl = fog_between(job->fog, ea, eb) || max_top > imin(ea, eb) ? s->fl : NULL;
+            trace_counted(m, a, b, ea, eb, 0, 0, s->xs, s->ys, s->xy_len, s->hv, s->hh, thread,
+                          tkeys, 1, 0, fl, out, &seen);
             i64 f = job->full ? a * n + b : base + b - a - 1;
             i64 r = job->full ? b * n + a : f;   /* where (b, a) goes */
             job->fwd_reason[f] = (int8_t)out[0];
@@ -2016,8 +1973,8 @@ static void *all_pairs_worker(void *arg)
              * keys serve the fog of (b, a) otherwise (they count from the lower id, a) */
             const int both_ways = HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0;
             if (both_ways)
-                trace_counted(m, b, a, eb, ea, 0, 0, s.xs, s.ys, job->maxlen, s.hv, s.hh, s.thread,
-                              s.tkeys, 1, 0, fl, out, &visited);
+                trace_counted(m, b, a, eb, ea, 0, 0, s->xs, s->ys, s->xy_len, s->hv, s->hh,
+                              thread, tkeys, 1, 0, fl, out, &seen);
             if (job->full) {
                 job->fwd_reason[r] = (int8_t)out[0];
                 job->fwd_total[r] = (int16_t)out[4];
@@ -2037,70 +1994,14 @@ static void *all_pairs_worker(void *arg)
                     job->deficit[k * nn + r] = job->deficit[k * nn + f];
         }
     }
-    pthread_mutex_lock(&job->lock);
-    job->visited += visited;
-    pthread_mutex_unlock(&job->lock);
-    scratch_free(&s);
-    return NULL;
-}
-
-static int run_all_pairs(AllPairs *job, i64 nthreads)
-{
-    if (nthreads < 1)
-        nthreads = 1;
-    if (nthreads > 256)
-        nthreads = 256;
-    pthread_t threads[256];
-    i64 started = 0;
-    for (i64 i = 1; i < nthreads; i++) {
-        if (pthread_create(&threads[started], NULL, all_pairs_worker, job) != 0)
-            break;  /* fewer threads: the ones running take the remaining rows */
-        started++;
-    }
-    all_pairs_worker(job);  /* this thread works too */
-    for (i64 i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    pthread_mutex_destroy(&job->lock);
-    return job->failed && job->next_row < job->a1 ? -1 : 0;
-}
-
-/* LOS between every ordered pair of hexes (hex i at elevation elev[i]) on nthreads threads;
- * reasons and totals are [n][n].  With fog (fog = (top, d, drm), else NULL) lv [n][n] receives
- * each pair's fog LV (fog_total()); with ntops > 0, deficit [ntops][n][n] the fog_deficit() of
- * each pair at each fog top tops[k] (at most 255).  Only the pairs (a, b) and (b, a) with a in
- * [a0, a1) and b > a are traced ([0, n): all; the rest of the arrays is left as it is), so a
- * caller may fill the matrices a block of rows at a time.  Returns 0, or -1 if memory or
- * threads ran out. */
-int hexwx_all_pairs_matrix(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
-                           int8_t *reasons, int16_t *totals, const i64 *fog, int16_t *lv,
-                           i64 ntops, const i64 *tops, uint8_t *deficit, i64 a0, i64 a1)
-{
-    AllPairs job = {m, n, maxlen, a0, a1, elev, reasons, NULL, totals, NULL, 1, fog, lv, NULL,
-                    ntops, tops, deficit, PTHREAD_MUTEX_INITIALIZER, a0, 0, 0};
-    return run_all_pairs(&job, nthreads);
-}
-
-/* The pairs (a, b) and (b, a) for a in [a0, a1) and every b > a, on nthreads threads: the
- * results of (a, b) go to fwd_*, of (b, a) to rev_*, at index row_base(a) + b - a - 1 (each array
- * holds sum of n - 1 - a over the rows); with fog (fog = (top, d, drm), else NULL) their fog
- * LV to fwd_lv / rev_lv.  *visited receives the pixels read.  Returns 0, or -1 if memory ran
- * out. */
-int hexwx_all_pairs_rows(const KMap *m, i64 n, const i64 *elev, i64 maxlen, i64 nthreads,
-                         i64 a0, i64 a1, int8_t *fwd_reason, int16_t *fwd_total,
-                         int8_t *rev_reason, int16_t *rev_total, i64 *visited, const i64 *fog,
-                         int16_t *fwd_lv, int16_t *rev_lv)
-{
-    AllPairs job = {m, n, maxlen, a0, a1, elev, fwd_reason, rev_reason, fwd_total, rev_total, 0,
-                    fog, fwd_lv, rev_lv, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, a0, 0, 0};
-    int rc = run_all_pairs(&job, nthreads);
-    *visited = job.visited;
-    return rc;
+    *visited = seen;
 }
 
 /* ---- the Python module ---------------------------------------------------------------------
  * A module with no methods: it exists so that setuptools builds this file as an extension
- * (hexwx/_loskernel*.so) and Python can locate it; hexwx._native loads the same file with
- * ctypes and calls the hexwx_* functions above. */
+ * (hexwx/_loskernel*.so, *.abi3.so, *.pyd) and Python can locate it; hexwx._native loads the
+ * same file with ctypes and calls the hexwx_* functions above. */
+#ifndef HEXWX_KERNEL_ONLY
 
 static struct PyModuleDef loskernel_module = {
     PyModuleDef_HEAD_INIT, "_loskernel",
@@ -2112,3 +2013,4 @@ PyMODINIT_FUNC PyInit__loskernel(void)
 {
     return PyModule_Create(&loskernel_module);
 }
+#endif

@@ -45,6 +45,8 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -141,6 +143,31 @@ class _KMap(ctypes.Structure):
                 ("nframes", _i64), ("frames", _ptr), ("ox", _i64), ("oy", _i64)]
 
 
+class _Buffers(ctypes.Structure):
+    """One worker's scratch for the batch functions (struct Buffers): pixels of the walk
+    (``xy_len`` each) and per-key hindrances and lowest ground (:data:`_HV_LEN` each)."""
+
+    _fields_ = [("xs", _ptr), ("ys", _ptr), ("hv", _ptr), ("hh", _ptr), ("fl", _ptr),
+                ("xy_len", _i64)]
+
+
+class _TraceMany(ctypes.Structure):
+    """A list of pairs for ``hexwx_trace_many`` (struct TraceMany)."""
+
+    _fields_ = [("m", ctypes.POINTER(_KMap)), ("sources", _ptr), ("targets", _ptr),
+                ("elev_s", _ptr), ("elev_t", _ptr), ("roof_s", _ptr), ("roof_t", _ptr),
+                ("reasons", _ptr), ("totals", _ptr), ("where", _ptr), ("fog", _ptr), ("lv", _ptr)]
+
+
+class _AllPairs(ctypes.Structure):
+    """An all-pairs job for ``hexwx_all_pairs`` (struct AllPairs)."""
+
+    _fields_ = [("m", ctypes.POINTER(_KMap)), ("n", _i64), ("a0", _i64), ("full", _i64),
+                ("elev", _ptr), ("fwd_reason", _ptr), ("rev_reason", _ptr), ("fwd_total", _ptr),
+                ("rev_total", _ptr), ("fog", _ptr), ("fwd_lv", _ptr), ("rev_lv", _ptr),
+                ("ntops", _i64), ("tops", _ptr), ("deficit", _ptr)]
+
+
 _LIB: ctypes.CDLL | None = None
 
 #: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
@@ -165,15 +192,12 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
                                     _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr]
         lib.hexwx_trace.restype = None
-        lib.hexwx_trace_many.argtypes = [kp, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _i64, _i64,
-                                         _ptr, _ptr, _ptr, _ptr, _ptr]
-        lib.hexwx_trace_many.restype = ctypes.c_int
-        lib.hexwx_all_pairs_matrix.argtypes = [kp, _i64, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
-                                               _i64, _ptr, _ptr, _i64, _i64]
-        lib.hexwx_all_pairs_matrix.restype = ctypes.c_int
-        lib.hexwx_all_pairs_rows.argtypes = [kp, _i64, _ptr, _i64, _i64, _i64, _i64, _ptr, _ptr,
-                                             _ptr, _ptr, _ptr, _ptr, _ptr, _ptr]
-        lib.hexwx_all_pairs_rows.restype = ctypes.c_int
+        bp = ctypes.POINTER(_Buffers)
+        lib.hexwx_trace_many.argtypes = [ctypes.POINTER(_TraceMany), bp, _i64, _i64]
+        lib.hexwx_trace_many.restype = None
+        lib.hexwx_all_pairs.argtypes = [ctypes.POINTER(_AllPairs), bp, _i64, _i64,
+                                        ctypes.POINTER(_i64)]
+        lib.hexwx_all_pairs.restype = None
         lib.hexwx_fog_straight.argtypes = [_ptr, _i64, _i64, _i64, _ptr]
         lib.hexwx_fog_straight.restype = None
         lib.hexwx_grid_lookup_all.argtypes = [_i64, _i64, _ptr, _ptr, _ptr, _i64, _ptr]
@@ -222,6 +246,7 @@ class _Prepared:
                           *(a.ctypes.data for a in self.arrays), len(frames),
                           ctypes.addressof(self.frames), 0, 0)
         self.ref = ctypes.byref(self.kmap)
+        self.pointer = ctypes.pointer(self.kmap)   # (a struct field takes a pointer object)
         # the largest range on the map bounds the hindrance keys a trace writes
         col, dy2 = hx[:, 2].astype(np.int64), hx[:, 3].astype(np.int64)
         self.max_range = int(col.max() - col.min() + (dy2.max() - dy2.min()) // 2) if n else 0
@@ -288,7 +313,7 @@ class Scratch:
     """
 
     __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "fl", "fk", "_addr")
+                 "fl", "fk", "_addr", "buffers")
 
     def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
         self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
@@ -302,6 +327,8 @@ class Scratch:
         self.fk = np.zeros(self.keys, np.int64)
         self._addr = tuple(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
                                                    self.thread, self.tkeys, self.fl, self.fk))
+        #: the same arrays as the batch functions take them (struct Buffers)
+        self.buffers = _Buffers(*self._addr[:4], self._addr[6], self.maxlen)
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -361,14 +388,98 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     totals = np.zeros(n, np.int16)
     at = np.full((n, 3), -1, np.int32) if where else None
     lv = np.zeros(n, np.int16) if fog is not None else None
-    nthreads = _threads(threads)
-    if clib().hexwx_trace_many(p.ref, n, *(a.ctypes.data for a in cols + roofs), int(maxlen),
-                               int(nthreads), reasons.ctypes.data, totals.ctypes.data,
-                               None if at is None else at.ctypes.data, _fog_arg(fog),
-                               None if lv is None else lv.ctypes.data) != 0:
-        raise MemoryError("the LOS kernel could not allocate its scratch buffers")
+    job = _TraceMany(p.pointer, *(a.ctypes.data for a in cols + roofs), reasons.ctypes.data,
+                     totals.ctypes.data, None if at is None else at.ctypes.data, _fog_arg(fog),
+                     None if lv is None else lv.ctypes.data)
+    kernel = clib().hexwx_trace_many
+
+    def run(scratch: Scratch, i0: int, i1: int) -> int:
+        kernel(ctypes.byref(job), ctypes.byref(scratch.buffers), i0, i1)
+        return 0
+
+    blocks = [(i, min(i + _PAIR_BLOCK, n)) for i in range(0, n, _PAIR_BLOCK)]
+    _share(run, iter(blocks), _threads(threads), maxlen)
     out: tuple[np.ndarray, ...] = (reasons, totals) if at is None else (reasons, totals, at)
     return out if lv is None else out + (lv,)
+
+
+#: Pairs per block of :func:`trace_many` (a thread takes the next block when it is done).
+_PAIR_BLOCK = 256
+#: The least pairs per block of the all-pairs functions; blocks start larger (see _row_blocks).
+_ROW_BLOCK_PAIRS = 512
+
+
+def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, int]],
+           threads: int, maxlen: int) -> int:
+    """Run ``run(scratch, start, stop)`` over ``blocks`` on up to ``threads`` threads, this one
+    included, each with its own :class:`Scratch`; returns the sum of what the calls return.
+
+    Dynamic scheduling: each thread takes the next block when it has finished one, so threads
+    slowed by other work on the machine take fewer.  The kernel starts no threads of its own
+    (it is portable C99); it releases the GIL while a block runs (ctypes does), so the blocks
+    run in parallel.  If a thread cannot be started the others take its blocks.
+    """
+    lock = threading.Lock()
+    total = [0]
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        scratch = Scratch(maxlen)
+        done = 0
+        try:
+            while not errors:
+                with lock:
+                    block = next(blocks, None)
+                if block is None:
+                    break
+                done += run(scratch, *block)
+        except BaseException as exc:   # re-raised in the calling thread below
+            errors.append(exc)
+        with lock:
+            total[0] += done
+
+    workers = []
+    for _ in range(threads - 1):
+        t = threading.Thread(target=work, name="hexwx-kernel", daemon=True)
+        try:
+            t.start()
+        except RuntimeError:           # no more threads: the running ones take the blocks
+            break
+        workers.append(t)
+    work()
+    for t in workers:
+        t.join()
+    if errors:
+        raise errors[0]
+    return total[0]
+
+
+def _row_blocks(n: int, a0: int, a1: int, threads: int) -> Iterator[tuple[int, int]]:
+    """Blocks of rows [a0, a1) of the all-pairs functions (row a holds n - 1 - a pairs):
+    guided scheduling -- each block about an eighth of the pairs left per thread, at least
+    _ROW_BLOCK_PAIRS (or one row) -- so that few calls cross the boundary and the last blocks,
+    short, even out the threads' ends."""
+    a = a0
+    while a < a1:
+        want = max(_ROW_BLOCK_PAIRS, row_pairs(n, a, a1) // (8 * threads))
+        b, got = a + 1, n - 1 - a
+        while b < a1 and got < want:
+            got += n - 1 - b
+            b += 1
+        yield a, b
+        a = b
+
+
+def _run_all_pairs(kernel: Any, job: _AllPairs, maxlen: int, a0: int, a1: int,
+                   threads: int) -> int:
+    """Rows [a0, a1) of ``job`` through ``kernel`` (hexwx_all_pairs of some build) on
+    ``threads`` threads; returns the pixels read."""
+    def run(scratch: Scratch, r0: int, r1: int) -> int:
+        visited = _i64(0)
+        kernel(ctypes.byref(job), ctypes.byref(scratch.buffers), r0, r1, ctypes.byref(visited))
+        return int(visited.value)
+
+    return _share(run, _row_blocks(int(job.n), a0, a1, threads), threads, maxlen)
 
 
 def available_cpus() -> int:
@@ -425,16 +536,14 @@ def all_pairs_rows(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: i
     fl = rl = None
     if fog is not None:
         fl, rl = np.zeros(count, np.int16), np.zeros(count, np.int16)
-    visited = _i64(0)
-    if clib().hexwx_all_pairs_rows(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
-                                   int(a0), int(a1), fr.ctypes.data, ft.ctypes.data,
-                                   rr.ctypes.data, rt.ctypes.data, ctypes.addressof(visited),
-                                   _fog_arg(fog), None if fl is None else fl.ctypes.data,
-                                   None if rl is None else rl.ctypes.data) != 0:
-        raise MemoryError("the LOS kernel could not allocate its scratch buffers")
+    job = _AllPairs(p.pointer, n, a0, 0, elev.ctypes.data, fr.ctypes.data, rr.ctypes.data,
+                    ft.ctypes.data, rt.ctypes.data, _fog_arg(fog),
+                    None if fl is None else fl.ctypes.data, None if rl is None else rl.ctypes.data,
+                    0, None, None)
+    visited = _run_all_pairs(clib().hexwx_all_pairs, job, maxlen, a0, a1, _threads(threads))
     if fl is None:
-        return fr, ft, rr, rt, int(visited.value)
-    return fr, ft, rr, rt, int(visited.value), fl, rl
+        return fr, ft, rr, rt, visited
+    return fr, ft, rr, rt, visited, fl, rl
 
 
 def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen: int,
@@ -473,13 +582,21 @@ def all_pairs_matrix(M: KernelArrays, T: KernelArrays, elev: np.ndarray, maxlen:
     reasons, totals = out[0], out[1]
     lv = out[2] if fog is not None else None
     deficit = out[-1] if len(tops) else None
-    if clib().hexwx_all_pairs_matrix(p.ref, n, elev.ctypes.data, int(maxlen), _threads(threads),
-                                     reasons.ctypes.data, totals.ctypes.data, _fog_arg(fog),
-                                     None if lv is None else lv.ctypes.data, len(tops),
-                                     tops.ctypes.data if len(tops) else None,
-                                     None if deficit is None else deficit.ctypes.data, a0, a1) != 0:
-        raise MemoryError("the LOS kernel could not allocate its scratch buffers")
+    job = matrix_job(p, elev, reasons, totals, fog, lv, tops, deficit)
+    _run_all_pairs(clib().hexwx_all_pairs, job, maxlen, a0, a1, _threads(threads))
     return out
+
+
+def matrix_job(p: _Prepared, elev: np.ndarray, reasons: np.ndarray, totals: np.ndarray,
+               fog: np.ndarray | None = None, lv: np.ndarray | None = None,
+               tops: np.ndarray | None = None, deficit: np.ndarray | None = None) -> _AllPairs:
+    """The all-pairs job writing [n, n] matrices (checked by the caller); the arrays must
+    outlive every call with it."""
+    ntops = 0 if tops is None else len(tops)
+    return _AllPairs(p.pointer, len(elev), 0, 1, elev.ctypes.data, reasons.ctypes.data, None,
+                     totals.ctypes.data, None, _fog_arg(fog), None if lv is None else lv.ctypes.data,
+                     None, ntops, tops.ctypes.data if ntops and tops is not None else None,
+                     None if deficit is None else deficit.ctypes.data)
 
 
 def fog_straight(fog: np.ndarray, lo: int, levels: int, ranges: int) -> np.ndarray:

@@ -144,11 +144,37 @@ def bench(maps: list[str], threads: list[int], runs: int) -> None:
               f"; rows {vis / cpu / 1e6:.0f} M px/CPU s; load {os.getloadavg()[0]:.1f}", flush=True)
 
 
+def _matrix_runner(lib: ctypes.CDLL | None):
+    """A function (prepared map, thread capacity, elev, threads, reasons, totals, tops, deficit) running
+    all-pairs (ground level, no fog LV) with one build of the kernel: this one (None), another
+    of today's interface (``hexwx_all_pairs``, rows shared by Python threads) or one of the
+    former interface (``hexwx_all_pairs_matrix`` with its own POSIX threads)."""
+    if lib is None or hasattr(lib, "hexwx_all_pairs"):
+        fn = K.clib().hexwx_all_pairs
+        if lib is not None:
+            fn = lib.hexwx_all_pairs
+            fn.argtypes, fn.restype = K.clib().hexwx_all_pairs.argtypes, None
+
+        def run(p, maxlen, base, th, r, t, tops, d):
+            job = K.matrix_job(p, base, r, t, None, None, tops, d if len(tops) else None)
+            K._run_all_pairs(fn, job, maxlen, 0, len(base), th)
+        return run
+    old = lib.hexwx_all_pairs_matrix
+    i64, ptr = ctypes.c_int64, ctypes.c_void_p
+    old.argtypes = [ctypes.POINTER(K._KMap), i64, ptr, i64, i64, ptr, ptr, ptr, ptr, i64, ptr, ptr,
+                    i64, i64]
+    old.restype = ctypes.c_int
+
+    def run_old(p, maxlen, base, th, r, t, tops, d):
+        old(p.ref, len(base), base.ctypes.data, maxlen, th, r.ctypes.data, t.ctypes.data,
+            None, None, len(tops), tops.ctypes.data if len(tops) else None,
+            d.ctypes.data if len(tops) else None, 0, len(base))
+    return run_old
+
+
 def against(maps: list[str], threads: list[int], runs: int, lib: Path) -> None:
     """Alternate all_pairs_matrix runs of this build and of ``lib``; medians and sameness."""
-    other = ctypes.CDLL(str(lib)).hexwx_all_pairs_matrix
-    other.argtypes = K.clib().hexwx_all_pairs_matrix.argtypes
-    other.restype = ctypes.c_int
+    fns = {"this": _matrix_runner(None), lib.name: _matrix_runner(ctypes.CDLL(str(lib)))}
     for name in maps:
         m = load_map(name)
         base = np.ascontiguousarray(m.hexes.base, np.int64)
@@ -156,18 +182,16 @@ def against(maps: list[str], threads: list[int], runs: int, lib: Path) -> None:
         tops = np.ascontiguousarray(_deficit_tops(m), np.int64)
         p = K._prepared(m.kernel_map, m.kernel_terrain)
         for th in threads:
-            fns = {"this": K.clib().hexwx_all_pairs_matrix, lib.name: other}
             wall: dict[str, list[float]] = {k: [] for k in fns}
             cpu: dict[str, list[float]] = {k: [] for k in fns}
             out: dict[str, bytes] = {}
-            for _ in range(runs):
-                for k, f in fns.items():
+            for i in range(runs):
+                order = list(fns.items()) if i % 2 == 0 else list(fns.items())[::-1]
+                for k, f in order:
                     r, t = np.zeros((n, n), np.int8), np.zeros((n, n), np.int16)
                     d = np.zeros((len(tops), n, n), np.uint8)
                     w0, c0 = time.perf_counter(), time.process_time()
-                    f(p.ref, n, base.ctypes.data, m.thread_capacity, th, r.ctypes.data, t.ctypes.data,
-                      None, None, len(tops), tops.ctypes.data if len(tops) else None,
-                      d.ctypes.data if len(tops) else None, 0, n)
+                    f(p, m.thread_capacity, base, th, r, t, tops, d)
                     wall[k].append(time.perf_counter() - w0)
                     cpu[k].append(time.process_time() - c0)
                     out[k] = r.tobytes() + t.tobytes() + d.tobytes()

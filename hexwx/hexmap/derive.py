@@ -112,7 +112,12 @@ def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.nd
     centre_raw = centre.copy()
     # 6. inherent terrain filling the hex (after levels are created)
     _inherent_pass(centre, geo.border, geo.width, geo.height, terrain, a["inherent"], lx, ly, loc, on)
-    # 7. hexside pass 2: own location point, then the neighbour's side of a shared hexside
+    # 7. hexside pass 2, hex by hex in id order (VASL's column-major reset): own location
+    #    point, then the side of a shared hexside a neighbour finished earlier has.  A
+    #    neighbour not yet reset does not count, so where both location points of a hexside
+    #    hold hexside terrain (a cliff on one side, a wall on the other) the earlier hex's
+    #    wins for both; a hexside once read as cliff keeps its cliff flag (the flag is only
+    #    ever set, as VASL's is).
     for h in range(n):
         for k in range(6):
             if not on[h, k]:
@@ -125,9 +130,10 @@ def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.nd
             elif cat[tk] == Category.DEPRESSION:
                 loc_d[h, k] = True
             o = nb[h, k]
-            if o >= 0 and side[o, (k + 3) % 6] >= 0:
+            if 0 <= o < h and side[o, (k + 3) % 6] >= 0:
                 side[h, k] = side[o, (k + 3) % 6]
-                cliff[h, k] = cliff[o, (k + 3) % 6]
+                if side[h, k] in cliff_codes:
+                    cliff[h, k] = True
     out = dict(centre=centre, centre_raw=centre_raw, base=base, depression=depression,
                side_terrain=side, loc_terrain=loc_t, loc_depression=loc_d, cliff=cliff,
                levels=levels, rooftop=rooftop, stairway=stair)
