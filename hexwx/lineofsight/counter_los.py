@@ -68,6 +68,37 @@ class Effect:
     rule: str
     group: int
     poly: tuple[tuple[float, float], ...]
+    #: the polygon's edge normals, parallel ones once: (nx, ny, lowest, highest projection, tol)
+    axes: tuple[tuple[float, float, float, float, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.axes:
+            object.__setattr__(self, "axes", polygon_axes(self.poly))
+
+    @property
+    def circle(self) -> tuple[float, float, float]:
+        """(x, y, radius) of a circle holding the polygon: its vertices' mean and reach."""
+        k = len(self.poly)
+        x = sum(p[0] for p in self.poly) / k
+        y = sum(p[1] for p in self.poly) / k
+        return x, y, max(((p[0] - x) ** 2 + (p[1] - y) ** 2) ** 0.5 for p in self.poly)
+
+
+def polygon_axes(poly: tuple[tuple[float, float], ...]
+                 ) -> tuple[tuple[float, float, float, float, float], ...]:
+    """The separating axes of a convex polygon (edge normals, parallel ones once) with the
+    polygon's projection [lo, hi] on each and the touching tolerance of that axis."""
+    out: list[tuple[float, float, float, float, float]] = []
+    k = len(poly)
+    for i in range(k):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % k]
+        nx, ny = ay - by, bx - ax
+        if any(abs(nx * o[1] - ny * o[0]) <= 1e-9 * (abs(nx) + abs(ny)) for o in out):
+            continue
+        vals = [nx * px + ny * py for px, py in poly]
+        out.append((nx, ny, min(vals), max(vals), _EPS * (abs(nx) + abs(ny))))
+    return tuple(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,6 +120,14 @@ class PreparedCounters:
     @property
     def hinders(self) -> bool:
         return bool(self.effects)
+
+    def distances(self, h: int) -> np.ndarray:
+        """The range from hex ``h`` to every hex (int16), kept per hex."""
+        memo: dict[int, np.ndarray] = self.__dict__.setdefault("_dist", {})
+        got = memo.get(h)
+        if got is None:
+            got = memo[h] = self.map.grid.distances_from(h).astype(np.int16)
+        return got
 
 
 def prepare(m: HexMap, counters: Counters | None) -> PreparedCounters | None:
@@ -211,52 +250,48 @@ def _polygon(grid: Any, h: int, hexside: int | None) -> tuple[tuple[float, float
 # -- geometry ----------------------------------------------------------------------------------
 
 def touches(poly: tuple[tuple[float, float], ...], x0: float, y0: float, x1: float,
-            y1: float) -> bool:
+            y1: float, axes: tuple[tuple[float, float, float, float, float], ...] | None = None
+            ) -> bool:
     """Whether segment (x0, y0)-(x1, y1) touches convex polygon ``poly`` (boundary included):
-    no separating axis among the polygon's edge normals and the segment's normal."""
-    k = len(poly)
-    for i in range(k):
-        ax, ay = poly[i]
-        bx, by = poly[(i + 1) % k]
-        nx, ny = ay - by, bx - ax
-        lo = hi = nx * ax + ny * ay
-        for px, py in poly:
-            v = nx * px + ny * py
-            lo = v if v < lo else lo
-            hi = v if v > hi else hi
+    no separating axis among the polygon's edge normals (``axes``: :func:`polygon_axes`,
+    made here when not given) and the segment's normal."""
+    for nx, ny, lo, hi, tol in (axes if axes is not None else polygon_axes(poly)):
         p0 = nx * x0 + ny * y0
         p1 = nx * x1 + ny * y1
-        tol = _EPS * (abs(nx) + abs(ny))
-        if max(p0, p1) < lo - tol or min(p0, p1) > hi + tol:
+        if (p0 if p0 > p1 else p1) < lo - tol or (p0 if p0 < p1 else p1) > hi + tol:
             return False
     nx, ny = y0 - y1, x1 - x0
     s = nx * x0 + ny * y0
-    vals = [nx * px + ny * py for px, py in poly]
     tol = _EPS * (abs(nx) + abs(ny))
-    return not (max(vals) < s - tol or min(vals) > s + tol)
+    below = above = False
+    for px, py in poly:
+        v = nx * px + ny * py
+        if v >= s - tol:
+            above = True
+        if v <= s + tol:
+            below = True
+    return above and below
 
 
-def _touches_many(poly: tuple[tuple[float, float], ...], x0: np.ndarray, y0: np.ndarray,
-                  x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
-    """:func:`touches` for many segments (the same arithmetic, element-wise)."""
+def _touches_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+                  y1: np.ndarray) -> np.ndarray:
+    """:func:`touches` of effect ``e``'s polygon for many segments (the same arithmetic)."""
     ok = np.ones(len(x0), bool)
-    k = len(poly)
-    for i in range(k):
-        ax, ay = poly[i]
-        bx, by = poly[(i + 1) % k]
-        nx, ny = ay - by, bx - ax
-        vals = [nx * px + ny * py for px, py in poly]
-        lo, hi = min(vals), max(vals)
+    for nx, ny, lo, hi, tol in e.axes:
         p0 = nx * x0 + ny * y0
         p1 = nx * x1 + ny * y1
-        tol = _EPS * (abs(nx) + abs(ny))
         ok &= ~((np.maximum(p0, p1) < lo - tol) | (np.minimum(p0, p1) > hi + tol))
     nx, ny = y0 - y1, x1 - x0
     s = nx * x0 + ny * y0
-    vals_a = np.stack([nx * px + ny * py for px, py in poly])
     tol_a = _EPS * (np.abs(nx) + np.abs(ny))
-    ok &= ~((vals_a.max(axis=0) < s - tol_a) | (vals_a.min(axis=0) > s + tol_a))
-    return ok
+    above = np.zeros(len(x0), bool)
+    below = np.zeros(len(x0), bool)
+    for px, py in e.poly:
+        v = nx * px + ny * py
+        above |= v >= s - tol_a
+        below |= v <= s + tol_a
+    out: np.ndarray = ok & above & below
+    return out
 
 
 # -- the value of one effect on one LOS --------------------------------------------------------
@@ -296,7 +331,8 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     m = prep.map
     grid = m.grid
     cx, cy = grid.centre_x, grid.centre_y
-    x0, y0, x1, y1 = float(cx[src]), float(cy[src]), float(cx[tgt]), float(cy[tgt])
+    lo_id, hi_id = (src, tgt) if src <= tgt else (tgt, src)   # as the batches test it
+    x0, y0, x1, y1 = float(cx[lo_id]), float(cy[lo_id]), float(cx[hi_id]), float(cy[hi_id])
     dist = grid.distance
     best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
     oba: dict[int, Effect] = {}
@@ -304,7 +340,7 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     for i in sorted(cand):
         e = prep.effects[i]
         at_s, at_t = e.hex == src, e.hex == tgt
-        if not (at_s or at_t or touches(e.poly, x0, y0, x1, y1)):
+        if not (at_s or at_t or touches(e.poly, x0, y0, x1, y1, e.axes)):
             continue
         rs = dist(src, e.hex)
         if e.kind in ("vehicle", "wreck"):
@@ -362,60 +398,98 @@ def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarr
 
 def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarray,
               te: np.ndarray) -> np.ndarray:
-    """The counters' DRM of clear pairs (the arithmetic of :func:`hindrances`, per array)."""
+    """The counters' DRM of clear pairs (the arithmetic of :func:`hindrances`, per array): per
+    effect, the pairs whose segment passes near the effect's polygon are tested exactly."""
     grid = prep.map.grid
     cx, cy = grid.centre_x, grid.centre_y
-    x0, y0, x1, y1 = cx[s], cy[s], cx[t], cy[t]
+    # the geometry is the same both ways: test each unordered pair once, from its lower id
+    lo_id, hi_id = np.minimum(s, t).astype(np.int64), np.maximum(s, t).astype(np.int64)
+    uniq, inv = np.unique(lo_id * len(grid) + hi_id, return_inverse=True)
+    ua, ub = np.divmod(uniq, len(grid))
+    x0, y0, x1, y1 = cx[ua], cy[ua], cx[ub], cy[ub]
+    dx, dy = x1 - x0, y1 - y0
+    length = np.hypot(dx, dy)
+    cross0 = dx * y0 - dy * x0          # the segment's line: dx * y - dy * x = cross0
+    along0 = dx * x0 + dy * y0
     n = len(s)
-    hi = np.maximum(se, te)
-    lo = np.minimum(se, te)
-    values: list[tuple[int, np.ndarray, np.ndarray]] = []   # (class, value, key) per effect
+    E = len(prep.effects)
+    val = np.zeros((n, E), np.int8)
+    key = np.zeros((n, E), np.int32)
+    cls = np.zeros(E, np.int8)
     oba_hit: dict[int, np.ndarray] = {}
     firer = np.zeros(n, bool)
-    for e in prep.effects:
-        at_s, at_t = s == e.hex, t == e.hex
-        on = at_s | at_t
-        rest = ~on
-        if rest.any():
-            on[rest] = _touches_many(e.poly, x0[rest], y0[rest], x1[rest], y1[rest])
-        if not on.any():
+    r_u = grid.ranges(ua, ub)
+    for j, e in enumerate(prep.effects):
+        ex, ey, reach = e.circle
+        # first cuts: the hex lies within one hex of a shortest path between the ends, and the
+        # polygon's circle meets the segment's strip; then the exact test
+        dc = prep.distances(e.hex)
+        iu = np.flatnonzero(dc[ua] + dc[ub] <= r_u + 2)
+        if len(iu) == 0:
             continue
-        rs = grid.ranges(s, int(e.hex))
+        slack = (reach + 1.0) * length[iu]
+        ddx, ddy = dx[iu], dy[iu]
+        near = np.abs(ddx * ey - ddy * ex - cross0[iu]) <= slack
+        along = ddx * ex + ddy * ey - along0[iu]
+        near &= (along >= -slack) & (along <= length[iu] * length[iu] + slack)
+        iu = iu[near]
+        if len(iu) == 0:
+            continue
+        on_u = np.zeros(len(uniq), bool)
+        on_u[iu] = _touches_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
+        idx = np.flatnonzero(on_u[inv])      # (an end hex is touched: the segment starts in it)
+        if len(idx) == 0:
+            continue
+        ss, tt, s_e, t_e = s[idx], t[idx], se[idx], te[idx]
+        at_s, at_t = ss == e.hex, tt == e.hex
+        rs = grid.ranges(ss, int(e.hex))
+        hi, lo = np.maximum(s_e, t_e), np.minimum(s_e, t_e)
         if e.kind in ("vehicle", "wreck"):
-            v = np.where(on & ~at_s & ~at_t & (hi <= e.base), e.drm, 0)
-            values.append((1, v, rs))
-            continue
-        rt = grid.ranges(t, int(e.hex))
-        s_in = (e.base <= se) & (se < e.top)
-        t_in = (e.base <= te) & (te < e.top)
-        end = (at_s & (s_in | ((se == e.top) & (te < se)))) | \
-              (at_t & (t_in | ((te == e.top) & (se < te))))
-        r_hi = np.where(se >= te, rs, rt)
-        r_lo = np.where(se >= te, rt, rs)
-        zone = np.maximum((e.top - lo) - (hi - e.top) + 1 + r_hi // 5, 1)
-        between = (s_in & t_in) | ((e.base <= lo) & (lo < e.top) & (e.top <= hi) & (r_lo <= zone))
-        hit = on & np.where(at_s | at_t, end, between)
-        if e.kind == "oba":
-            prev = oba_hit.get(e.group)
-            oba_hit[e.group] = hit if prev is None else (prev | hit)
-            continue
-        firer |= hit & at_s & s_in
-        values.append((0, np.where(hit, e.drm, 0), rs))
+            cls[j] = 1
+            v = np.where(~at_s & ~at_t & (hi <= e.base), e.drm, 0)
+        else:
+            rt = grid.ranges(tt, int(e.hex))
+            s_in = (e.base <= s_e) & (s_e < e.top)
+            t_in = (e.base <= t_e) & (t_e < e.top)
+            end = (at_s & (s_in | ((s_e == e.top) & (t_e < s_e)))) | \
+                  (at_t & (t_in | ((t_e == e.top) & (s_e < t_e))))
+            r_hi = np.where(s_e >= t_e, rs, rt)
+            r_lo = np.where(s_e >= t_e, rt, rs)
+            zone = np.maximum((e.top - lo) - (hi - e.top) + 1 + r_hi // 5, 1)
+            between = (s_in & t_in) | ((e.base <= lo) & (lo < e.top) & (e.top <= hi)
+                                       & (r_lo <= zone))
+            hit = np.where(at_s | at_t, end, between)
+            if e.kind == "oba":
+                got = oba_hit.setdefault(e.group, np.zeros(n, bool))
+                got[idx[hit]] = True
+                continue
+            firer[idx[hit & at_s & s_in]] = True
+            v = np.where(hit, e.drm, 0)
+        val[idx, j] = v
+        pos = v > 0
+        key[idx[pos], j] = rs[pos]
     total = firer.astype(np.int32)
     for g in oba_hit.values():
         total += g.astype(np.int32)
-    for cls in (0, 1):
-        vs = [(v, k) for c, v, k in values if c == cls]
-        if vs:
-            total += _per_key_max(np.stack([v for v, _ in vs], 1), np.stack([k for _, k in vs], 1))
+    for c in (0, 1):
+        cols = np.flatnonzero(cls == c)
+        if not len(cols):
+            continue
+        v = val[:, cols]
+        count = (v > 0).sum(axis=1)
+        total += np.where(count == 1, v.sum(axis=1, dtype=np.int32), 0).astype(np.int32)
+        rows = np.flatnonzero(count > 1)      # several hexes: one per range key, the largest
+        if len(rows):
+            total[rows] += _per_key_max(v[rows], key[np.ix_(rows, cols)])
     return total
 
 
 def _per_key_max(v: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Per row, the sum over distinct keys of the largest value with that key."""
+    """Per row, the sum over distinct keys of the largest value with that key (a value of 0
+    adds nothing, whatever its key)."""
     if v.shape[1] == 1:
         return v[:, 0].astype(np.int32)
-    order = np.argsort(k * 64 - v, axis=1, kind="stable")   # by key, the largest first
+    order = np.argsort(k.astype(np.int64) * 64 - v, axis=1, kind="stable")   # by key, largest first
     vs = np.take_along_axis(v, order, 1)
     ks = np.take_along_axis(k, order, 1)
     first = np.ones(vs.shape, bool)

@@ -249,6 +249,10 @@ class Counters:
             if not isinstance(c, Counter):
                 raise UsageError(f"counters: expected Counter objects, got {c!r}")
         object.__setattr__(self, "items", items)
+        object.__setattr__(self, "_hash", hash(items))   # queries look it up per call
+
+    def __hash__(self) -> int:
+        return self._hash   # type: ignore[attr-defined, no-any-return]
 
     @classmethod
     def none(cls) -> "Counters":

@@ -174,3 +174,24 @@ def test_touches_is_closed_and_symmetric() -> None:
     assert touches(hexagon, 3.0, 1.0, 6.0, 4.0)          # at a vertex
     assert not touches(hexagon, 3.1, 1.0, 6.0, 4.0)
     assert touches(hexagon, 1.0, -3.0, 1.0, 5.0) and touches(hexagon, 1.0, 5.0, 1.0, -3.0)
+
+
+def test_a_touched_hex_lies_near_a_shortest_path() -> None:
+    """The batch forms' first cut (counter_los._pair_drm): a hex the centre-to-centre segment
+    touches is within one hex of a shortest path between the ends (d(a,c) + d(c,b) <= R + 2)."""
+    from hexwx.lineofsight.counter_los import polygon_axes
+    m = hexwx.load_map("maps/hill_village.toml")
+    g = m.grid
+    rng = np.random.default_rng(3)
+    hexes = rng.integers(0, len(m), (300, 2)).tolist()
+    touched = 0
+    for a, b in hexes:
+        x0, y0, x1, y1 = g.centre_x[a], g.centre_y[a], g.centre_x[b], g.centre_y[b]
+        da, db = g.distances_from(a), g.distances_from(b)
+        r = g.distance(a, b)
+        for c in range(len(m)):
+            poly = tuple((float(x), float(y)) for x, y in g.corners(c))
+            if touches(poly, float(x0), float(y0), float(x1), float(y1), polygon_axes(poly)):
+                touched += 1
+                assert da[c] + db[c] <= r + 2, (g.name(a), g.name(b), g.name(c))
+    assert touched > 300
