@@ -7,10 +7,10 @@ hindering counter and hex it covers (an OBA or SMOKE fire mission covers its bla
 Queries then add the effects a LOS meets to the kernel's answer -- no LOS is traced again per
 counter.
 
-Whether a LOS meets a counter's hex is geometry: the segment between the two hex centres
-touches the hexagon (its hexsides and vertices included, A6.1: a LOS along a hexside is
-affected by both hexes), or, for a vehicle in bypass, the triangle of the hex between its
-centre and that hexside (D2.3).  The same test serves single queries (:func:`hindrances`) and
+Whether a LOS meets a counter's hex is geometry: the segment between the two hex centres runs
+inside the hexagon (its hexsides included, A6.1: a LOS along a hexside is affected by both
+hexes; through a vertex only, it does not enter the hex), or, for a vehicle in bypass, inside
+the triangle of the hex between its centre and that hexside (D2.3).  The same test serves single queries (:func:`hindrances`) and
 batches (:func:`apply`), so both give the same answer, and it is symmetric, so LOS stays
 reciprocal.
 
@@ -19,13 +19,14 @@ The rules applied (docs/counters.md has the readings):
 * SMOKE, WP and Blazes (A24, B25) fill their hex from the counter's Location (its level in the
   hex) up to its height.  An end in the SMOKE counts it (the firer, +1 more: A24.8); an end
   exactly at its top looking down into lower terrain counts it too.  A hex between counts when
-  both ends are inside the SMOKE's levels, or when the SMOKE's top, taken as an obstacle,
-  puts the lower end in its blind zone (A6.4).  Several SMOKE counters in one hex count as
+  both ends are below the SMOKE's top (a LOS crosses a hex no lower than its ground, where the
+  SMOKE starts), or when the SMOKE's top, taken as an obstacle, puts the lower end in its
+  blind zone (A6.4).  Several SMOKE counters in one hex count as
   the largest; hexes of one range key (a hexspine pair) count once, the largest.
 * A Blaze on a vehicle or wreck is a burning wreck: +2, and the vehicle no longer adds its
   own +1 (D10, B25).
-* Vehicles and wrecks (D9, D10): +1 in a hex between the ends when neither end is higher than
-  the vehicle's hex; one per range key.
+* Vehicles and wrecks (D9, D10): +1 in a hex between the ends when both ends are at the
+  vehicle's elevation (a LOS at its level); one per range key.
 * OBA Fire For Effect (C1): +1 once per LOS that enters its blast area within two levels of
   its ground, like SMOKE of that height.
 """
@@ -68,12 +69,12 @@ class Effect:
     rule: str
     group: int
     poly: tuple[tuple[float, float], ...]
-    #: the polygon's edge normals, parallel ones once: (nx, ny, lowest, highest projection, tol)
-    axes: tuple[tuple[float, float, float, float, float], ...] = ()
+    #: the polygon's edges (:func:`polygon_edges`)
+    edges: tuple[tuple[float, float, float, float], ...] = ()
 
     def __post_init__(self) -> None:
-        if not self.axes:
-            object.__setattr__(self, "axes", polygon_axes(self.poly))
+        if not self.edges:
+            object.__setattr__(self, "edges", polygon_edges(self.poly))
 
     @property
     def circle(self) -> tuple[float, float, float]:
@@ -84,20 +85,21 @@ class Effect:
         return x, y, max(((p[0] - x) ** 2 + (p[1] - y) ** 2) ** 0.5 for p in self.poly)
 
 
-def polygon_axes(poly: tuple[tuple[float, float], ...]
-                 ) -> tuple[tuple[float, float, float, float, float], ...]:
-    """The separating axes of a convex polygon (edge normals, parallel ones once) with the
-    polygon's projection [lo, hi] on each and the touching tolerance of that axis."""
-    out: list[tuple[float, float, float, float, float]] = []
+def polygon_edges(poly: tuple[tuple[float, float], ...]
+                  ) -> tuple[tuple[float, float, float, float], ...]:
+    """The edges of a convex polygon as (nx, ny, offset, tol): outward normal n, the edge's
+    line n . p = offset, and the touching tolerance of that normal."""
     k = len(poly)
+    cx = sum(p[0] for p in poly) / k
+    cy = sum(p[1] for p in poly) / k
+    out = []
     for i in range(k):
         ax, ay = poly[i]
         bx, by = poly[(i + 1) % k]
         nx, ny = ay - by, bx - ax
-        if any(abs(nx * o[1] - ny * o[0]) <= 1e-9 * (abs(nx) + abs(ny)) for o in out):
-            continue
-        vals = [nx * px + ny * py for px, py in poly]
-        out.append((nx, ny, min(vals), max(vals), _EPS * (abs(nx) + abs(ny))))
+        if nx * (cx - ax) + ny * (cy - ay) > 0:      # inward: turn it round
+            nx, ny = -nx, -ny
+        out.append((nx, ny, nx * ax + ny * ay, _EPS * (abs(nx) + abs(ny))))
     return tuple(out)
 
 
@@ -249,48 +251,53 @@ def _polygon(grid: Any, h: int, hexside: int | None) -> tuple[tuple[float, float
 
 # -- geometry ----------------------------------------------------------------------------------
 
-def touches(poly: tuple[tuple[float, float], ...], x0: float, y0: float, x1: float,
-            y1: float, axes: tuple[tuple[float, float, float, float, float], ...] | None = None
-            ) -> bool:
-    """Whether segment (x0, y0)-(x1, y1) touches convex polygon ``poly`` (boundary included):
-    no separating axis among the polygon's edge normals (``axes``: :func:`polygon_axes`,
-    made here when not given) and the segment's normal."""
-    for nx, ny, lo, hi, tol in (axes if axes is not None else polygon_axes(poly)):
-        p0 = nx * x0 + ny * y0
-        p1 = nx * x1 + ny * y1
-        if (p0 if p0 > p1 else p1) < lo - tol or (p0 if p0 < p1 else p1) > hi + tol:
+#: The shortest run of a LOS inside a counter's polygon that counts, in pixels: a LOS along a
+#: hexside runs the hexside's length in both hexes (A6.1), one through a vertex touches a
+#: third hex at a point only and does not enter it.
+MIN_RUN_PX = 0.5
+
+
+def crosses(edges: tuple[tuple[float, float, float, float], ...], x0: float, y0: float,
+            x1: float, y1: float) -> bool:
+    """Whether segment (x0, y0)-(x1, y1) runs inside the convex polygon of ``edges``
+    (:func:`polygon_edges`; its boundary included) for at least :data:`MIN_RUN_PX` pixels: the
+    segment clipped to each edge's half-plane in turn (Cyrus-Beck)."""
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for nx, ny, off, tol in edges:
+        num = nx * x0 + ny * y0 - off - tol
+        den = nx * dx + ny * dy
+        if den == 0.0:
+            if num > 0.0:
+                return False
+            continue
+        t = -num / den
+        if den < 0.0:
+            t0 = t if t > t0 else t0
+        else:
+            t1 = t if t < t1 else t1
+        if t0 > t1:
             return False
-    nx, ny = y0 - y1, x1 - x0
-    s = nx * x0 + ny * y0
-    tol = _EPS * (abs(nx) + abs(ny))
-    below = above = False
-    for px, py in poly:
-        v = nx * px + ny * py
-        if v >= s - tol:
-            above = True
-        if v <= s + tol:
-            below = True
-    return above and below
+    return (t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX
 
 
-def _touches_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
                   y1: np.ndarray) -> np.ndarray:
-    """:func:`touches` of effect ``e``'s polygon for many segments (the same arithmetic)."""
+    """:func:`crosses` of effect ``e``'s polygon for many segments (the same arithmetic)."""
+    dx, dy = x1 - x0, y1 - y0
+    t0 = np.zeros(len(x0))
+    t1 = np.ones(len(x0))
     ok = np.ones(len(x0), bool)
-    for nx, ny, lo, hi, tol in e.axes:
-        p0 = nx * x0 + ny * y0
-        p1 = nx * x1 + ny * y1
-        ok &= ~((np.maximum(p0, p1) < lo - tol) | (np.minimum(p0, p1) > hi + tol))
-    nx, ny = y0 - y1, x1 - x0
-    s = nx * x0 + ny * y0
-    tol_a = _EPS * (np.abs(nx) + np.abs(ny))
-    above = np.zeros(len(x0), bool)
-    below = np.zeros(len(x0), bool)
-    for px, py in e.poly:
-        v = nx * px + ny * py
-        above |= v >= s - tol_a
-        below |= v <= s + tol_a
-    out: np.ndarray = ok & above & below
+    for nx, ny, off, tol in e.edges:
+        num = nx * x0 + ny * y0 - off - tol
+        den = nx * dx + ny * dy
+        flat = den == 0.0
+        ok &= ~(flat & (num > 0.0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = -num / np.where(flat, 1.0, den)
+        t0 = np.where(~flat & (den < 0.0) & (t > t0), t, t0)
+        t1 = np.where(~flat & (den > 0.0) & (t < t1), t, t1)
+    out: np.ndarray = ok & (t0 <= t1) & ((t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX)
     return out
 
 
@@ -307,11 +314,11 @@ def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int,
                 (at_t and (t_in or (tE == top and sE < tE))):
             return drm
         return 0
-    if s_in and t_in:
-        return drm
     hi, lo = (sE, tE) if sE >= tE else (tE, sE)
+    if hi < top:
+        return drm    # both ends under its top: the LOS crosses the hex within the SMOKE
     r_hi, r_lo = (rs, rt) if sE >= tE else (rt, rs)
-    if base <= lo < top <= hi and r_lo <= max((top - lo) - (hi - top) + 1 + r_hi // 5, 1):
+    if lo < top and r_lo <= max((top - lo) - (hi - top) + 1 + r_hi // 5, 1):
         return drm    # the lower end lies in the blind zone of the SMOKE's top (A6.4)
     return 0
 
@@ -340,11 +347,11 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     for i in sorted(cand):
         e = prep.effects[i]
         at_s, at_t = e.hex == src, e.hex == tgt
-        if not (at_s or at_t or touches(e.poly, x0, y0, x1, y1, e.axes)):
+        if not (at_s or at_t or crosses(e.edges, x0, y0, x1, y1)):
             continue
         rs = dist(src, e.hex)
         if e.kind in ("vehicle", "wreck"):
-            if at_s or at_t or max(sE, tE) > e.base:
+            if at_s or at_t or sE != e.base or tE != e.base:
                 continue
             v, cls = e.drm, 1
         else:
@@ -436,7 +443,7 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
         if len(iu) == 0:
             continue
         on_u = np.zeros(len(uniq), bool)
-        on_u[iu] = _touches_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
+        on_u[iu] = _crosses_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
         idx = np.flatnonzero(on_u[inv])      # (an end hex is touched: the segment starts in it)
         if len(idx) == 0:
             continue
@@ -446,7 +453,7 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
         hi, lo = np.maximum(s_e, t_e), np.minimum(s_e, t_e)
         if e.kind in ("vehicle", "wreck"):
             cls[j] = 1
-            v = np.where(~at_s & ~at_t & (hi <= e.base), e.drm, 0)
+            v = np.where(~at_s & ~at_t & (s_e == e.base) & (t_e == e.base), e.drm, 0)
         else:
             rt = grid.ranges(tt, int(e.hex))
             s_in = (e.base <= s_e) & (s_e < e.top)
@@ -456,8 +463,7 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
             r_hi = np.where(s_e >= t_e, rs, rt)
             r_lo = np.where(s_e >= t_e, rt, rs)
             zone = np.maximum((e.top - lo) - (hi - e.top) + 1 + r_hi // 5, 1)
-            between = (s_in & t_in) | ((e.base <= lo) & (lo < e.top) & (e.top <= hi)
-                                       & (r_lo <= zone))
+            between = (hi < e.top) | ((lo < e.top) & (r_lo <= zone))
             hit = np.where(at_s | at_t, end, between)
             if e.kind == "oba":
                 got = oba_hit.setdefault(e.group, np.zeros(n, bool))

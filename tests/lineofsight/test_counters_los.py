@@ -8,7 +8,7 @@ import pytest
 import hexwx
 from hexwx.errors import UsageError
 from hexwx.lineofsight.batch import los_pairs
-from hexwx.lineofsight.counter_los import prepare, touches
+from hexwx.lineofsight.counter_los import crosses, polygon_edges, prepare
 from hexwx.lineofsight.counters import Counter, Counters, counter_type, parse_counter
 from tests.vasl_boards import board
 
@@ -111,7 +111,11 @@ def test_smoke_below_a_high_los_does_not_hinder(bd02) -> None:
     found = 0
     for i in np.flatnonzero(high)[:400].tolist():
         r = hexwx.los(m, int(t.src[i]), int(t.tgt[i]))
-        low = [th.name for th in r.thread if th.ground == 0 and 0 < th.rs < r.range]
+        g = m.grid
+        a, b = m.parse(r.source), m.parse(r.target)
+        low = [th.name for th in r.thread if th.ground == 0 and 0 < th.rs < r.range
+               and crosses(polygon_edges(tuple(g.corners(m.parse(th.name)))),
+                           g.centre_x[a], g.centre_y[a], g.centre_x[b], g.centre_y[b])]
         if low:
             rc = hexwx.los(m, r.source, r.target, counters=[f"White +3 Smoke@{low[0]}"])
             assert rc.hindrance == r.hindrance and not rc.blocked
@@ -168,30 +172,38 @@ def test_counter_off_the_map_or_level_is_a_clear_error(bd02) -> None:
         hexwx.los(bd02, "A5", "J5", counters=["Blaze@A5:3"])
 
 
-def test_touches_is_closed_and_symmetric() -> None:
-    hexagon = ((0.0, 0.0), (2.0, 0.0), (3.0, 1.0), (2.0, 2.0), (0.0, 2.0), (-1.0, 1.0))
-    assert touches(hexagon, -5.0, 0.0, 5.0, 0.0)         # along an edge
-    assert touches(hexagon, 3.0, 1.0, 6.0, 4.0)          # at a vertex
-    assert not touches(hexagon, 3.1, 1.0, 6.0, 4.0)
-    assert touches(hexagon, 1.0, -3.0, 1.0, 5.0) and touches(hexagon, 1.0, 5.0, 1.0, -3.0)
+def test_a_los_along_a_hexside_crosses_both_hexes_a_vertex_neither() -> None:
+    hexagon = polygon_edges(((0.0, 0.0), (2.0, 0.0), (3.0, 1.0), (2.0, 2.0), (0.0, 2.0),
+                             (-1.0, 1.0)))
+    assert crosses(hexagon, -5.0, 0.0, 5.0, 0.0)          # along an edge (A6.1)
+    assert not crosses(hexagon, 3.0, 1.0, 6.0, 4.0)       # from a vertex outwards
+    assert not crosses(hexagon, 2.0, -1.0, 4.0, 3.0)      # through the vertex (3, 1) only
+    assert crosses(hexagon, 1.0, -3.0, 1.0, 5.0) and crosses(hexagon, 1.0, 5.0, 1.0, -3.0)
+    assert not crosses(hexagon, 3.2, -1.0, 3.2, 5.0)
 
 
-def test_a_touched_hex_lies_near_a_shortest_path() -> None:
+def test_a_crossed_hex_lies_near_a_shortest_path() -> None:
     """The batch forms' first cut (counter_los._pair_drm): a hex the centre-to-centre segment
-    touches is within one hex of a shortest path between the ends (d(a,c) + d(c,b) <= R + 2)."""
-    from hexwx.lineofsight.counter_los import polygon_axes
+    runs through is within one hex of a shortest path between the ends (d(a,c) + d(c,b) <=
+    R + 2); and every such hex is one the kernel's thread enters or one next to it (the single
+    query's cut)."""
     m = hexwx.load_map("maps/hill_village.toml")
     g = m.grid
     rng = np.random.default_rng(3)
-    hexes = rng.integers(0, len(m), (300, 2)).tolist()
-    touched = 0
+    hexes = rng.integers(0, len(m), (200, 2)).tolist()
+    edges = [polygon_edges(tuple((float(x), float(y)) for x, y in g.corners(c)))
+             for c in range(len(m))]
+    crossed = 0
     for a, b in hexes:
-        x0, y0, x1, y1 = g.centre_x[a], g.centre_y[a], g.centre_x[b], g.centre_y[b]
+        x0, y0, x1, y1 = (float(v) for v in (g.centre_x[a], g.centre_y[a], g.centre_x[b],
+                                             g.centre_y[b]))
         da, db = g.distances_from(a), g.distances_from(b)
         r = g.distance(a, b)
+        near = {m.parse(t.name) for t in hexwx.los(m, a, b).thread}
+        near |= {int(x) for h in list(near) for x in g.neighbours[h] if x >= 0}
         for c in range(len(m)):
-            poly = tuple((float(x), float(y)) for x, y in g.corners(c))
-            if touches(poly, float(x0), float(y0), float(x1), float(y1), polygon_axes(poly)):
-                touched += 1
+            if crosses(edges[c], x0, y0, x1, y1):
+                crossed += 1
                 assert da[c] + db[c] <= r + 2, (g.name(a), g.name(b), g.name(c))
-    assert touched > 300
+                assert c in near or hexwx.los(m, a, b).blocked
+    assert crossed > 300
