@@ -278,7 +278,7 @@ def crosses(edges: tuple[tuple[float, float, float, float], ...], x0: float, y0:
             t1 = t if t < t1 else t1
         if t0 > t1:
             return False
-    return (t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX
+    return bool((t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX)
 
 
 def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
