@@ -78,3 +78,34 @@ def test_los_table_with_counters_equals_los(capsys, tmp_path) -> None:
     row = next(line for line in out.read_text().splitlines() if line.startswith(f"{a},{b},"))
     r = hexwx.los(m, a, b, counters=[f"White +3 Smoke@{mid}"])
     assert row.split(",")[3:] == ["0", str(r.hindrance)] and r.hindrance == 3
+
+
+def test_los_batch_and_exposure_take_counters_and_a_scenario(capsys, tmp_path) -> None:
+    m = hexwx.load_map(VILLAGE)
+    a, b, mid = _clear_pair(m)
+    pairs = tmp_path / "p.csv"
+    pairs.write_text(f"src,tgt\n{a},{b}\n")
+    rc, out, err = _run(capsys, "los-batch", VILLAGE, pairs, "--counter",
+                        f"White +3 Smoke@{mid}", "--format", "jsonl")
+    assert rc == 0, err
+    assert json.loads(out)["hindrance"] == 3
+    sc = tmp_path / "s.toml"
+    from pathlib import Path
+    village = Path(VILLAGE).resolve()
+    sc.write_text(f'map = "{village}"\n[[counters]]\nname = "White +3 Smoke"\nhex = "{mid}"\n')
+    rc, out, err = _run(capsys, "los-batch", "--scenario", sc, pairs, "--format", "jsonl")
+    assert rc == 0, err
+    assert json.loads(out)["hindrance"] == 3
+    rc, out, _ = _run(capsys, "los-batch", "--scenario", sc, pairs, "--format", "jsonl",
+                      "--no-counters")
+    assert json.loads(out)["hindrance"] == 0
+    # exposure: SMOKE of +3 with the terrain of six blocks some LOS: never more observers
+    rc, out, _ = _run(capsys, "exposure", VILLAGE, "--json")
+    bare = json.loads(out)
+    rc, out, _ = _run(capsys, "exposure", "--scenario", sc, "--json")
+    smoked = json.loads(out)
+    assert rc == 0
+    bare_c = bare.get("counts") or bare.get("hexes")
+    smoked_c = smoked.get("counts") or smoked.get("hexes")
+    assert bare_c.keys() == smoked_c.keys()
+    assert all((smoked_c[k] or 0) <= (bare_c[k] or 0) for k in bare_c)
