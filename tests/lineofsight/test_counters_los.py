@@ -207,3 +207,19 @@ def test_a_crossed_hex_lies_near_a_shortest_path() -> None:
                 assert da[c] + db[c] <= r + 2, (g.name(a), g.name(b), g.name(c))
                 assert c in near or hexwx.los(m, a, b).blocked
     assert crossed > 300
+
+
+def test_rubble_changes_movement_too(bd02) -> None:
+    """path/reach with counters: a rubbled building costs as rubble (B24)."""
+    m = bd02
+    nb = m.grid.neighbours
+    building = next(h for h in range(len(m)) if m.terrain_of(h).is_building
+                    and m.hexes.levels[h] == 0 and all(x >= 0 for x in nb[h]))
+    start = next(int(x) for x in nb[building] if not m.terrain_of(int(x)).is_building)
+    bare = hexwx.path(m, start, building, unit="infantry")
+    rubble = hexwx.path(m, start, building, unit="infantry",
+                        counters=[f"Stone Rubble@{m.name_of(building)}"])
+    assert bare.found and rubble.found and rubble.hexes[-1] == m.name_of(building)
+    last = rubble.steps[-1]
+    assert "rubble" in " ".join(str(p) for p in last.parts).lower(), last
+    assert last.parts != bare.steps[-1].parts
