@@ -252,3 +252,22 @@ def test_table_movement_follows_the_turn(page: Page, tmp_path: Path,
         page.js("document.getElementById('tog-move').click()")
         page.wait("!document.querySelector('#layer-overlay path.reach') && "
                   "document.getElementById('move-allow').textContent === ''")
+
+
+def test_counters_drawn_and_in_the_answers(page: Page, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``hexwx serve MAP --counter``: the counter's tile on the map, and a LOS through it shows
+    its hindrance (the answer of ``hexwx los --counter``)."""
+    from hexwx.lineofsight.counters import parse_counter
+    with running(MAP, counters=[parse_counter("White +3 Smoke@C2")]) as srv:
+        open_page(page, srv.url)
+        assert page.js("document.querySelectorAll('#layer-counters .map-counter').length") == 1
+        assert page.js("document.querySelector('.map-counter title').textContent") == \
+            "White +3 Smoke in C2: smoke +3 (A24)"
+        page.click('[data-hex="A1"]')
+        page.click('[data-hex="G3"]')
+        shown = shown_los(page, "A1", "G3")
+        want = cli_json(capsys, "los", MAP, "A1", "G3", "--counter", "White +3 Smoke@C2", "--json")
+        assert want["hindrance"] == 3
+        expect_shown(shown, want)
+        page.screenshot(tmp_path / "counters.png")
