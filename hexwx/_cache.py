@@ -7,6 +7,7 @@ The default budget is ``$HEXWX_MAP_CACHE_MB`` MiB (512).
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 from collections import OrderedDict
@@ -20,14 +21,28 @@ V = TypeVar("V")
 DEFAULT_MB = 512
 
 
+#: The largest size setting read (1 PiB): beyond it a number means "no bound" in practice.
+_MAX_MB = float(2**30)
+
+
+def megabytes_setting(name: str, default: float) -> int:
+    """Bytes of the size setting ``$name`` in MiB (``default`` when unset or empty).  UsageError
+    naming the variable for anything but a number from 0 up (nan, inf, ``1e400``, text); sizes
+    past 1 PiB are read as 1 PiB."""
+    text = os.environ.get(name, "").strip()
+    try:
+        mb = float(text) if text else float(default)
+    except ValueError:
+        mb = math.nan
+    if not mb >= 0 or math.isinf(mb):       # (nan fails the first test)
+        from hexwx.errors import UsageError
+        raise UsageError(f"${name}={text[:40]!r}: expected a size in MiB, a number from 0 up")
+    return int(min(mb, _MAX_MB) * 2**20)
+
+
 def budget_bytes() -> int:
     """The cache budget in bytes: ``$HEXWX_MAP_CACHE_MB`` MiB, else 512 MiB."""
-    text = os.environ.get("HEXWX_MAP_CACHE_MB", "")
-    try:
-        mb = float(text) if text else DEFAULT_MB
-    except ValueError:
-        mb = DEFAULT_MB
-    return int(max(mb, 0) * 2**20)
+    return megabytes_setting("HEXWX_MAP_CACHE_MB", DEFAULT_MB)
 
 
 def nbytes_of(obj: Any, _depth: int = 0) -> int:

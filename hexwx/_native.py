@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from hexwx._cache import ByteLRU, nbytes_of
+from hexwx._kernel_bounds import check_kernel_map
 from hexwx.errors import HexwxError
 
 #: Column order of the packed per-hex array HX (M[3]).
@@ -247,9 +248,10 @@ class _Prepared:
                           ctypes.addressof(self.frames), 0, 0)
         self.ref = ctypes.byref(self.kmap)
         self.pointer = ctypes.pointer(self.kmap)   # (a struct field takes a pointer object)
-        # the largest range on the map bounds the hindrance keys a trace writes
-        col, dy2 = hx[:, 2].astype(np.int64), hx[:, 3].astype(np.int64)
-        self.max_range = int(col.max() - col.min() + (dy2.max() - dy2.min()) // 2) if n else 0
+        # every value the kernel indexes with lies inside its array; the largest range on the
+        # map bounds the hindrance keys a trace writes
+        self.max_range = check_kernel_map(hx, h6, self.arrays[6], [fa for _, fa in self.frame_arrays],
+                                          HX_COLUMNS, H6_COLUMNS)
 
 
     @staticmethod

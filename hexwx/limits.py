@@ -29,7 +29,7 @@ from hexwx.errors import DataError, UsageError
 if TYPE_CHECKING:  # zipfile is imported when an archive is opened
     import zipfile
 
-__all__ = ["Limit", "limit", "check_input", "read_text_input", "read_bytes_input", "open_zip",
+__all__ = ["Limit", "limit", "track_inputs", "note_input", "inputs_read", "check_input", "read_text_input", "read_bytes_input", "open_zip",
            "read_zip_entry", "gunzip", "open_image", "check_count", "toml_depth",
            "MAX_LAYOUT_BOARDS"]
 
@@ -51,12 +51,13 @@ class Limit:
             raw = os.environ.get(self.env)
             if raw:
                 try:
-                    v = int(raw)
+                    v = int(raw) if len(raw.strip()) <= 18 else -1    # (beyond: no real bound)
                 except ValueError:
-                    raise UsageError(f"${self.env}={raw!r}: expected a whole number "
+                    raise UsageError(f"${self.env}={raw[:40]!r}: expected a whole number "
                                      f"({self.name})") from None
                 if v <= 0:
-                    raise UsageError(f"${self.env}={raw!r}: expected a number > 0 ({self.name})")
+                    raise UsageError(f"${self.env}={raw[:40]!r}: expected a whole number from 1 "
+                                     f"to 18 digits ({self.name})")
                 return v * (MB if self.unit == "MB" else 1)
         return self.default
 
@@ -103,6 +104,30 @@ _SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character 
             (stat.S_ISDIR, "a directory"))
 
 
+#: The files read since :func:`track_inputs` (device, inode), or None when not tracking.
+_inputs_read: set[tuple[int, int]] | None = None
+
+
+def track_inputs() -> None:
+    """Remember every file read from now on (a command's inputs, however it found them: the
+    terrain table, board archives in the VASL folder, a save's boards, a scenario's map),
+    so that :mod:`hexwx.outputs` refuses to write over any of them.  The command line turns
+    it on for each command."""
+    global _inputs_read
+    _inputs_read = set()
+
+
+def note_input(st: os.stat_result) -> None:
+    """Record a file read (its ``stat``) when tracking (:func:`track_inputs`)."""
+    if _inputs_read is not None:
+        _inputs_read.add((st.st_dev, st.st_ino))
+
+
+def inputs_read() -> frozenset[tuple[int, int]]:
+    """(device, inode) of every file read since :func:`track_inputs` (empty when not tracking)."""
+    return frozenset(_inputs_read or ())
+
+
 def check_input(path: str | os.PathLike[str], what: str = "an input file",
                 lim: Limit = INPUT_FILE) -> int:
     """The size of input file ``path``; DataError unless it is a regular file within ``lim``.
@@ -117,6 +142,7 @@ def check_input(path: str | os.PathLike[str], what: str = "an input file",
         raise DataError(f"{src}: no such file; expected {what}") from None
     except (OSError, ValueError) as exc:
         raise DataError(f"{src}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    note_input(st)
     if not stat.S_ISREG(st.st_mode):
         kind = next((name for test, name in _SPECIAL if test(st.st_mode)), "not a regular file")
         raise DataError(f"{src}: is {kind}; expected {what} (a regular file)")
@@ -181,6 +207,9 @@ def open_zip(source: str | os.PathLike[str] | bytes | IO[bytes], what: str = "a 
         fobj = None
     else:
         name, fobj = str(getattr(source, "name", "<stream>")), source
+    declared = _declared_entries(fobj if fobj is not None else name)
+    if declared > ZIP_ENTRIES.value:      # before zipfile reads every entry's record
+        raise DataError(f"{name}: {declared:,} entries exceeds {ZIP_ENTRIES.describe()}")
     try:
         zf = zipfile.ZipFile(fobj if fobj is not None else name)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, NotImplementedError) as exc:
@@ -191,6 +220,44 @@ def open_zip(source: str | os.PathLike[str] | bytes | IO[bytes], what: str = "a 
         zf.close()
         raise DataError(f"{name}: {len(zf.infolist()):,} entries exceeds {ZIP_ENTRIES.describe()}")
     return zf
+
+
+#: The end of an archive: the end-of-central-directory record (22 bytes) and its comment.
+_EOCD_REACH = 22 + 0xFFFF
+
+
+def _declared_entries(source: str | IO[bytes]) -> int:
+    """The entry count an archive's end records declare (the ZIP64 one when present), read
+    from its last 64 KiB; 0 when none is found (zipfile then says what is wrong).  The count
+    is known before :class:`zipfile.ZipFile` builds a record of every entry: 5 million
+    entries cost it gigabytes and a minute."""
+    import struct
+    try:
+        fh = open(source, "rb") if isinstance(source, str) else source
+        try:
+            start = fh.tell()
+            size = fh.seek(0, 2)
+            fh.seek(max(0, size - _EOCD_REACH))
+            tail = fh.read(_EOCD_REACH)
+            at = tail.rfind(b"PK\x05\x06")
+            if at < 0 or at + 22 > len(tail):
+                return 0
+            count = struct.unpack_from("<H", tail, at + 10)[0]
+            loc = at - 20                           # the ZIP64 locator comes right before it
+            if loc >= 0 and tail[loc:loc + 4] == b"PK\x06\x07":
+                end64 = struct.unpack_from("<Q", tail, loc + 8)[0]
+                if end64 + 56 <= size:
+                    fh.seek(end64)
+                    rec = fh.read(56)
+                    if rec[:4] == b"PK\x06\x06":
+                        count = max(count, struct.unpack_from("<Q", rec, 32)[0])
+            fh.seek(start)
+            return int(count)
+        finally:
+            if isinstance(source, str):
+                fh.close()
+    except (OSError, ValueError, struct.error):
+        return 0
 
 
 def read_zip_entry(zf: zipfile.ZipFile, member: str, *, source: str | None = None,

@@ -6,12 +6,16 @@ and then renamed over the target with :func:`os.replace`.  So:
 
 * nothing but the requested path is created, replaced or deleted: a link planted at any
   temporary name is never followed, a user's own ``out.csv.tmp`` is never touched, and a
-  failed or interrupted write removes only the temporary file it created itself;
+  failed or interrupted write (Ctrl-C, and SIGTERM or SIGHUP in the command line) removes
+  only the temporary file it created itself; the temporary file of an earlier write killed
+  outright (SIGKILL) is removed by the next write of the same target (a writer holds a lock
+  on its temporary file while it lives: only unlocked ones are removed);
 * readers of the target see the old file or the whole new one, never a partial file;
 * when the target is a symbolic link, the link itself is replaced by the new file (the file
   it pointed to is left alone);
 * special files (FIFO, device, socket, directory) are refused as outputs, and so are the
-  command's own input files, each with a one-line :class:`~hexwx.errors.UsageError`; an
+  command's own input files -- those given and every file it read
+  (:func:`hexwx.limits.track_inputs`) -- each with a one-line :class:`~hexwx.errors.UsageError`; an
   empty name (``-o ""``, an unset ``$VAR``) is a usage error too.
 
 ``-`` (or ``None``) means standard output.  Use :func:`check_output` before long work so a
@@ -22,15 +26,23 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from hexwx.errors import DataError, UsageError
 
-__all__ = ["check_output", "csv_cell", "open_output", "write_output", "STDOUT"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no locks, stale files stay
+    fcntl = None  # type: ignore[assignment]
+from hexwx.limits import inputs_read
+
+__all__ = ["check_output", "csv_cell", "open_output", "printable", "write_output", "STDOUT"]
 
 #: The name that means standard output.
 STDOUT = "-"
@@ -96,6 +108,9 @@ def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object
             raise UsageError(f"{option} {text!r} is {kind}; expected a regular file "
                              f"(or '-' for standard output)")
         me = _identity(p)
+        if me is not None and me in inputs_read():
+            raise UsageError(f"{option} {text!r} is a file the command read (one of its inputs); "
+                             f"expected a different output file")
         for src in inputs:
             if src is None or isinstance(src, (bytes, int)):
                 continue
@@ -116,15 +131,48 @@ def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object
 
 
 def _temp_beside(p: Path) -> tuple[int, Path]:
-    """Create a new, unique, empty file beside ``p``: (descriptor, path); never follows links."""
+    """Create a new, unique, empty file beside ``p``: (descriptor, path); never follows links.
+    The file is locked (``flock``) while its writer lives: see :func:`_remove_stale`."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
     for _ in range(100):
         tmp = p.with_name(f".{p.name}.{os.urandom(6).hex()}.tmp")  # as secrets.token_hex
         try:
-            return os.open(tmp, flags, 0o666), tmp
+            fd = os.open(tmp, flags, 0o666)
         except FileExistsError:
             continue
+        if fcntl is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd, tmp
     raise DataError(f"cannot write {str(p)!r}: no unused temporary name in {str(p.parent)!r}")
+
+
+def _remove_stale(p: Path) -> None:
+    """Remove the temporary files of earlier writes of ``p`` whose writer died (killed with
+    SIGKILL, or the machine went down): regular files of this user named as
+    :func:`_temp_beside` names them, that nobody holds locked.  A live writer holds its lock."""
+    if fcntl is None:
+        return
+    name = re.compile(re.escape(f".{p.name}.") + r"[0-9a-f]{12}\.tmp")
+    with contextlib.suppress(OSError), os.scandir(p.parent) as it:
+        stale = [e.path for e in it if name.fullmatch(e.name)]
+    for path in stale:
+        try:
+            fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            # (a writer locks its file right after creating it: a file seconds old is not
+            # one being created now)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and \
+                    st.st_ctime < time.time() - 2:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)   # OSError: a live writer's
+                os.unlink(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 @contextlib.contextmanager
@@ -145,6 +193,7 @@ def open_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object]
         yield out  # type: ignore[misc]
         out.flush()
         return
+    _remove_stale(p)
     fd, tmp = _temp_beside(p)
     done = False
     try:
@@ -212,3 +261,18 @@ def csv_cell(text: str) -> str:
     if formula or any(ch in s for ch in ',"\n\r') or s != s.strip():
         return '"' + s.replace('"', '""') + '"'
     return s
+
+
+#: Characters a text answer never prints as they are: C0 and C1 controls and DEL (a newline in
+#: a piece name would forge a line, an ESC drive the terminal), line and paragraph separators,
+#: and the bidirectional overrides and isolates (text that reads in another order than stored).
+_UNPRINTABLE = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+                for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F),
+                          *range(0x2066, 0x206A)]}
+
+
+def printable(text: object) -> str:
+    """``text`` for a line of text output, with every control character (and the others of
+    :data:`_UNPRINTABLE`) written as an escape (``\\x0a``), so a name read from a file stays
+    on its line and cannot drive the terminal.  Ordinary names come back unchanged."""
+    return str(text).translate(_UNPRINTABLE)

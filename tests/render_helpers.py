@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from hexwx.hexmap.board import HexMap
+from hexwx.lineofsight.results import Hindrance, LosResult
 from hexwx.hexmap.coords import Grid
 from hexwx.hexmap.pixelgeom import build_geometry
 from hexwx.hexmap.terrain import CATALOGUE, catalogue_type
@@ -46,50 +47,30 @@ def synthetic_map() -> HexMap:
 
 
 @dataclass(frozen=True)
-class FakeHindrance:
-    hex: str
-    drm: int
-    kind: str
-    rule: str
-
-
-@dataclass(frozen=True)
-class FakeLos:
-    """Stand-in with the fields of hexwx.lineofsight.engine.LosResult that rendering reads."""
-
-    source: str
-    target: str
-    range: int
-    blocked: bool
-    reason: str
-    rule: str | None
-    blocked_at: tuple[float, float] | None
-    blocking_hex: str | None
-    hindrance: int
-    lv: int
-    drm: int
-    hindrances: tuple[FakeHindrance, ...] = ()
-    thread: tuple[str, ...] = ()
-    source_level: int = 0
-    target_level: int = 0
-
-
-@dataclass(frozen=True)
 class FakeViewshed:
     blocked: np.ndarray
     drm: np.ndarray
 
 
-def clear_los_through_grain() -> FakeLos:
+def _made_los(source: str, target: str, range_: int, blocked: bool, reason: str, rule: str | None,
+              blocked_at: tuple[float, float] | None, blocking_hex: str | None, hindrance: int,
+              lv: int, hindrances: tuple[Hindrance, ...] = ()) -> LosResult:
+    """A LOS answer made by hand (not by the engine): rendering draws what it is given."""
+    at = None if blocked_at is None else (blocked_at[0], blocked_at[1])
+    return LosResult(source, target, 0, 0, range_, blocked, reason, rule, at,  # type: ignore[arg-type]
+                     blocking_hex, hindrance, lv, hindrances)
+
+
+def clear_los_through_grain() -> LosResult:
     """A clear LOS B3 -> E2 with the grain of C3 (+1) and fog LV (+1) in D3."""
-    return FakeLos("B3", "E2", 3, False, "clear", None, None, None, 1, 1, 2,
-                   (FakeHindrance("C3", 1, "grain", "B15"), FakeHindrance("D3", 1, "lv", "E3.311")))
+    return _made_los("B3", "E2", 3, False, "clear", None, None, None, 1, 1,
+                     (Hindrance("C3", 1, "grain", "B15"), Hindrance("D3", 1, "lv", "E3.311")))
 
 
-def blocked_los_by_woods(m: HexMap) -> FakeLos:
+def blocked_los_by_woods(m: HexMap) -> LosResult:
     """LOS C5 -> G5 blocked where it enters the woods of E5."""
     x, y = m.grid.centre(m.grid.parse("E5"))
-    return FakeLos("C5", "G5", 4, True, "woods", "B13", (x - 20.0, y), "E5", 0, 0, 0)
+    return _made_los("C5", "G5", 4, True, "woods", "B13", (x - 20.0, y), "E5", 0, 0)
 
 
 def close(rgb: tuple[int, ...], want: tuple[int, ...], tol: int = 40) -> bool:

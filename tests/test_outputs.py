@@ -235,3 +235,96 @@ def test_dev_stdout_redirected_to_a_file_is_not_replaced(tmp_path, map_file):
                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     assert p.returncode == 2 and "system directory" in p.stderr
     assert os.path.islink("/dev/stdout")
+
+
+# -- issue #25 O1/O2: every file read is an input; signals and killed writers -------------------
+
+def vasl_copy(tmp_path: Path) -> Path:
+    """A VASL folder of our own (terrain table, boards 2 and 4) that a failed test may damage."""
+    from vasl_boards import vasl_dir
+    src = vasl_dir()
+    d = tmp_path / "vasl"
+    (d / "boards").mkdir(parents=True)
+    shutil.copyfile(src / "SharedBoardMetadata.xml", d / "SharedBoardMetadata.xml")
+    for b in ("bd02", "bd04"):
+        shutil.copyfile(src / "boards" / b, d / "boards" / b)
+    return d
+
+
+@pytest.mark.parametrize("target", ["SharedBoardMetadata.xml", "boards/bd02", "boards/bd04"])
+@pytest.mark.parametrize("cmd", [["los-table", "bd02,bd04"], ["los-table", "SAVE"],
+                                 ["import-vsav", "SAVE"]])
+def test_files_found_through_the_vasl_folder_are_inputs(tmp_path, capsys, monkeypatch, cmd, target):
+    """The terrain table and the board archives a command finds by itself (through
+    $HEXWX_VASL_DIR, a save's boards) are refused as -o, read from the map cache or not."""
+    from vsav_helpers import board_command, save_text, write_save
+    d = vasl_copy(tmp_path)
+    monkeypatch.setenv("HEXWX_VASL_DIR", str(d))
+    monkeypatch.delenv("HEXWX_VASL_METADATA", raising=False)
+    if cmd[1] == "SAVE":
+        save = tmp_path / "game.vsav"
+        write_save(save, save_text([board_command("0\t0\t02\tVER\t6.4", "1\t0\t04\tVER\t6.1")]))
+        cmd = [cmd[0], str(save)]
+        if cmd[0] == "los-table":
+            cmd.append("--ignore-board-extras")
+    before = listing(d / "boards"), (d / "SharedBoardMetadata.xml").read_bytes()
+    for attempt in ("first", "cached"):
+        rc, out, err = run(capsys, *cmd, "-o", d / target)
+        assert rc == 2, (attempt, err)
+        assert "is a file the command read" in err and len(err.strip().splitlines()) == 1
+        assert (listing(d / "boards"), (d / "SharedBoardMetadata.xml").read_bytes()) == before
+        assert not list(d.rglob(".*.tmp"))
+
+
+def test_inputs_are_tracked_per_command(tmp_path, map_file, capsys):
+    """A file read by one command (in one process) may be the output of the next."""
+    out = tmp_path / "copy.toml"
+    out.write_text(MAP)
+    assert run(capsys, "los", out, "C4", "C6")[0] == 0
+    assert run(capsys, "los-table", map_file, "-o", out)[0] == 0
+
+
+def test_a_dead_writers_temporary_file_is_removed_by_the_next_write(tmp_path, map_file, capsys):
+    import fcntl
+    import time
+    out = tmp_path / "t.csv"
+    stale = tmp_path / ".t.csv.0123456789ab.tmp"
+    stale.write_text("half a table")
+    live = tmp_path / ".t.csv.ba9876543210.tmp"
+    live.write_text("another writer, still running")
+    mine = tmp_path / ".t.csv.tmp"                       # not a name hexwx makes
+    mine.write_text("the user's own")
+    time.sleep(2.5)                                      # (a file just made may be being locked)
+    with open(live, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)                 # (a live writer holds its lock)
+        assert run(capsys, "los-table", map_file, "-o", out)[0] == 0
+    assert not stale.exists() and live.exists() and mine.exists() and out.read_text()
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_during_a_write_leaves_no_temporary_file(tmp_path, sig):
+    """SIGTERM and SIGHUP clean up like Ctrl-C: the half-written temporary file goes, the old
+    target stays, exit 128 + the signal's number, one line."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from vasl_boards import vasl_dir
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "big.csv"
+    out.write_text("old")
+    env = {**os.environ, "PYTHONPATH": str(root), "HEXWX_VASL_DIR": str(vasl_dir()),
+           "HEXWX_NO_CACHE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "hexwx", "los-table", "bd02,bd04,bd05/bd06,bd09,bd10",
+                             "-o", str(out), "-q"], env=env, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".big.csv.*.tmp")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=60)
+    number = getattr(signal, sig).value
+    assert proc.returncode == 128 + number, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert not list(tmp_path.glob(".*.tmp")) and out.read_text() == "old"

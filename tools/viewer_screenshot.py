@@ -31,11 +31,12 @@ def main() -> None:
         with running(ROOT / "maps" / "hill_village.toml") as srv:
             page.goto(srv.url)
             page.wait("document.body && document.body.dataset.ready === '1'")
+            page.js("document.getElementById('zoom-fit').click()")     # every hex clickable
             page.js("(() => { const f = document.getElementById('wx-fog'); f.value = '0';"
                     "f.dispatchEvent(new Event('change', {bubbles: true})); })()")
             page.click('[data-hex="E8"]')
             page.click('[data-hex="G9"]')
-            page.wait("document.getElementById('los-explain').textContent.includes('G9 (level')")
+            page.wait("document.getElementById('los-explain').dataset.pair === 'E8>G9'")
             page.js("document.getElementById('zoom-in').click()")
             page.js("document.getElementById('zoom-in').click()")
             x, y = page.centre_of('[data-hex="G7"]')

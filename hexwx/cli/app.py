@@ -14,7 +14,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
@@ -180,13 +180,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     name = f"hexwx {args.command}"
+    from hexwx.limits import track_inputs
+    track_inputs()      # every file the command reads is an input -o refuses (hexwx.outputs)
     try:
-        return int(args.func(args) or 0)
+        return _run_interruptible(args.func, args)
     except HexwxError as exc:
         _say(f"{name}: error: {exc}")
         return exc.exit_code
     except BrokenPipeError:
         return 0
+    except Terminated as exc:
+        import signal
+        _say(f"hexwx: stopped by {signal.Signals(exc.signum).name}")
+        return 128 + exc.signum
     except KeyboardInterrupt:
         _say("hexwx: interrupted")
         return 130
@@ -205,6 +211,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"{name}: internal error: {type(exc).__name__}: {exc} (a bug in hexwx; "
              f"set HEXWX_DEBUG=1 for the traceback)")
         return 3
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP received: unwound as Ctrl-C is, so every ``finally`` runs (a
+    half-written output's temporary file is removed: :mod:`hexwx.outputs`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
+def _run_interruptible(func: Callable[[Any], Any], args: Any) -> int:
+    """``func(args)`` with SIGTERM and SIGHUP (what ``kill``, systemd and job schedulers send)
+    raising :class:`Terminated`, unless they were ignored when hexwx started (``nohup``) or
+    this is not the main thread; the old handlers come back afterwards."""
+    import signal
+    import threading
+    old: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+                old[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        return int(func(args) or 0)
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
 
 
 def _say(message: str) -> None:

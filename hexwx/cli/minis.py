@@ -39,6 +39,7 @@ _TERRAIN_EPILOG = """\
 examples:
   hexwx minis terrain --seed 3
   hexwx minis terrain --seed 3 --choice-a wood --choice-b hill --json
+  hexwx minis terrain --seed 3 --choice-a wood -o table.toml && hexwx render table.toml -o table.png
 
 The 6 ft x 2 ft 6 in table is split into 12 sectors (two rows of six, 1 ft x 1 ft 3 in);
 a die of 4-6 puts a piece in a sector, a second die its type (seed 003).  Units are cm.
@@ -101,6 +102,11 @@ def _add_terrain(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument("--choice-a", metavar="KIND", help=f"player A's pick on a 5: {', '.join(CHOOSABLE)}")
     p.add_argument("--choice-b", metavar="KIND", help=f"player B's pick on a 6: {', '.join(CHOOSABLE)}")
+    p.add_argument("-o", "--output", metavar="TABLE.toml",
+                   help="also write the pieces as a table scenario file (hexwx table, render, "
+                        "serve load it; weather rolled from the same seed)")
+    p.add_argument("--rules", choices=RULE_NAMES, default="wesencraft", metavar="RULES",
+                   help="with -o: the scenario's rule set (default wesencraft, seed 003's)")
     p.set_defaults(func=run_terrain_command)
 
 
@@ -170,7 +176,11 @@ def format_report(r: TurnReport) -> str:
     head = [f"turn {r.turn:>2}"]
     if r.time_of_day:
         head.append(f"{r.time_of_day:>8}")
-    head += [f"{r.weather:<12}", f"visibility {_length(r.visibility_cm, r.rules):<10}",
+    from hexwx.tabletop.sight import visibility_text
+    unset = r.visibility_cm is None and visibility_text(r.rules, r.weather, None, "cm") != \
+        "visibility unlimited"
+    shown = "not set" if unset else _length(r.visibility_cm, r.rules)
+    head += [f"{r.weather:<12}", f"visibility {shown:<10}",
              f"move x{r.movement_multiplier:g}", f"ground {r.ground}"]
     if r.pattern and r.pattern != r.weather:
         head.append(f"[{r.pattern}]")
@@ -180,6 +190,8 @@ def format_report(r: TurnReport) -> str:
     if r.rolls:
         lines.append("        dice: " + "; ".join(str(x) for x in r.rolls))
     lines += [f"        - {text}" for text in (*r.fire_effects, *r.notes)]
+    if unset:
+        lines.append(f"        - {visibility_text(r.rules, r.weather, None, 'cm')}")
     return "\n".join(lines)
 
 
@@ -223,6 +235,11 @@ def run_terrain_command(args: argparse.Namespace) -> int:
     seed = _seed(args)
     dice = Dice(seed=seed)
     pieces = generate_terrain(dice, choice_a=args.choice_a, choice_b=args.choice_b)
+    if args.output:
+        from hexwx.io.table_scenario import generated_table_toml
+        from hexwx.outputs import check_output, write_output
+        check_output(args.output)
+        write_output(args.output, generated_table_toml(pieces, seed=seed, rules=args.rules))
     if args.json:
         print(json.dumps({"seed": seed, "table_cm": [TABLE_WIDTH_CM, TABLE_DEPTH_CM],
                           "pieces": [p.to_json() for p in pieces], "log": dice.log_as_json()},
@@ -238,6 +255,8 @@ def run_terrain_command(args: argparse.Namespace) -> int:
     print("dice:")
     for roll in dice.log:
         print(f"  {roll}")
+    if args.output:
+        print(f"wrote {args.output} (a {args.rules} table scenario: hexwx table {args.output})")
     return 0
 
 

@@ -303,13 +303,13 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
 
 def _render_table(args: argparse.Namespace) -> Any:
     from hexwx.render.core import render_table
-    from hexwx.tabletop.sight import can_see, range_info
+    from hexwx.tabletop.sight import can_see
     from hexwx.io.table_scenario import load_table_scenario
 
     sc = load_table_scenario(args.source)
     sc.check_turn(args.turn)
     vis = sc.visibility_cm(args.turn)
     sights = [can_see(sc.table, *args.los, rules=sc.rules, visibility_cm=vis)] if args.los else []
-    ranges = [range_info(sc.table, *args.range_, rules=sc.rules, visibility_cm=vis)] if args.range_ else []
+    ranges = [sc.fire(args.range_[0], args.range_[1], args.turn)] if args.range_ else []
     return render_table(sc, turn=args.turn, sights=sights, ranges=ranges, width_px=args.width,
                         legend=not args.no_legend)

@@ -35,7 +35,8 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         return str(m.name_of(m.parse(name)))
 
     name = args.name or Path(args.save).stem
-    doc, off = scenario_document(save, name=name, map_names=canonical, m=m)
+    doc, off = scenario_document(save, name=name, map_names=canonical, m=m,
+                                 overlays=not args.ignore_board_extras)
     units = doc.get("units", [])
     counters = doc.get("counters", [])
     from hexwx.io.vsav_pieces import save_contents
@@ -50,6 +51,8 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
     head += [f"note: {u.id}: {u.note}" for u in contents.units if u.note]
     head += [f"ignored: {line}" for line in contents.unknown]
     extras = save.unsupported()
+    if args.ignore_board_extras:
+        extras += [f"board {b.written} has overlay {o!r}" for b in save.boards for o in b.overlays]
     if extras:
         head.append("IGNORED (--ignore-board-extras): " + "; ".join(extras))
     if off:
@@ -67,6 +70,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
 def _cmd_sight(args: argparse.Namespace) -> int:
     from hexwx.io.scenario import hex_names_of, load_scenario
     from hexwx.lineofsight.sight import SIGHT_KINDS, sightings
+    from hexwx.outputs import printable
 
     sc = load_scenario(args.scenario)
     m = sc.map
@@ -97,12 +101,12 @@ def _cmd_sight(args: argparse.Namespace) -> int:
         return 0
     n_units = sum(1 for u in sc.units if u.side and u.kind in kinds)
     sees = sum(1 for s in found if s.sees)
-    print(f"{sc.name} ({when}): {weather.describe()}")
+    print(f"{printable(sc.name)} ({when}): {weather.describe()}")
     if counters:
-        print(f"counters: {', '.join(c.spec() for c in counters)}")
-    which = (f", viewers of side {args.side}" if args.side else "") + \
+        print(f"counters: {printable(', '.join(c.spec() for c in counters))}")
+    which = (f", viewers of side {printable(args.side)}" if args.side else "") + \
         (", those with LOS only" if args.visible_only else "")
-    print(f"{n_units} unit(s) on {len(sides)} side(s) ({', '.join(sides) or 'none'}): "
+    print(f"{n_units} unit(s) on {len(sides)} side(s) ({printable(', '.join(sides)) or 'none'}): "
           f"{len(found)} ordered pair(s){which}, {sees} with LOS")
     for s in found:
         print(s.line())

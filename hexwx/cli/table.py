@@ -12,7 +12,8 @@ _EPILOG = """\
 examples:
   hexwx table scenarios/table_huzzah_fog_lifts.toml                   outline and weather
   hexwx table scenarios/table_huzzah_fog_lifts.toml --can-see french-1 allied-1 --turn 4
-  hexwx table scenarios/table_huzzah_fog_lifts.toml --range french-guns allied-guns --json
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --fire french-guns allied-guns --json
+  hexwx table scenarios/table_agv_village_and_wood.toml --fire batterie-a-pied 52nd --turn 4
   hexwx table scenarios/table_agv_village_and_wood.toml --move 52nd --turn 5
 
 Lengths are shown in the table's unit (in or cm).  Sight is exact geometry: dense terrain and
@@ -33,14 +34,33 @@ def register(subparsers: Any) -> None:
     q = p.add_mutually_exclusive_group()
     q.add_argument("--can-see", nargs=2, metavar=("A", "B"),
                    help="can unit A see unit B (line of sight and visibility distance)")
-    q.add_argument("--range", nargs=2, metavar=("A", "B"), dest="range_",
-                   help="range from unit A to unit B, arc of fire, weapon range, may A fire")
+    q.add_argument("--fire", "--range", nargs=2, metavar=("A", "B"), dest="range_",
+                   help="can unit A shoot at unit B this turn: sight, range and band, arc (Huzzah!), "
+                        "face hit, the weather's effect on fire, each with its rule (--range is "
+                        "the same question)")
     q.add_argument("--move", metavar="UNIT", help="movement allowance of UNIT this turn")
+    h = p.add_argument_group("Huzzah! orders (geometry and distances; the rolls stay the players')")
+    q.add_argument("--advance", nargs="+", metavar="UNIT",
+                   help="advance order to UNIT (several: a group): straight ahead up to the "
+                        "move, <= 5 cm drift; a group at its slowest arm's rate (p.19)")
+    q.add_argument("--retire", nargs="+", metavar="UNIT",
+                   help="retire order: straight back up to half the move; a group at half the "
+                        "slowest unit's (p.20)")
+    q.add_argument("--charge", nargs=2, metavar=("A", "B"),
+                   help="can A charge B straight ahead this turn, which face, squared up (p.19)")
+    q.add_argument("--command", metavar="OFFICER", dest="officer",
+                   help="the officer's command radius (units completely within) and 60 cm move")
+    q.add_argument("--out-of-range", nargs="+", metavar="UNIT",
+                   help="are the units beyond 80 cm of the nearest enemy (p.18 'Out of range')")
+    h.description = "--advance, --retire, --charge, --command, --out-of-range (Huzzah! only)"
     p.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
     p.add_argument("--outline", action="store_true",
                    help="with --move: also where its bases may get this turn (the allowance "
                         "walked round water; JSON gives the polygons)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("-o", "--output", metavar="FILE.png",
+                   help="with a Huzzah! order (--advance, --retire, --charge, --command): also "
+                        "draw it on the table to this PNG")
     p.set_defaults(func=run)
 
 
@@ -49,18 +69,9 @@ def _fmt(v: float | None, unit: str) -> str:
 
 
 def _weather_line(sc: Any, turn: int) -> tuple[Any, float | None, str]:
-    rep = sc.report(turn)
-    vis = sc.visibility_cm(turn)
-    t = sc.table
-    bits = [f"turn {turn}: {rep.weather}"]
-    if rep.time_of_day:
-        bits.append(f"time {rep.time_of_day}")
-    bits.append(f"visibility {_fmt(None if vis is None else t.to_unit(vis), t.unit)}")
-    if rep.ground != "normal":
-        bits.append(f"ground {rep.ground}")
-    if rep.battle_ends:
-        bits.append("the battle has ended")
-    return rep, vis, ", ".join(bits)
+    """The turn's report, visibility (cm) and one-line summary (:meth:`TableScenario.weather_line`)."""
+    line, rep, vis = sc.weather_line(turn)
+    return rep, vis, line
 
 
 def _weather_json(sc: Any, turn: int, rep: Any, vis: float | None) -> dict[str, Any]:
@@ -102,7 +113,7 @@ def move_json_text(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -
 
 
 def run(args: argparse.Namespace) -> int:
-    from hexwx.tabletop.sight import can_see, range_info
+    from hexwx.tabletop.sight import can_see
     from hexwx.io.table_scenario import load_table_scenario, scenario_summary
 
     sc = load_table_scenario(args.scenario)
@@ -135,23 +146,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     if args.range_:
-        r = range_info(t, *args.range_, rules=sc.rules, visibility_cm=vis)
+        r = sc.fire(args.range_[0], args.range_[1], args.turn)
         if args.json:
-            print(json.dumps({**r.to_json(), "weather": weather_json}, indent=2))
+            print(json.dumps({**r.to_json(), "weather_report": weather_json}, indent=2))
             return 0
         print(f"{r.firer} -> {r.target} ({sc.rules}, {wline})")
-        print(f"range: {_fmt(r.range, t.unit)} ({r.method})")
-        print(f"in arc (45 degrees either side of facing): {'yes' if r.in_arc else 'no'}")
-        if r.weapon_range is None:
-            print("weapon range: not given (set range = ... on the unit)")
-        else:
-            print(f"weapon range: {_fmt(r.weapon_range, t.unit)}; in range: "
-                  f"{'yes' if r.in_range else 'no'}; short range: {'yes' if r.short_range else 'no'}")
-        if r.can_fire is not None:
-            print(f"may fire: {'yes' if r.can_fire else 'no'}")
-        for why in r.reasons:
-            print(f"  - {why}")
+        print(r.text())
         return 0
+
+    if args.output and not (args.advance or args.retire or args.charge or args.officer):
+        raise UsageError("-o goes with --advance, --retire, --charge or --command")
+    if args.advance or args.retire or args.charge or args.officer or args.out_of_range:
+        if args.output:
+            from hexwx.outputs import check_output
+            check_output(args.output, inputs=(args.scenario,))
+        return _orders(sc, args)
 
     if args.move:
         if args.json:
@@ -188,3 +197,82 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {u['id']:<16} {u['side']:<10} {u['arm']:<9} {u['formation']:<7} "
               f"{count(u['bases'], 'base')} at ({u['centre'][0]:g}, {u['centre'][1]:g}) facing {u['facing']:g}")
     return 0
+
+
+def _orders(sc: Any, args: argparse.Namespace) -> int:
+    """``--advance``, ``--retire``, ``--charge``, ``--command``, ``--out-of-range``."""
+    from hexwx.tabletop.command import command
+    from hexwx.tabletop.orders import charge, group_moves, need_huzzah, order_json, out_of_range
+    need_huzzah(sc.rules)
+    t = sc.table
+    f = lambda v: _fmt(None if v is None else t.to_unit(v), t.unit)  # noqa: E731
+    if args.advance or args.retire:
+        order = "advance" if args.advance else "retire"
+        moves = group_moves(t, args.advance or args.retire, order)
+        if args.json:
+            print(json.dumps({"order": order, "units": [order_json(t, m) for m in moves]}, indent=2))
+            return 0
+        rule = ("straight ahead, drift up to 5 cm at the end (Huzzah! p.19)" if order == "advance"
+                else "straight back, no drift (Huzzah! p.20)")
+        _draw(sc, args, [(f"{m.unit_id}: {order} {f(m.distance)}", m.area, "reach") for m in moves],
+              [f"{order}: {rule}"])
+        print(f"{order} ({'group of ' + count(len(moves), 'unit') if len(moves) > 1 else 'one unit'}): {rule}")
+        for m in moves:
+            lim = f"; limited by {m.limited_by}" if m.limited_by else ""
+            print(f"  {m.unit_id}: {f(m.distance)} (own move {f(m.own)}{lim}); area "
+                  f"{t.to_unit(t.to_unit(m.area.area)):.1f} sq {t.unit}")
+        return 0
+    if args.charge:
+        c = charge(t, *args.charge)
+        import shapely
+        _draw(sc, args, [(f"{c.charger}: charge straight ahead {f(c.allowance)}", c.swept, "reach")]
+              + ([(f"{c.charger} squared up on {c.target}'s {c.face}",
+                   shapely.union_all(list(c.squared)), "charge")] if c.squared else []),
+              [f"{c.charger} charges {c.target}: " + (f"{c.face}: {c.face_rule}" if c.face else "no contact")])
+        if args.json:
+            print(json.dumps(order_json(t, c), indent=2))
+            return 0
+        print(f"{c.charger} charges {c.target}: straight ahead, no drift (Huzzah! p.19)")
+        print(f"move {f(c.allowance)}; contact {f(c.contact) if c.contact is not None else 'none'} "
+              f"ahead: {'reaches' if c.reaches else 'does not reach'}")
+        if c.face:
+            print(f"charges the enemy's {c.face}: {c.face_rule}")
+        if c.touches_with:
+            print(f"first touches with its {c.touches_with}")
+        for n in c.notes:
+            print(f"  - {n}")
+        return 0
+    if args.officer:
+        cmd = command(t, args.officer)
+        _draw(sc, args, [(f"{cmd.officer}: command radius {f(cmd.radius)}", cmd.radius_area, "command"),
+                         (f"{cmd.officer}: moves {f(cmd.move)}", cmd.move_area, "reach")],
+              [f"{cmd.officer} ({cmd.quality}): command radius {f(cmd.radius)}, moves {f(cmd.move)}"])
+        if args.json:
+            print(json.dumps(cmd.to_json(t), indent=2))
+            return 0
+        print(f"{cmd.officer} ({cmd.quality}): command factor {cmd.command_factor}, radius "
+              f"{f(cmd.radius)}, moves {f(cmd.move)} (Huzzah! p.16, p.20)")
+        for u in cmd.units:
+            print(f"  {u.unit_id}: farthest corner {f(u.farthest_corner)}: "
+                  f"{'completely within' if u.within else 'not completely within'}")
+        return 0
+    o = out_of_range(t, args.out_of_range)
+    if args.json:
+        print(json.dumps(order_json(t, o), indent=2))
+        return 0
+    near = "no enemy on the table" if o.nearest_enemy is None else \
+        f"nearest enemy {o.nearest_enemy} at {f(o.distance)}"
+    print(f"{', '.join(o.units)}: {near}: {'out of range' if o.out_of_range else 'not out of range'} "
+          f"(beyond 80 cm of the nearest enemy, line of sight or not: Huzzah! p.18)")
+    return 0
+
+
+def _draw(sc: Any, args: argparse.Namespace, outlines: list[tuple[str, Any, str]],
+          notes: list[str]) -> None:
+    """With ``-o``: the scenario on ``--turn`` with the order's outlines, saved as PNG."""
+    if not args.output:
+        return
+    from hexwx.render.table import Outline, render_table
+    r = render_table(sc, turn=args.turn, outlines=[Outline(*o) for o in outlines], notes=notes,
+                     visibility=False)
+    r.save(args.output, inputs=(args.scenario,))

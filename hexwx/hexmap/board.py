@@ -54,6 +54,13 @@ class HexMap:
     fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
     #: VASL layouts: (archive path, x, y, rotated) of each board's art on the map's pixels.
     board_images: tuple[tuple[str, int, int, bool], ...] = field(default=(), repr=False)
+    #: VASL overlays on those boards: (index into board_images, overlay archive, image entry,
+    #: x, y of the image on the upright board), in drawing order.
+    overlay_art: tuple[tuple[int, str, str, int, int], ...] = field(default=(), repr=False)
+    #: VASL shows this map turned round: every board of its layout is rotated, and hexwx
+    #: composed the same boards upright in reverse order (hexwx.io.layout).  Pictures turn it
+    #: back (hexwx.render, the viewer); hex names and answers do not depend on it.
+    shown_turned: bool = False
 
     def __post_init__(self) -> None:
         freeze(self, "elevation", "terrain", "stairways", "roads", "fills")
@@ -383,7 +390,8 @@ def redrawn(m: HexMap, **changes: Any) -> HexMap:
 _BLOCK = 128
 
 #: Fields that neither the per-hex terrain nor the kernel arrays read.
-_NOT_RASTER = frozenset({"name", "source", "roads", "move_overrides", "image_bytes", "board_images"})
+_NOT_RASTER = frozenset({"name", "source", "roads", "move_overrides", "image_bytes", "board_images",
+                         "overlay_art"})
 
 
 @lru_cache(maxsize=16)

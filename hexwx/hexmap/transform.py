@@ -100,6 +100,24 @@ def apply_changes(elevation: np.ndarray, terrain: np.ndarray, table: TerrainTabl
     return elev, terr, fl
 
 
+def changes_anything(change: TerrainChange, table: TerrainTable, terrain_codes: frozenset[int],
+                     levels: frozenset[int]) -> bool:
+    """Whether ``change`` would change a map whose raster holds ``terrain_codes`` and ground
+    ``levels`` (as :func:`apply_changes` applies it): its from-terrain or from-level is there
+    and it maps to something else."""
+    if change.kind in ("terrainMap", "terrainToElevationMap"):
+        src = _code(table, change.from_value)
+        if src is None or src not in terrain_codes:
+            return False
+        if change.kind == "terrainToElevationMap":
+            return _level(change.to_value, change) is not None      # (a bad level raises)
+        return _code(table, change.to_value) != src
+    lo = _level(change.from_value, change)
+    if change.kind == "elevationMap":
+        return lo in levels and _level(change.to_value, change) != lo
+    return lo in levels                                  # elevationToTerrainMap
+
+
 def _need(table: TerrainTable, name: str, change: TerrainChange) -> int:
     code = _code(table, name)
     if code is None:

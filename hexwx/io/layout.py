@@ -21,6 +21,7 @@ Archives come from ``vasl_dir`` (``$HEXWX_VASL_DIR``, its ``boards/`` folder) or
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -31,11 +32,12 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from hexwx.errors import DataError, UsageError
-from hexwx.limits import LAYOUT_BOARDS
+from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement, Grid
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
+from hexwx.io.overlays import OverlaySpec, parse_overlay
 from hexwx.io.ssr import ssr_changes
 
 if TYPE_CHECKING:  # the archive reader is imported on a cache miss (hexwx.io.mapcache)
@@ -61,6 +63,7 @@ class BoardSpec:
     label: str = ""
     path: str | None = None      # an explicit archive path (else found in the board folder)
     ssr: tuple[str, ...] = ()    # SSRs for this board only (VASL saves give them per board)
+    overlays: tuple[OverlaySpec, ...] = ()   # VASL overlays laid on this board, in order
 
     @property
     def written(self) -> str:
@@ -68,21 +71,25 @@ class BoardSpec:
 
 
 def parse_board(text: str) -> BoardSpec:
-    """``"r02"`` -> board 02 rotated, label "2"; UsageError for anything else."""
-    t = text.strip()
+    """``"r02"`` -> board 02 rotated, label "2"; ``"04+x11:L5:K5"`` board 4 with overlay x11
+    (:func:`hexwx.io.overlays.parse_overlay`, one ``+NAME:HEX1:HEX2`` per overlay);
+    UsageError for anything else."""
+    t, *extra = text.strip().split("+")
+    t = t.strip()
     m = _BOARD_RE.match(t)
     if not m or m["num"].lower() in ("r",):
         raise UsageError(f"board {text!r} is not a VASL board name; expected e.g. '2', '02', "
                          f"'bd02' or 'r02' (rotated)")
     num = m["num"]
     label = num.lstrip("0") or "0" if num[0].isdigit() else num
-    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label)
+    overlays = tuple(parse_overlay(o, f"board {t!r}") for o in extra)
+    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label, overlays=overlays)
 
 
 def is_layout_text(text: str) -> bool:
     """True if ``text`` reads as a board name or an inline layout (``"r05/r02"``, ``"01,r03"``)."""
     rows = [r.split(",") for r in text.split("/")]
-    return bool(text.strip()) and all(_BOARD_RE.match(b.strip()) for r in rows for b in r)
+    return bool(text.strip()) and all(_BOARD_RE.match(b.split("+")[0].strip()) for r in rows for b in r)
 
 
 def parse_layout_text(text: str) -> list[list[BoardSpec]]:
@@ -97,7 +104,7 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
     if isinstance(item, int) and not isinstance(item, bool):
         item = str(item)
     if isinstance(item, str):
-        if _BOARD_RE.match(item.strip()):
+        if _BOARD_RE.match(item.split("+")[0].strip()):
             return parse_board(item)
         p = Path(item)
         if p.exists():
@@ -105,10 +112,10 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
             return BoardSpec(number=p.name, label=board_label(p) or p.stem, path=str(p))
         return parse_board(item)  # raises with the expected forms
     if isinstance(item, Mapping):
-        unknown = set(item) - {"board", "label", "ssr"}
+        unknown = set(item) - {"board", "label", "ssr", "overlays"}
         if unknown or "board" not in item:
             raise UsageError(f"{where}: a board entry is {{board = \"r02\", label = \"2b\", "
-                             f"ssr = [...]}} (board required), got {dict(item)!r}")
+                             f"ssr = [...], overlays = [...]}} (board required), got {dict(item)!r}")
         spec = board_spec(item["board"], where)
         label = item.get("label", spec.label)
         if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,6}", label):
@@ -116,7 +123,14 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
         ssr = item.get("ssr", ())
         if not (isinstance(ssr, (list, tuple)) and all(isinstance(s, str) for s in ssr)):
             raise UsageError(f"{where}: ssr of board {spec.written!r} must be a list of SSR names")
-        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr))
+        ovr = item.get("overlays", ())
+        if not isinstance(ovr, (list, tuple)):
+            raise UsageError(f"{where}: overlays of board {spec.written!r} must be a list like "
+                             f"[\"x11 L5 K5\"], got {ovr!r}")
+        overlays = spec.overlays + tuple(
+            o if isinstance(o, OverlaySpec) else parse_overlay(o, f"{where}: board {spec.written!r}")
+            for o in ovr)
+        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr), overlays)
     raise UsageError(f"{where}: expected a board name like 'r02' or {{board = ..., label = ...}}, "
                      f"got {item!r}")
 
@@ -202,12 +216,16 @@ def _read(path: Path) -> VaslRaster:
 
 def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = None,
                 metadata: str | Path | None = None, ssr: Sequence[str] = (),
-                name: str | None = None) -> HexMap:
+                name: str | None = None, persist_elevation: bool = False) -> HexMap:
     """Compose VASL board archives laid out in ``rows`` into one immutable :class:`HexMap`.
 
-    Entries are board names (``"r02"``), ``{"board": "r02", "label": "2b", "ssr": [...]}`` or
-    archive paths.  ``ssr`` names VASL terrain SSRs applied to every board in order (each board's
-    own ``ssr`` after them).  UsageError / DataError name the board or rule at fault.
+    Entries are board names (``"r02"``, ``"04+x11:L5:K5"``), ``{"board": "r02", "label": "2b",
+    "ssr": [...], "overlays": ["x11 L5 K5"]}`` or archive paths.  ``ssr`` names VASL terrain
+    SSRs applied to every board in order (each board's own ``ssr`` after them); a board's own
+    overlay SSRs (SSO/BSO) lay that board's overlay image.  Overlays (:mod:`hexwx.io.overlays`)
+    are laid on their board before the SSRs; ``persist_elevation`` keeps the boards' ground
+    levels under every overlay (VASL's game-wide choice).  UsageError / DataError name the
+    board, overlay or rule at fault.
     """
     check_shape(rows)
     specs = [[board_spec(b) for b in r] for r in rows]
@@ -219,28 +237,45 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
                          f"its own label, e.g. {{board = \"{dup.written}\", label = \"{dup.label}b\"}}")
     meta = metadata_path(metadata, vasl_dir)
     paths = [find_archive(s, vasl_dir) for s in flat]
+    for p in [*paths, meta]:      # inputs of the command, read or found in memory (hexwx.outputs)
+        with contextlib.suppress(OSError):
+            note_input(p.stat())
     stamps = tuple((str(p), p.stat().st_mtime) for p in paths)
-    return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name)
+    overlay_files: tuple[str, ...] = ()
+    if any(s.overlays for s in flat):     # (found here, read on a cache miss only)
+        from hexwx.io.overlays import find_overlay_archive
+        overlay_files = tuple(sorted({
+            str(find_overlay_archive(o.name, vasl_dir, f"board {s.written!r}: overlay {o.written!r}"))
+            for s in flat for o in s.overlays}))
+    return _compose(tuple(tuple(r) for r in specs), stamps, str(meta), tuple(ssr), name,
+                    persist_elevation, overlay_files, str(vasl_dir_of(vasl_dir) or ""))
 
 
 @lru_cache(maxsize=2)  # composed maps are cached, bounded by bytes, by hexwx.io.load
 def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
-             meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+             meta: str, ssr: tuple[str, ...], name: str | None, persist: bool = False,
+             overlay_files: tuple[str, ...] = (), vasl_dir: str = "") -> HexMap:
     """The composed map, from the on-disk cache (:mod:`hexwx.io.mapcache`) when it holds it."""
-    key = mapcache.map_key("layout", {
-        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)] for s in row] for row in specs],
-        "meta": meta, "ssr": list(ssr), "name": name}, [p for p, _ in stamps] + [meta])
+    request: dict[str, Any] = {
+        "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)]
+                   + ([[o.written for o in s.overlays]] if s.overlays else []) for s in row]
+                  for row in specs],
+        "meta": meta, "ssr": list(ssr), "name": name}
+    if overlay_files or persist:
+        request["persist"] = persist
+    key = mapcache.map_key("layout", request, [p for p, _ in stamps] + [meta] + list(overlay_files))
     hit = mapcache.load(key)
     if hit is not None:
         return hit
-    return mapcache.store(key, _build(specs, stamps, meta, ssr, name))
+    return mapcache.store(key, _build(specs, stamps, meta, ssr, name, persist, vasl_dir))
 
 
 def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
-           meta: str, ssr: tuple[str, ...], name: str | None) -> HexMap:
+           meta: str, ssr: tuple[str, ...], name: str | None, persist: bool,
+           vasl_dir: str) -> HexMap:
+    from hexwx.io.overlays import apply_overlays, colour_table, place_board_overlays
     from hexwx.io.vasl import check_codes, read_board_image, read_metadata
     table = read_metadata(meta)
-    global_changes = ssr_changes(ssr, meta)
     nby, nbx = len(specs), len(specs[0])
     flat = [s for r in specs for s in r]
     turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
@@ -257,11 +292,17 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     terrain = np.zeros((W * nbx, H * nby), np.uint8)
     stairs = np.zeros(len(grid), bool)
     images: list[tuple[str, int, int, bool]] = []
+    art: list[tuple[int, str, str, int, int]] = []
     for i, (s, pl, (path, _)) in enumerate(zip(flat, placements, stamps)):
         r = _read(Path(path))
         check_codes(r, table, path)
-        changes = global_changes + ssr_changes(s.ssr, meta)
         elev, terr = r.elevation, r.terrain
+        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta)
+        changes = ssr_changes(laid.los_ssr, meta)   # (the board's overlay SSRs left out)
+        if laid.placements:
+            elev, terr = apply_overlays(elev, terr, laid.placements, table, colour_table(meta),
+                                        persist=persist)
+            art += [(i, p.archive, p.image, p.x, p.y) for p in laid.placements]
         if changes:
             try:
                 elev, terr, _ = apply_changes(elev, terr, table, changes)
@@ -283,7 +324,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     return HexMap(name=label, grid=grid, table=table, elevation=elevation, terrain=terrain,
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
                   stairways=_stairway_bytes(stairs), image_bytes=image,
-                  board_images=tuple(images))
+                  board_images=tuple(images), overlay_art=tuple(art),
+                  shown_turned=turned)
 
 
 def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from hexwx._cache import ByteLRU
 from hexwx.errors import DataError
-from hexwx.limits import check_input, is_zip
+from hexwx.limits import check_input, is_zip, note_input
 from hexwx.hexmap.board import HexMap
 from hexwx.io.layout import BoardSpec, is_layout_text, load_layout, load_layout_text, metadata_path
 
@@ -43,9 +43,9 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
                     os.environ.get("HEXWX_VASL_METADATA"), os.environ.get("HEXWX_VASL_DIR"), tuple(ssr))
             hit = _CACHE.get(lkey)
             if hit is not None:
-                return hit
-            return _CACHE.put(lkey, load_layout_text(str(path), vasl_dir=vasl_dir,
-                                                     metadata=vasl_metadata, ssr=tuple(ssr)))
+                return _inputs_noted(hit)
+            return _kept(lkey, load_layout_text(str(path), vasl_dir=vasl_dir,
+                                                metadata=vasl_metadata, ssr=tuple(ssr)))
         raise DataError(f"{p}: no such file; expected a hexwx map (.toml), a VASL board archive, "
                         f"a board name like bd02 or a layout like \"r05/r02\"") from None
     except OSError as exc:
@@ -58,7 +58,7 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     key = (str(p.resolve()), mtime, meta, vdir, tuple(ssr), ignore_board_extras)
     hit = _CACHE.get(key)
     if hit is not None:
-        return hit
+        return _inputs_noted(hit)
     m: HexMap
     if p.suffix.lower() == ".vsav" or is_zip(p):  # the readers of zips only for zips
         from hexwx.io.vsav import is_vasl_save
@@ -74,4 +74,21 @@ def load_map(path: str | Path, *, vasl_metadata: str | Path | None = None,
     else:
         from hexwx.io.mapfile import load_mapfile
         m = load_mapfile(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=tuple(ssr))
-    return _CACHE.put(key, m)
+    return _kept(key, m)
+
+
+def _kept(key: tuple[object, ...], m: HexMap) -> HexMap:
+    """``m``, kept in :data:`_CACHE` unless loaded inside :func:`hexwx.io.mapcache.transient`."""
+    from hexwx.io.mapcache import is_transient
+    return m if is_transient() else _CACHE.put(key, m)
+
+
+def _inputs_noted(m: HexMap) -> HexMap:
+    """``m``, kept in memory, with the files it was read from (its board archives and terrain
+    table) noted as inputs again, as reading them would (:func:`hexwx.limits.track_inputs`)."""
+    for path in [p for p, *_ in m.board_images] + [m.table.source]:
+        try:
+            note_input(os.stat(path))
+        except (OSError, ValueError, TypeError):
+            pass
+    return m

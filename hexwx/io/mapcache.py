@@ -12,47 +12,57 @@ are added beside it the first time they are derived.
   ``HEXWX_NO_CACHE=1`` turns the cache off.  ``$HEXWX_CACHE_MAX_MB`` (default 1024) bounds
   its size: after each write the least recently used files are removed.
 * Key: what was asked for (board specs, layout, SSRs, map name...), every input file's absolute
-  path, size and ``st_mtime_ns`` (board archives, VASL's terrain table, the map file; a map
-  file's boards are checked again on every read), the input limits (``$HEXWX_MAX_*``), the
-  cache format and a fingerprint of the hexwx code that derives the data (:data:`CODE`: the
-  contents of those source files and of the compiled kernel).  Touching an input or changing
-  that code gives another key: never stale data.
-* Files: ``<hash>.npy`` (and ``<hash>.<part>.npy`` for arrays derived later): two plain
-  ``.npy`` records -- a JSON header (the whole key, names, grid, terrain table, and each
-  array's dtype, shape and offset, with CRC-32s), then one uint8 record holding every array at
-  a 64-byte aligned offset -- mapped read-only from the file (``mmap``: a LOS query touches
-  only the pages on its line).  No pickle: object arrays are refused.  A file is written under
-  a temporary name, flushed to disk (``fsync``) and renamed (``os.replace``), so a reader (or a
-  machine after a crash) sees a whole file or none.
-* Checks: every read checks the file's structure against its header (record types, exact
-  length, every array's place inside the data), the key and the format, and the CRC-32 of the
-  header's arrays up to 1 MiB (all per-hex data); the per-pixel rasters (~12 MiB a board) are
-  checked against their CRC only with ``HEXWX_CACHE_VERIFY=1``, since reading all of them costs
-  more than the rest of a cached load and a LOS query touches only the pixels on its line.
+  path, size, ``st_mtime_ns``, inode and ``st_ctime_ns`` (board archives, VASL's terrain
+  table, the map file; a map file's boards are checked again on every read), the input limits
+  (``$HEXWX_MAX_*``), the cache format and a fingerprint of the hexwx code that derives the
+  data (:data:`CODE`: the contents of those source files and of the compiled kernel).
+  Touching an input or changing that code gives another key: never stale data.
+* Content: the key's file ``<key>.npy`` is small: the map's name and source, and the name of
+  its content entry ``<content>.npy``, a hash of what the map is (every array, the grid, the
+  terrain table..., :func:`content_name`).  The same layout named by a board name, a map file
+  and a save is stored once, and so is what it derives later (``<content>.<part>.npy``).
+* Files: two plain ``.npy`` records -- a JSON header (its CRC-32 first: the key or content
+  name, names, grid, terrain table, each array's dtype, shape and offset, the data's CRC-32),
+  then one uint8 record holding every array at a 64-byte aligned offset.  No pickle: object
+  arrays are refused.  A file is written under a temporary name, flushed to disk (``fsync``)
+  and renamed (``os.replace``), so a reader (or a machine after a crash) sees a whole file or
+  none.
+* Reads: an entry is read into memory whole (not mapped: a file cut short under a running
+  process cannot kill it with SIGBUS) and checked: its structure against its header (record
+  types, exact length, every array's place inside the data), the key or content name, the
+  format, and the CRC-32 of the header and of every byte of the data (~3 ms for a board's
+  12 MiB).  Only regular files owned by the user are read (opened without following links or
+  waiting on a FIFO), and only in a folder of the user's that no one else may write to.
+  Content entries read once are shared by every map of the process made from them.
 * Failure is a miss: a missing, truncated, corrupt or foreign file (another key or format)
-  is ignored and rewritten; a cache folder that cannot be created, read or written means no
-  cache, without a message.
+  is ignored and rewritten; a cache folder that cannot be created, read or written, or that
+  others may write to, means no cache, without a message.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
-import mmap
 import os
 import re
+import stat as statmod
 import time
+import weakref
 import zlib
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
 from numpy.lib import format as npformat
 
+from hexwx._cache import megabytes_setting
 from hexwx.hexmap.board import HexMap, seed
 from hexwx.hexmap.coords import BoardPlacement, Grid
 from hexwx.hexmap.derive import HexTerrain
 from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
+from hexwx.limits import note_input
 
 try:  # BLAKE2 without hashlib's OpenSSL start-up (a few ms of every cold start)
     from _blake2 import blake2b
@@ -64,17 +74,17 @@ FORMAT = 5
 DIR_ENV = "HEXWX_CACHE_DIR"
 OFF_ENV = "HEXWX_NO_CACHE"
 MAX_ENV = "HEXWX_CACHE_MAX_MB"
-VERIFY_ENV = "HEXWX_CACHE_VERIFY"
 DEFAULT_MAX_MB = 1024
 
 #: The hexwx code whose results the cache holds, relative to the package: every module the
 #: map loaders and derivations import (tests/io/test_mapcache.py checks the list is complete).
 #: Their contents, with the compiled kernel's, make the code fingerprint of every key.
-CODE = ("__init__.py", "_cache.py", "_native.py", "errors.py", "frozen.py", "limits.py",
-        "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
+CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py",
+        "limits.py", "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
         "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
-        "io/mapcache.py", "io/mapfile.py", "io/ssr.py", "io/tomlfile.py", "io/vasl.py",
+        "io/mapcache.py", "io/mapfile.py", "io/overlays.py", "io/ssr.py", "io/tomlfile.py",
+        "io/vasl.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
         "weather/asl/state.py", "weather/asl/terrain_changes.py")
 
@@ -84,10 +94,31 @@ _fingerprint: str | None = None
 _unwritable: set[str] = set()
 
 
+#: Set (in this thread or task) by :func:`transient`: maps loaded now are not kept.
+_TRANSIENT: contextvars.ContextVar[bool] = contextvars.ContextVar("hexwx_transient", default=False)
+
+
+@contextlib.contextmanager
+def transient() -> Iterator[None]:
+    """Maps loaded inside the block (in this thread) are neither read from nor written to the
+    cache folder, nor kept by :func:`hexwx.io.load.load_map`: for maps a caller asks for once
+    and keeps itself, bounded (the viewer's ``ssr=`` variants, which any page may ask for)."""
+    token = _TRANSIENT.set(True)
+    try:
+        yield
+    finally:
+        _TRANSIENT.reset(token)
+
+
+def is_transient() -> bool:
+    """Whether :func:`transient` is in force in this thread."""
+    return _TRANSIENT.get()
+
+
 def cache_dir() -> Path | None:
-    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0) or there is
-    no folder to use."""
-    if os.environ.get(OFF_ENV, "") not in ("", "0"):
+    """The cache folder, or None when ``HEXWX_NO_CACHE`` is set (to anything but 0), inside
+    :func:`transient`, or when there is no folder to use."""
+    if os.environ.get(OFF_ENV, "") not in ("", "0") or _TRANSIENT.get():
         return None
     d = os.environ.get(DIR_ENV)
     if d:
@@ -102,12 +133,8 @@ def cache_dir() -> Path | None:
 
 
 def max_bytes() -> int:
-    """The size bound: ``$HEXWX_CACHE_MAX_MB`` MiB (a bad value means the default)."""
-    try:
-        mb = float(os.environ.get(MAX_ENV, "") or DEFAULT_MAX_MB)
-    except ValueError:
-        mb = DEFAULT_MAX_MB
-    return int(max(mb, 0) * 2**20)
+    """The size bound: ``$HEXWX_CACHE_MAX_MB`` MiB (UsageError for a value that is no size)."""
+    return megabytes_setting(MAX_ENV, DEFAULT_MAX_MB)
 
 
 def fingerprint() -> str:
@@ -131,10 +158,13 @@ def fingerprint() -> str:
 
 
 def stamp(path: str | os.PathLike[str]) -> list[Any]:
-    """``[path as given, absolute real path, size, st_mtime_ns]`` of an input (OSError if gone)."""
+    """``[path as given, absolute real path, size, st_mtime_ns, st_ino, st_ctime_ns]`` of an
+    input (OSError if gone): a file replaced, or edited with its mtime put back, changes its
+    inode or ctime."""
     real = os.path.realpath(path)
     st = os.stat(real)
-    return [os.fspath(path), real, st.st_size, st.st_mtime_ns]
+    note_input(st)       # (read through the cache, still an input: hexwx.outputs refuses it)
+    return [os.fspath(path), real, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
 
 
 class Key:
@@ -166,47 +196,50 @@ def map_key(kind: str, request: Mapping[str, Any], inputs: Iterable[str | os.Pat
 
 # -- reading and writing one file -----------------------------------------------------------
 
-#: Arrays up to this size (the per-hex data) are checked against their CRC-32 on every read;
-#: bigger ones (the per-pixel rasters, ~12 MiB a board) only with ``$HEXWX_CACHE_VERIFY`` set:
-#: reading every byte of them would cost more than the rest of loading (and a LOS query
-#: touches few of their pages).
-_ALWAYS_CHECKED = 1 << 20
-#: Every array starts at a multiple of this in the file (and so in memory: the file is mapped).
+#: Every array starts at a multiple of this in the file (and so in memory).
 _ALIGN = 64
+#: Hex digits of the CRC-32 that starts a file's header text.
+_HEAD_CRC = 8
+
+
+def _private(folder: Path) -> bool:
+    """Whether ``folder`` is a folder of this user that no one else may write to: entries in
+    any other folder could be replaced by another user, so the cache is not used there."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return False
+    return statmod.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
     """Write ``header`` and ``arrays`` to ``path`` through a temporary file, as two ``.npy``
-    records: the JSON header (padded to a multiple of :data:`_ALIGN` bytes), then one uint8
-    record holding every array at an aligned offset, the small ones first.  False on failure."""
+    records: the JSON header (its CRC-32 first, padded to a multiple of :data:`_ALIGN` bytes),
+    then one uint8 record holding every array at an aligned offset, with the CRC-32 of the
+    whole record in the header.  False on failure."""
     folder = path.parent
     if str(folder) in _unwritable:
         return False
     items = [(name, np.ascontiguousarray(a)) for name, a in arrays.items()]
     if any(a.dtype.hasobject for _, a in items):
         return False
-    items.sort(key=lambda item: item[1].nbytes > _ALWAYS_CHECKED)   # small ones first (stable)
     layout: list[tuple[str, str, list[int], int]] = []
-    big_crc: dict[str, int] = {}
-    offset = small_end = 0
-    small_crc = 0
+    offset = crc = 0
     for name, a in items:
-        offset += -offset % _ALIGN
+        pad = -offset % _ALIGN
+        crc = zlib.crc32(a.data, zlib.crc32(bytes(pad), crc))
+        offset += pad
         layout.append((name, a.dtype.str, list(a.shape), offset))
-        if a.nbytes <= _ALWAYS_CHECKED:
-            small_crc = zlib.crc32(bytes(offset - small_end), small_crc)   # the padding
-            small_crc = zlib.crc32(a.data, small_crc)
-            small_end = offset + a.nbytes
-        else:
-            big_crc[name] = zlib.crc32(a.data)
         offset += a.nbytes
-    text = json.dumps({**header, "arrays": layout, "size": offset, "small_end": small_end,
-                       "small_crc": small_crc, "big_crc": big_crc})
+    text = json.dumps({**header, "arrays": layout, "size": offset, "crc": crc})
+    text = f"{zlib.crc32(text.encode()):08x}{text}"
     head = np.frombuffer((text + " " * (-len(text) % _ALIGN)).encode(), np.uint8)
     import tempfile
     tmp = None
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not _private(folder):
+            raise OSError(f"{folder}: others may write to it")
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npy", dir=folder)
         with os.fdopen(fd, "wb") as fh:
             np.save(fh, head, allow_pickle=False)
@@ -231,15 +264,27 @@ def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray])
         return False
 
 
-def _next_array(fh: Any, mm: mmap.mmap) -> np.ndarray:
-    """The ``.npy`` record at ``fh``'s position, mapped in place from ``mm`` (read-only; object
-    arrays, which would need pickle, are refused); ``fh`` moves past it.  ValueError if the
-    record is not whole."""
-    version = npformat.read_magic(fh)
+class _Cursor:
+    """A read position in a byte buffer, as numpy's ``.npy`` header readers want a file."""
+
+    def __init__(self, data: memoryview) -> None:
+        self.data, self.pos = data, 0
+
+    def read(self, n: int = -1, /) -> bytes:
+        end = len(self.data) if n < 0 else self.pos + n
+        out = bytes(self.data[self.pos:end])
+        self.pos += len(out)
+        return out
+
+
+def _next_array(cur: _Cursor, data: np.ndarray) -> np.ndarray:
+    """The ``.npy`` record at ``cur``'s position, a view of ``data`` (object arrays, which
+    would need pickle, are refused); ``cur`` moves past it.  ValueError if it is not whole."""
+    version = npformat.read_magic(cur)
     if version == (1, 0):
-        shape, fortran, dtype = npformat.read_array_header_1_0(fh)
+        shape, fortran, dtype = npformat.read_array_header_1_0(cur)
     elif version == (2, 0):
-        shape, fortran, dtype = npformat.read_array_header_2_0(fh)
+        shape, fortran, dtype = npformat.read_array_header_2_0(cur)
     else:
         raise ValueError(f"npy format {version}")
     if fortran or dtype.hasobject:
@@ -247,49 +292,99 @@ def _next_array(fh: Any, mm: mmap.mmap) -> np.ndarray:
     count = 1
     for n in shape:
         count *= n
-    start = fh.tell()
+    start = cur.pos
     end = start + count * dtype.itemsize
-    if end > len(mm):
+    if end > len(data):
         raise ValueError("truncated")
-    fh.seek(end)
-    return np.frombuffer(mm, dtype, count, start).reshape(shape)
+    cur.pos = end
+    return np.frombuffer(data, dtype, count, start).reshape(shape)
 
 
-def _read(path: Path, key: Key, part: str) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
-    """The header and arrays of ``path`` if it is a whole, intact file of ``key``; else None.
-    The arrays are mapped from the file (read-only); see :data:`_ALWAYS_CHECKED`."""
-    verify = os.environ.get(VERIFY_ENV, "") not in ("", "0")
+def _slurp(path: Path) -> np.ndarray | None:
+    """The bytes of the entry at ``path`` in memory aligned to :data:`_ALIGN`, read-only; None
+    unless it is a regular file of this user.  Read, not mapped: a file truncated or rewritten
+    later cannot touch a map in use (a mapped file cut short kills its reader with SIGBUS),
+    and a FIFO or device at the name is never waited on."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
+        getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
     try:
-        with open(path, "rb") as fh:
-            mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            head = _next_array(fh, mm)
-            if head.dtype != np.uint8 or head.ndim != 1:
+        st = os.fstat(fd)
+        if not statmod.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+            return None
+        size = st.st_size
+        buf = np.empty(size + _ALIGN, np.uint8)
+        start = -buf.ctypes.data % _ALIGN
+        data = buf[start:start + size]
+        view, got = memoryview(data.data), 0
+        while got < size:
+            n = os.readv(fd, [view[got:]])
+            if n <= 0:
+                return None   # cut short while read
+            got += n
+        if os.read(fd, 1):
+            return None       # grew while read
+    finally:
+        os.close(fd)
+    buf.flags.writeable = data.flags.writeable = False
+    return data
+
+
+#: Entries already read by this process, by path (the buffer :func:`_slurp` read into): a
+#: content entry's name is the hash of what it holds, so maps read from it again (from another
+#: file naming the same layout) share its arrays instead of holding a copy each.  Held weakly:
+#: gone with the last map using them.
+_READ: weakref.WeakValueDictionary[str, np.ndarray] = weakref.WeakValueDictionary()
+
+
+def _read(path: Path, ident: Mapping[str, Any], shared: bool = False
+          ) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+    """The header and arrays of ``path`` if it is a whole, intact file of this user whose
+    header holds ``ident`` (format, key or content name, part); else None.  Every byte is
+    checked against the CRC-32s of the header and of the data.  ``shared``: the file's name
+    says what it holds (a content entry), so a copy this process read already is used."""
+    try:
+        if not _private(path.parent):
+            return None
+        buf = _READ.get(str(path)) if shared else None
+        known = buf is not None
+        if buf is not None:
+            start = -buf.ctypes.data % _ALIGN
+            data = buf[start:start + len(buf) - _ALIGN]
+        else:
+            read = _slurp(path)
+            if read is None:
                 return None
-            header = json.loads(head.tobytes())
-            if header.get("format") != FORMAT or header.get("key") != key.text or \
-                    header.get("part") != part:
+            data = read
+        cur = _Cursor(data.data)
+        head = _next_array(cur, data)
+        if head.dtype != np.uint8 or head.ndim != 1:
+            return None
+        text = head.tobytes().rstrip(b" ")
+        if text[_HEAD_CRC:].strip() != text[_HEAD_CRC:] or \
+                int(text[:_HEAD_CRC], 16) != zlib.crc32(text[_HEAD_CRC:]):
+            return None
+        header = json.loads(text[_HEAD_CRC:])
+        if header.get("format") != FORMAT or any(header.get(k) != v for k, v in ident.items()):
+            return None
+        blob = _next_array(cur, data)
+        if blob.dtype != np.uint8 or blob.shape != (header["size"],) or cur.pos != len(data):
+            return None   # (something after the data: not a file we wrote)
+        if blob.ctypes.data % _ALIGN or (not known and zlib.crc32(blob.data) != header["crc"]):
+            return None
+        arrays: dict[str, np.ndarray] = {}
+        for name, dt, shape, offset in header["arrays"]:
+            dtype = np.dtype(dt)
+            count = 1
+            for n in shape:
+                count *= n
+            if dtype.hasobject or offset % _ALIGN or offset + count * dtype.itemsize > len(blob):
                 return None
-            blob = _next_array(fh, mm)
-            if blob.dtype != np.uint8 or blob.shape != (header["size"],) or fh.tell() != len(mm):
-                return None   # (something after the data: not a file we wrote)
-            if blob.ctypes.data % _ALIGN or \
-                    zlib.crc32(blob[:header["small_end"]].data) != header["small_crc"]:
-                return None
-            arrays: dict[str, np.ndarray] = {}
-            for name, dt, shape, offset in header["arrays"]:
-                dtype = np.dtype(dt)
-                count = 1
-                for n in shape:
-                    count *= n
-                if dtype.hasobject or offset % _ALIGN or offset + count * dtype.itemsize > len(blob):
-                    return None
-                a = np.frombuffer(blob, dtype, count, offset).reshape(shape)
-                if offset >= header["small_end"] and verify and \
-                        zlib.crc32(a.data) != header["big_crc"][name]:
-                    return None
-                arrays[name] = a
+            arrays[name] = np.frombuffer(blob, dtype, count, offset).reshape(shape)
     except Exception:  # any unreadable, truncated or corrupt file is a miss, never an error
         return None
+    if shared and data.base is not None:
+        _READ[str(path)] = data.base   # (what the arrays' memory belongs to: kept while they live)
     return header, arrays
 
 
@@ -419,6 +514,8 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         put(f"derived.{name}", v)
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
+              "overlay_art": [list(o) for o in m.overlay_art],
+              "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
@@ -443,7 +540,10 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                move_overrides=header["move_overrides"], roads=arrays.get("roads"),
                fills=arrays.get("fills"),
                board_images=tuple((str(p), int(x), int(y), bool(r))
-                                  for p, x, y, r in header["board_images"]))
+                                  for p, x, y, r in header["board_images"]),
+               overlay_art=tuple((int(i), str(a), str(e), int(x), int(y))
+                                 for i, a, e, x, y in header.get("overlay_art", ())),
+               shown_turned=bool(header.get("shown_turned", False)))
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)
@@ -476,17 +576,19 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
 
 
 class _Parts:
-    """The :class:`~hexwx.hexmap.board.DerivedStore` of a cached map: ``<hash>.<part>.npy``."""
+    """The :class:`~hexwx.hexmap.board.DerivedStore` of a cached map: ``<content>.<part>.npy``
+    (keyed by the map's content, so every file naming the same map shares them)."""
 
-    def __init__(self, folder: Path, key: Key) -> None:
-        self.folder, self.key = folder, key
+    def __init__(self, folder: Path, content: str) -> None:
+        self.folder, self.content = folder, content
 
     def _path(self, name: str) -> Path | None:
-        return self.folder / f"{self.key.name}.{name}.npy" if _PART.fullmatch(name) else None
+        return self.folder / f"{self.content}.{name}.npy" if _PART.fullmatch(name) else None
 
     def load(self, name: str) -> np.ndarray | None:
         path = self._path(name)
-        got = _read(path, self.key, name) if path is not None else None
+        got = _read(path, {"content": self.content, "part": name}, shared=True) \
+            if path is not None else None
         if got is None or name not in got[1]:
             return None
         _touch(path)  # type: ignore[arg-type]
@@ -494,30 +596,63 @@ class _Parts:
 
     def save(self, name: str, value: np.ndarray) -> None:
         path = self._path(name)
-        if path is not None and _write(path, {"format": FORMAT, "key": self.key.text, "part": name},
-                                       {name: value}):
+        if path is not None and _write(path, {"format": FORMAT, "content": self.content,
+                                              "part": name}, {name: value}):
             prune(self.folder)
 
 
+#: The header fields that name a map rather than describe it: kept in the entry of the file
+#: that named it (:func:`store`), not in the content entry.
+_LABEL = ("name", "source")
+_CONTENT = re.compile(r"[0-9a-f]{32}")
+
+
+def content_name(header: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> str:
+    """The hash of what a map is (its header but for :data:`_LABEL` and what it derived, its
+    arrays, the code that built it): the name of its content entry."""
+    h = blake2b(digest_size=16)
+    described = {k: v for k, v in header.items() if k not in _LABEL and k != "derived"}
+    h.update(json.dumps([FORMAT, fingerprint(), described], sort_keys=True).encode())
+    for name in sorted(arrays):
+        if name.startswith("derived."):
+            continue
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"\0{name}\0{a.dtype.str}\0{a.shape}\0".encode())
+        h.update(a.data)
+    return h.hexdigest()
+
+
 def load(key: Key | None) -> HexMap | None:
-    """The cached map of ``key``, or None (no cache, no file, or a file that is not right)."""
+    """The cached map of ``key``, or None (no cache, no file, or a file that is not right).
+
+    ``<key>.npy`` holds what names the map (:data:`_LABEL`) and the name of its content entry
+    ``<content>.npy``, which holds the map itself, once for every file naming it."""
     folder = cache_dir()
     if key is None or folder is None:
         return None
     path = folder / f"{key.name}.npy"
-    got = _read(path, key, "map")
+    got = _read(path, {"key": key.text, "part": "names"})
     if got is None:
         return None
-    header, arrays = got
+    names = got[0]
     try:
-        for given, real, size, mtime in header["more_inputs"]:
-            if stamp(real)[2:] != [size, mtime]:
+        for _given, real, *st in names["more_inputs"]:
+            if stamp(real)[2:] != st:
                 return None  # one of a map file's boards changed since
-        m = _map(header["map"], arrays)
+        content = str(names["content"])
+        if not _CONTENT.fullmatch(content):
+            return None
+        entry = folder / f"{content}.npy"
+        got = _read(entry, {"content": content, "part": "map"}, shared=True)
+        if got is None:
+            return None
+        header, arrays = got
+        m = _map({**header["map"], **names["label"]}, dict(arrays))
     except Exception:  # a header that does not describe a map is a miss
         return None
     _touch(path)
-    m.__dict__["_store"] = _Parts(folder, key)
+    _touch(entry)
+    m.__dict__["_store"] = _Parts(folder, content)
     return m
 
 
@@ -525,18 +660,27 @@ def store(key: Key | None, m: HexMap, more_inputs: Iterable[str | os.PathLike[st
     """Write ``m`` (with its geometry, per-hex terrain and kernel arrays, derived now) under
     ``key``, and give it the cache as the store of what it derives later.  ``more_inputs``:
     files found while building (a map file's boards), checked again on every read.  Returns
-    ``m``; nothing happens when the cache is off, or ``m`` is already a cached map."""
+    ``m``; nothing happens when the cache is off, or ``m`` is already a cached map.
+
+    The map goes to its content entry (:func:`content_name`), written only when no intact one
+    is there; ``<key>.npy`` names it, with the map's name and source."""
     folder = cache_dir()
     if key is None or folder is None or "_store" in m.__dict__ or str(folder) in _unwritable:
         return m
     try:
         header, arrays = _record(m)
         more = [stamp(p) for p in more_inputs]
+        label = {k: header.pop(k) for k in _LABEL}
+        content = content_name(header, arrays)
     except (OSError, TypeError, ValueError):
         return m
-    ok = _write(folder / f"{key.name}.npy", {"format": FORMAT, "key": key.text, "part": "map",
-                                             "map": header, "more_inputs": more}, arrays)
+    entry = folder / f"{content}.npy"
+    ok = _read(entry, {"content": content, "part": "map"}) is not None or \
+        _write(entry, {"format": FORMAT, "content": content, "part": "map", "map": header}, arrays)
+    ok = ok and _write(folder / f"{key.name}.npy", {"format": FORMAT, "key": key.text,
+                                                    "part": "names", "content": content,
+                                                    "label": label, "more_inputs": more}, {})
     if ok:
-        m.__dict__["_store"] = _Parts(folder, key)
+        m.__dict__["_store"] = _Parts(folder, content)
         prune(folder)
     return m

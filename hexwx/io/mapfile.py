@@ -54,7 +54,7 @@ def load_mapfile(path: str | Path, *, vasl_dir: str | Path | None = None,
     if hit is not None:
         return hit
     m = _read_mapfile(path, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=ssr)
-    boards = sorted({p for p, *_ in m.board_images})
+    boards = sorted({p for p, *_ in m.board_images} | {a for _, a, *_ in m.overlay_art})
     return mapcache.store(key, m, more_inputs=boards + sorted({os.path.dirname(p) or "." for p in boards}))
 
 
@@ -79,7 +79,8 @@ def _read_mapfile(path: str | Path, *, vasl_dir: str | Path | None, vasl_metadat
     doc = load_toml(path)
     doc.check_keys(MAP_KEYS)
     head = doc.table("map")
-    head.check_keys(("name", "boards", "default", "description", "vasl_boards", "ssr"))
+    head.check_keys(("name", "boards", "default", "description", "vasl_boards", "ssr",
+                     "persist_elevation"))
     name = head.str("name", Path(path).stem)
     rules = list(head.list("ssr", []))
     if not all(isinstance(r, str) for r in rules):
@@ -105,12 +106,14 @@ def _load_vasl_layout(doc: Table, head: Table, name: str, rules: list[str],
                          "[[depiction]] or [movement] tables (edit the boards with [terrain], "
                          "[levels], [hexsides], [roads])")
     rows = head.raw("vasl_boards")
+    persist = head.bool("persist_elevation", False)
     try:
         ssr_changes(rules, metadata_path(vasl_metadata, vasl_dir))
     except HexwxError as exc:
         raise head.error("ssr", str(exc)) from None
     try:
-        m = load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=tuple(rules), name=name)
+        m = load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=tuple(rules), name=name,
+                        persist_elevation=persist)
     except UsageError as exc:
         raise head.error("vasl_boards", str(exc)) from None
     return edit_layout(m, doc)

@@ -154,7 +154,7 @@ class Scenario:
 
 
 #: Keys of a scenario's ``[map]`` table (a layout of VASL boards, docs/scenarios.md).
-MAP_TABLE_KEYS: tuple[str, ...] = ("vasl_boards", "ssr")
+MAP_TABLE_KEYS: tuple[str, ...] = ("vasl_boards", "ssr", "persist_elevation")
 
 
 def _load_layout_table(sc: "Scenario") -> HexMap:
@@ -163,7 +163,8 @@ def _load_layout_table(sc: "Scenario") -> HexMap:
     spec = sc.map_layout or {}
     try:
         return load_layout(spec["vasl_boards"], metadata=sc.vasl_metadata,
-                           ssr=tuple(spec.get("ssr", ())), name=sc.path.name)
+                           ssr=tuple(spec.get("ssr", ())), name=sc.path.name,
+                           persist_elevation=bool(spec.get("persist_elevation", False)))
     except UsageError as exc:
         raise DataError(f"{sc.path}: map: {exc}") from None
 
@@ -209,7 +210,8 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
         ssr = mt.list("ssr", [])
         if not all(isinstance(x, str) for x in ssr):
             raise mt.error("ssr", f"expected a list of SSR names, got {ssr!r}")
-        map_layout = {"vasl_boards": rows, "ssr": list(ssr)}
+        map_layout = {"vasl_boards": rows, "ssr": list(ssr),
+                      "persist_elevation": mt.bool("persist_elevation", False)}
         map_path = p
     else:
         map_rel = t.str("map")

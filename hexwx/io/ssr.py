@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.transform import KINDS, TerrainChange
+
+if TYPE_CHECKING:
+    from hexwx.hexmap.board import HexMap
 
 #: Rule types that change nothing in the LOS data.
 IGNORED = "ignore"
@@ -67,3 +70,23 @@ def ssr_changes(names: Iterable[str], metadata: str | Path) -> tuple[TerrainChan
                             f"one of {', '.join(KINDS + (IGNORED, CODE_ONLY))}")
         out.append(TerrainChange(kind, frm, to, name=name, rule=f"VASL LOSSSRule {name}"))
     return tuple(out)
+
+
+def ssrs_that_change(m: "HexMap", metadata: str | Path) -> list[str]:
+    """The names of VASL's terrain SSRs that change map ``m``'s LOS data (its terrain or
+    levels hold what the rule maps), sorted; artwork-only and code-only rules left out."""
+    import numpy as np
+
+    from hexwx.hexmap.transform import changes_anything
+    codes = frozenset(int(c) for c in np.unique(m.terrain))
+    levels = frozenset(int(v) for v in np.unique(m.elevation))
+    out = []
+    for name, (kind, frm, to) in ssr_rules(metadata).items():
+        if kind not in KINDS:
+            continue
+        try:
+            if changes_anything(TerrainChange(kind, frm, to, name=name), m.table, codes, levels):
+                out.append(name)
+        except DataError:           # a value hexwx cannot apply (VASL's "_1" for level -1)
+            continue
+    return sorted(out)

@@ -10,7 +10,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -18,15 +18,19 @@ from shapely.geometry import LineString, Point, Polygon
 from hexwx.limits import BASES
 from hexwx.errors import DataError, UsageError
 from hexwx.validate import is_whole
-from hexwx.tabletop.sight import RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm
-from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, TERRAIN_KINDS, Base, TableTop, TerrainPiece,
-                            Unit, arrange_bases, to_cm)
+from hexwx.tabletop.fire import RANGE_KINDS
+from hexwx.tabletop.sight import (RULE_SETS, time_of_day_visibility_cm, visibility_limit_cm,
+                                  visibility_text)
+from hexwx.tabletop.model import (ARMS, FORMATIONS, GUNS, OFFICER_QUALITY, TERRAIN_KINDS, Base,
+                                  Officer, TableTop, TerrainPiece, Unit, arrange_bases, to_cm)
 from hexwx.io.tomlfile import Table, load_toml
 
 WEATHER_MODES = ("fixed", "rolled", "schedule")
 GROUNDS = ("normal", "rough", "mud", "soft", "hard")
 
-_TOP_KEYS = ("name", "rules", "turns", "start", "table", "weather", "terrain", "units", "notes")
+_TOP_KEYS = ("name", "rules", "turns", "start", "table", "weather", "terrain", "units", "ranges",
+             "officers", "notes")
+_OFFICER_KEYS = ("id", "side", "position", "quality")
 _TABLE_KEYS = ("size", "unit", "base")
 #: The longest side of a table, in cm: 100 m, far beyond any real table (the largest club
 #: tables are some 10 m), and small enough that areas and buffers stay finite numbers.
@@ -66,6 +70,8 @@ class TableScenario:
     seed: int | None = None
     options: dict[str, Any] = field(default_factory=dict, compare=False)
     states: tuple[WeatherState, ...] = ()
+    #: ``[ranges]``: unit kind -> (short range or None, longest range), cm (hexwx.tabletop.fire).
+    ranges: dict[str, tuple[float | None, float]] = field(default_factory=dict, compare=False)
 
     def _repr_png_(self) -> bytes:
         """The table on turn 1 (terrain, bases, visibility), for notebooks."""
@@ -118,6 +124,33 @@ class TableScenario:
         """Visibility limit on ``turn``: min(weather, Mini-Nap 2 time of day); None = unlimited."""
         rep = self.report(turn)
         return visibility_limit_cm(rep, time_of_day_cm=self._time_of_day_cm(turn))
+
+    def weather_line(self, turn: int) -> tuple[str, Any, float | None]:
+        """("turn 4: rain, visibility 12 in, ground rough", the TurnReport, visibility in cm):
+        the one line every answer and picture heads the turn with."""
+        rep = self.report(turn)
+        vis = self.visibility_cm(turn)
+        t = self.table
+        bits = [f"turn {turn}: {rep.weather}"]
+        if rep.time_of_day:
+            bits.append(f"time {rep.time_of_day}")
+        bits.append(visibility_text(self.rules, rep.weather,
+                                    None if vis is None else t.to_unit(vis), t.unit))
+        if rep.ground != "normal":
+            bits.append(f"ground {rep.ground}")
+        if rep.movement_multiplier != 1:
+            bits.append(f"movement x{rep.movement_multiplier:g}")
+        if rep.battle_ends:
+            bits.append("the battle has ended")
+        return ", ".join(bits), rep, vis
+
+    def fire(self, firer: str, target: str, turn: int) -> Any:
+        """May ``firer`` shoot at ``target`` on ``turn``: :func:`hexwx.tabletop.fire.fire_answer`
+        with the turn's weather, visibility and the scenario's ranges."""
+        from hexwx.tabletop.fire import fire_answer
+        self.check_turn(turn)
+        return fire_answer(self.table, firer, target, rules=self.rules, report=self.report(turn),
+                           visibility_cm=self.visibility_cm(turn), ranges=self.ranges)
 
     def _time_of_day_cm(self, turn: int) -> float | None:
         """Mini-Nap 2 dawn/dusk visibility on ``turn``; None for other rule sets, which have no
@@ -254,6 +287,33 @@ def _unit(t: Table, i: int, unit: str, base_size: tuple[float, float]) -> Unit:
                 None if move is None else to_cm(move, unit), None if rng is None else to_cm(rng, unit))
 
 
+def _officer(t: Table, unit: str, w_cm: float, d_cm: float, unit_ids: set[str]) -> Officer:
+    t.check_keys(_OFFICER_KEYS)
+    oid = t.str("id")
+    if oid in unit_ids:
+        raise t.error("id", f"officer id {oid!r} is also a unit id")
+    x, y = _point(t, "position", unit)
+    if not (0 <= x <= w_cm and 0 <= y <= d_cm):
+        raise t.error("position", f"officer {oid!r} is off the table")
+    return Officer(oid, t.str("side"), x, y, t.str("quality", "average", choices=tuple(OFFICER_QUALITY)))
+
+
+def _ranges(t: Table, unit: str) -> dict[str, tuple[float | None, float]]:
+    """``[ranges]``: KIND = LONG or [SHORT, LONG] in the table's unit -> cm."""
+    t.check_keys(RANGE_KINDS)
+    out: dict[str, tuple[float | None, float]] = {}
+    for kind in t.keys():
+        v = t.raw(kind)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0:
+            out[kind] = (None, to_cm(float(v), unit))
+            continue
+        short, long = _numbers(t, kind, 2, "a range or [short, long]")
+        if not 0 < short <= long:
+            raise t.error(kind, f"expected 0 < short <= long, got {v!r}")
+        out[kind] = (to_cm(short, unit), to_cm(long, unit))
+    return out
+
+
 def _state(t: Table, unit: str, turn: int) -> WeatherState:
     vis = t.number("visibility", None, min=0)
     effects = t.list("fire_effects", [])
@@ -307,7 +367,13 @@ def load_table_scenario(path: str | Path) -> TableScenario:
     unit_tables = doc.tables("units", [])
     units = tuple(_unit(u, i, unit, base_size) for i, u in enumerate(unit_tables))
     wcm, dcm = _check_units(unit_tables, units, w, d, unit)
-    table = TableTop(wcm, dcm, unit, pieces, units, name)
+    officers: list[Officer] = []
+    for o in doc.tables("officers", []):
+        officer = _officer(o, unit, wcm, dcm, {u.id for u in units})
+        if any(x.id == officer.id for x in officers):
+            raise o.error("id", f"duplicate officer id {officer.id!r}")
+        officers.append(officer)
+    table = TableTop(wcm, dcm, unit, pieces, units, name, tuple(officers))
 
     wt = doc.table("weather", None)
     mode, seed, options = "fixed", None, {}
@@ -345,8 +411,10 @@ def load_table_scenario(path: str | Path) -> TableScenario:
         if extra:
             raise wt.error(extra[0], f"not used with mode = {mode!r}; expected "
                                      f"{', '.join(_allowed_weather_keys(mode))}")
+    rt = doc.table("ranges", None)
+    ranges = _ranges(rt, unit) if rt is not None else {}
     return TableScenario(str(doc.source), name, rules, table, turns, start_hour, mode, seed,
-                         options, states)
+                         options, states, ranges)
 
 
 def _allowed_weather_keys(mode: str) -> tuple[str, ...]:
@@ -411,4 +479,47 @@ def scenario_summary(sc: TableScenario) -> dict[str, Any]:
         "units": [{"id": u.id, "side": u.side, "arm": u.arm, "formation": u.formation,
                    "bases": len(u.bases), "centre": [r(u.centre[0]), r(u.centre[1])],
                    "facing": u.facing} for u in t.units],
+        "officers": [{"id": o.id, "side": o.side, "quality": o.quality,
+                      "position": [r(o.x), r(o.y)]} for o in t.officers],
     }
+
+
+#: The generator's kinds (seed 003 step 3) -> terrain kinds of a table scenario.
+GENERATED_KINDS = {"hill": "hill", "water": "water", "wood": "wood", "built-up area": "built-up"}
+
+
+def generated_table_toml(pieces: Sequence[Any], *, seed: int, rules: str = "wesencraft",
+                         source: str = "hexwx minis terrain") -> str:
+    """A table scenario file (TOML text) for the random terrain ``pieces``
+    (:func:`hexwx.tabletop.terrain_gen.generate_terrain`) on the seed 003 table, in cm.
+
+    Pieces left as a player's choice have no kind yet: they are listed in a comment, not placed.
+    The weather is rolled from the same ``seed`` for a rule set that throws dice (Huzzah!'s is
+    set by the scenario: clear).  No units: add ``[[units]]`` to play."""
+    from hexwx.io.tomlwrite import dumps
+    from hexwx.tabletop.terrain_gen import TABLE_DEPTH_CM, TABLE_WIDTH_CM
+    if rules not in RULE_SETS:
+        raise UsageError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_SETS)}")
+    placed, open_choices = [], []
+    for p in pieces:
+        kind = GENERATED_KINDS.get(p.kind)
+        if kind is None:
+            open_choices.append(f"sector {p.sector}: {p.kind} (not placed: name it with "
+                                f"--choice-a/--choice-b)")
+            continue
+        ring = list(p.polygon.exterior.coords)[:-1]
+        placed.append({"id": f"{kind}-s{p.sector}", "kind": kind,
+                       "points": [[round(x, 3), round(y, 3)] for x, y in ring]})
+    doc: dict[str, Any] = {
+        "name": f"Random terrain, seed {seed}", "rules": rules, "turns": 12,
+        "table": {"size": [round(TABLE_WIDTH_CM, 2), round(TABLE_DEPTH_CM, 2)], "unit": "cm"},
+    }
+    if rules != "huzzah":
+        doc["weather"] = {"mode": "rolled", "seed": seed}
+    if placed:
+        doc["terrain"] = placed
+    head = [f"Written by {source} (seed {seed}): the seed 003 random terrain generator on its",
+            "6 ft x 2 ft 6 in table (12 sectors, 1 ft x 1 ft 3 in); piece sizes are hexwx's",
+            "(docs/minis-weather.md).  Add [[units]] to play."]
+    head += open_choices
+    return dumps(doc, comments={"": head})

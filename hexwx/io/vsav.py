@@ -34,7 +34,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from hexwx.limits import Limit, is_zip, open_zip, read_zip_entry
+from hexwx.limits import LAYOUT_BOARDS, Limit, is_zip, open_zip, read_zip_entry
 from hexwx.errors import DataError
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
 
@@ -209,11 +209,18 @@ class SaveBoard:
         return w, h
 
 
-_INT = re.compile(r"-?\d+$")
+#: A whole number as a save writes it: coordinates and sizes, at most 9 digits (a longer one
+#: is no real position, and a 5,000-digit one would stall or break int()).
+_INT = re.compile(r"-?\d{1,9}$")
+#: The board magnifications read (VASL offers 0.25 to 4).
+_ZOOMS = (0.01, 100.0)
 
 
 def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
     """The boards of a ``bd`` command; DataError naming the save on a malformed one."""
+    count = cmd.count("bd\t")   # checked before any board is read (their layout is quadratic)
+    if count > LAYOUT_BOARDS.value:
+        raise DataError(f"{source}: {count:,} boards exceeds {LAYOUT_BOARDS.describe()}")
     boards = []
     for chunk in cmd.split("bd\t")[1:]:
         f = chunk.split("\t")
@@ -241,6 +248,9 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
             elif tok == "OVR":
                 overlays.append(" ".join(t for t in rest[i + 1:i + 4] if t))
                 i += 4
+                if i < len(rest) and rest[i].lower() == "true":   # VASL's "persist elevation"
+                    overlays[-1] += " persist"
+                    i += 1
             elif tok == "SSR":
                 tail = "\t".join(rest[i + 1:])
                 tail = tail.split("\tZOOM\t")[0]
@@ -273,9 +283,13 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
 
 def _zoom(text: str, source: str, board: str) -> float:
     try:
-        return float(text)
+        zoom = float(text)
     except ValueError:
-        raise DataError(f"{source}: board {board}: ZOOM {text!r} is not a number") from None
+        raise DataError(f"{source}: board {board}: ZOOM {text[:40]!r} is not a number") from None
+    if not _ZOOMS[0] <= zoom <= _ZOOMS[1]:     # (nan fails both)
+        raise DataError(f"{source}: board {board}: ZOOM {text[:40]!r}; expected a magnification "
+                        f"from {_ZOOMS[0]} to {_ZOOMS[1]:g}")
+    return zoom
 
 
 # -- pieces ------------------------------------------------------------------------------------
@@ -365,6 +379,8 @@ class VaslSave:
     source: str
     boards: tuple[SaveBoard, ...]
     pieces: tuple[SavePiece, ...]
+    #: VASL's game-wide "persist elevation" choice: overlays keep the boards' ground levels.
+    persist_elevation: bool = False
     #: each stack's member ids, bottom first (VASSAL ``Stack`` state)
     stacks: tuple[tuple[str, ...], ...] = ()
     _origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, repr=False,
@@ -453,14 +469,13 @@ class VaslSave:
 
     # -- what hexwx cannot compose ---------------------------------------------------------
     def unsupported(self) -> list[str]:
-        """Board features hexwx does not apply to the map, one phrase each (empty if none)."""
+        """Board features hexwx does not apply to the map, one phrase each (empty if none).
+        Overlays are applied (:mod:`hexwx.io.overlays`)."""
         out = []
         for b in self.boards:
             if b.crop is not None:
                 out.append(f"board {b.written} is cropped to x={b.crop[0]} y={b.crop[1]} "
                            f"w={b.crop[2]} h={b.crop[3]}")
-            for o in b.overlays:
-                out.append(f"board {b.written} has overlay {o!r}")
             if b.zoom != 1.0:
                 out.append(f"board {b.written} is magnified x{b.zoom:g}")
         return out
@@ -486,8 +501,11 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     boards: tuple[SaveBoard, ...] | None = None
     pieces: list[SavePiece] = []
     stacks: list[tuple[str, ...]] = []
+    persist = False
     for cmd in iter_commands(text):
-        if cmd.startswith("bd\t"):
+        if cmd.startswith(PERSIST_COMMAND):
+            persist = cmd[len(PERSIST_COMMAND):].strip().lower() == "true"
+        elif cmd.startswith("bd\t"):
             boards = parse_board_command(cmd, source)   # a later bd command replaces an earlier
         elif cmd.startswith("+/"):
             parts = split_sequence(cmd[2:], "/")
@@ -510,7 +528,11 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     if boards is None:
         raise DataError(f"{source}: the save has no board layout (no 'bd' command); expected a "
                         f"VASL game with boards")
-    return VaslSave(source, boards, tuple(pieces), tuple(stacks))
+    return VaslSave(source, boards, tuple(pieces), persist, tuple(stacks))
+
+
+#: The command in which VASL stores its game-wide "persist elevation" choice for overlays.
+PERSIST_COMMAND = "command.los.persistelevation|"
 
 
 def is_vasl_save(path: str | Path) -> bool:
@@ -521,9 +543,9 @@ def is_vasl_save(path: str | Path) -> bool:
     if not is_zip(p):
         return False
     try:
-        with zipfile.ZipFile(p) as zf:
+        with open_zip(p) as zf:        # (its entry count checked before they are read)
             return "savedGame" in zf.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
+    except (OSError, DataError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError):
         return False
 
 
@@ -589,6 +611,6 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
     """DataError naming the crops/overlays/zoom hexwx would not apply, unless ``ignore``."""
     bad = save.unsupported()
     if bad and not ignore:
-        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole boards without "
-                        f"overlays; give --ignore-board-extras to use the whole boards as they "
+        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole, unmagnified "
+                        f"boards; give --ignore-board-extras to use the whole boards as they "
                         f"are (pieces keep their hexes)")

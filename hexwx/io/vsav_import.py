@@ -1,7 +1,7 @@
 """From a VASL save to hexwx: the save's map, and a hex scenario of its pieces.
 
-* :func:`load_save_map` composes the save's boards (with their SSRs) through
-  :func:`hexwx.io.layout.load_layout`.  Crops, overlays and magnified boards are refused with a
+* :func:`load_save_map` composes the save's boards (with their SSRs and overlays) through
+  :func:`hexwx.io.layout.load_layout`.  Crops and magnified boards are refused with a
   one-line error naming them unless ``ignore_board_extras`` asks for the whole boards.
 * :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
   and SSRs as the ``[map]`` table, one ``[[units]]`` entry per unit on the boards at its
@@ -27,10 +27,11 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
     save = read_save(path)
     check_supported(save, ignore=ignore_board_extras)
     from hexwx.io.layout import load_layout
-    rows, common = layout_spec(save)
+    rows, common = layout_spec(save, overlays=not ignore_board_extras)
     try:
         return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata,
-                           ssr=common + tuple(ssr), name=Path(path).name)
+                           ssr=common + tuple(ssr), name=Path(path).name,
+                           persist_elevation=save.persist_elevation)
     except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
         raise DataError(f"{path}: {exc}") from None
 
@@ -41,11 +42,12 @@ def common_ssr(save: VaslSave) -> tuple[str, ...]:
     return tuple(s for s in first if all(s in b.ssr for b in save.boards))
 
 
-def layout_spec(save: VaslSave) -> tuple[list[list[Any]], tuple[str, ...]]:
+def layout_spec(save: VaslSave, *, overlays: bool = True) -> tuple[list[list[Any]], tuple[str, ...]]:
     """The layout rows and the SSRs of the whole map.
 
-    A row entry is the board name (``"r05"``), or ``{board, ssr}`` for a board with SSRs of
-    its own besides those every board has (which apply to the whole map, first)."""
+    A row entry is the board name (``"r05"``), or ``{board, ssr, overlays}`` for a board with
+    SSRs of its own besides those every board has (which apply to the whole map, first) or
+    with overlays (left out when ``overlays`` is false: the whole boards as they are)."""
     common = common_ssr(save)
     rows: list[list[Any]] = []
     for row in save.rows:
@@ -57,13 +59,16 @@ def layout_spec(save: VaslSave) -> tuple[list[list[Any]], tuple[str, ...]]:
                 entry["label"] = b.copy_label
             if own:
                 entry["ssr"] = own
+            if b.overlays and overlays:
+                entry["overlays"] = list(b.overlays)
             out.append(entry if len(entry) > 1 else b.written)
         rows.append(out)
     return rows, common
 
 
 def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], str] | None = None,
-                      m: Any = None) -> tuple[dict[str, Any], list[SavePiece]]:
+                      m: Any = None, overlays: bool = True
+                      ) -> tuple[dict[str, Any], list[SavePiece]]:
     """The hex scenario of ``save`` as a TOML-ready dict, and the pieces off the boards.
 
     Units (:mod:`hexwx.io.vsav_pieces`: squads, leaders, SW, guns, vehicles; markers and
@@ -73,10 +78,12 @@ def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], s
     board above / left of the join); ``m``, the save's map, checks the levels.
     """
     from hexwx.io.vsav_pieces import save_contents
-    rows, common = layout_spec(save)
+    rows, common = layout_spec(save, overlays=overlays)
     map_table: dict[str, Any] = {"vasl_boards": rows}
     if common:
         map_table["ssr"] = list(common)
+    if save.persist_elevation and overlays:
+        map_table["persist_elevation"] = True
     contents = save_contents(save, m, map_names)
     units = []
     for su in contents.units:

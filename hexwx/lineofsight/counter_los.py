@@ -368,9 +368,9 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
         if got is None or v > got[0]:
             best[(cls, rs)] = (v, e)
     name = m.name_of
-    out = [Hindrance(name(e.hex), v, e.kind, e.rule, e.name)
+    out = [Hindrance(name(e.hex), v, e.kind, e.rule, name=e.name)
            for (_cls, _k), (v, e) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
-    out += [Hindrance(name(e.hex), e.drm, "oba", e.rule, e.name) for e in oba.values()]
+    out += [Hindrance(name(e.hex), e.drm, "oba", e.rule, name=e.name) for e in oba.values()]
     if firer_in:
         kind, drm, rule = FIRING_OUT_OF_SMOKE
         out.append(Hindrance(name(src), drm, kind, rule))

@@ -30,25 +30,32 @@ from hexwx.weather.asl.terrain_changes import weather_changes
 from hexwx.lineofsight.counter_los import PreparedCounters, apply as apply_counters
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances, prepare
 from hexwx.lineofsight.counters import Counters
-from hexwx.lineofsight.locations import location_name
-from hexwx.lineofsight.lv import FOG_RULES, fog_params, lv_hindrances, mist_lv
-from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
+from hexwx.lineofsight.locations import location_name, terrain_words
+from hexwx.lineofsight.lv import (FOG_RULES, fog_params, lv_hindrances, mist_lv,
+                                  winter_camouflage_note)
+from hexwx.lineofsight.results import (HINDRANCE_SIX_RULE, LV_SIX_RULE, Hindrance, LosResult,
+                                       LosTable, ThreadHex, Viewshed)
 from hexwx.weather.asl.state import AslWeather
 
-#: Reason code -> (text, rule citation).  Texts are ours; citations as in LOS-SPEC 5.
+#: Reason code -> (text, rule citation).  Texts are ours, in a player's words; citations as in
+#: LOS-SPEC 5.  The answer names the terrain at the blocking pixel besides (``blocked_by``).
 REASONS: dict[int, tuple[str, str | None]] = {
     K.CLEAR: ("clear", None),
     K.HIGHER_THAN_BOTH: ("terrain is higher than both the source and the target", "A6.2"),
     K.GROUND_HIGHER: ("ground level is higher than both the source and the target", "A6.2"),
     K.HEIGHT_ADVANTAGE: ("a height advantage is needed to see over this terrain", "A6.2"),
     K.HALF_LEVEL: ("half-level terrain is as high as both the source and the target", "A6.2"),
-    K.BLIND_OBSTACLE: ("the source or target is in a blind hex behind an obstacle", "A6.4"),
-    K.BLIND_CREST: ("the source or target is in a blind hex behind a crest", "B10.23"),
+    K.BLIND_OBSTACLE: ("blind hex: the lower end lies too close behind this obstacle to be seen "
+                       "from the higher end", "A6.4"),
+    K.BLIND_CREST: ("blind hex: the lower end lies too close behind this crest of higher ground "
+                    "to be seen from the higher end", "B10.23"),
     K.HEXSIDE: ("intervening hexside terrain (wall, hedge) at the level of both ends", "B9.2"),
     K.BOCAGE: ("bocage blocks the LOS", "B9.52"),
     K.ROWHOUSE: ("the LOS cannot cross a rowhouse wall", "B23.71"),
-    K.HINDRANCE_SIX: ("hindrances total six or more", "B.10"),
-    K.LEAVE_BUILDING: ("the LOS must leave the building before it leaves the unit's hex", "A6.8"),
+    K.HINDRANCE_SIX: ("hindrances total six or more", HINDRANCE_SIX_RULE),
+    K.LEAVE_BUILDING: ("a unit inside a building sees out only through its own hex's walls: "
+                       "this LOS runs on through the building into the next hex, to a "
+                       "different level", "A6.8"),
     K.EXITS_DEPRESSION: ("the LOS leaves the depression before the range allows it", "A6.3"),
     K.ENTERS_DEPRESSION: ("the LOS enters the depression before the range allows it", "A6.3"),
     K.CREST_EXIT: ("the LOS leaves a crest line at a vertex", "B19.51"),
@@ -56,7 +63,11 @@ REASONS: dict[int, tuple[str, str | None]] = {
     K.SPLIT_SAME_LEVEL: ("split terrain blocks LOS between units at its own level", None),
     K.SAME_HEX: ("different levels of a building not joined by a stairway", "B23.22"),
 }
-LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", "E3.1")
+LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", LV_SIX_RULE)
+#: Reasons that are a rule of the ends or of the DRMs, not a piece of terrain in the way.
+_NO_BLOCKING_TERRAIN = frozenset({K.CLEAR, K.HINDRANCE_SIX, K.SAME_HEX})
+#: Reasons decided by the ground itself (a hill's crest, higher ground).
+_GROUND_REASONS = frozenset({K.GROUND_HIGHER, K.BLIND_CREST})
 
 __all__ = ["LV_BLOCK_REASON", "REASONS", "Hindrance", "LosResult", "LosTable", "Viewshed", "los",
            "los_table", "viewshed", "weathered"]
@@ -127,6 +138,21 @@ def _terrain_rule(m: HexMap, code: int) -> str:
     return "A6.7"
 
 
+def blocking_terrain(m: HexMap, reason: int, x: int, y: int) -> tuple[str | None, int | None,
+                                                                     float | None]:
+    """(terrain in words, ground level, top in levels) of what blocks at pixel (``x``, ``y``)
+    for kernel ``reason``: ``("orchard", 0, 1)``, ``("hill", 2, 2)`` for higher ground, a
+    half-level obstacle's top ½ above its height; (None, None, None) for a block by a rule
+    of the ends or by hindrances."""
+    if reason in _NO_BLOCKING_TERRAIN:
+        return None, None, None
+    t = m.table[int(m.terrain[x, y])]
+    g = int(m.elevation[x, y])
+    if reason in _GROUND_REASONS or (t.is_plain and t.height == 0):
+        return ("hill" if g > 0 else terrain_words(t)), g, float(g)
+    return terrain_words(t), g, g + t.height + (0.5 if t.half_level else 0.0)
+
+
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
         weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False,
@@ -190,11 +216,13 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
                 blocked = True
                 text, rule = REASONS[K.HINDRANCE_SIX]
     lv_items: list[Hindrance] = []
+    notes: list[str] = []
     if weather is not None:
-        if target_positive_tem is None and target_winter_camouflage:
-            from hexwx.lineofsight.tem import location_tem
-            target_positive_tem = location_tem(m, tgt, int(to_level),
-                                               infantry=target_is_infantry)[0] > 0
+        if target_winter_camouflage:
+            note, tem = _camouflage(m, weather, tgt, int(to_level), R, target_is_infantry,
+                                    target_positive_tem)
+            target_positive_tem = tem
+            notes.append(note)
         fog_items = None if fog is None or fog_codes is None else _kernel_fog(
             fog.tolist(), names, keys, fog_codes, sE)
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
@@ -203,6 +231,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
         text, rule = LV_BLOCK_REASON
+    what, ground, top = blocking_terrain(m, int(reason), int(bx), int(by))
     return LosResult(
         source=name(src), target=name(tgt), source_level=int(from_level), target_level=int(to_level),
         range=R, blocked=blocked, reason=text, rule=rule,
@@ -212,7 +241,25 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m,
         source_elevation=sE, target_elevation=tE,
         source_location=location_name(m, src, int(from_level)),
-        target_location=location_name(m, tgt, int(to_level)))
+        target_location=location_name(m, tgt, int(to_level)),
+        blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
+        weather=weather)
+
+
+def _camouflage(m: HexMap, weather: AslWeather, tgt: int, level: int, R: int, infantry: bool,
+                positive_tem: bool | None) -> tuple[str, bool]:
+    """(why winter camouflage did or did not count, in words; whether the target has a positive
+    TEM) for a winter-camouflaged target (E3.712): the TEM as given, else its Location's."""
+    from hexwx.lineofsight.tem import location_tem
+    if positive_tem is None:
+        tem = location_tem(m, tgt, level, infantry=infantry)
+        where = terrain_words(m.terrain_of(tgt))
+    else:
+        tem, where = ((1, None) if positive_tem else (0, None)), ""
+    note = winter_camouflage_note(weather, R, target_is_infantry=infantry,
+                                  target_winter_camouflage=True, target_tem=tem,
+                                  tem_terrain=where)
+    return note or "", tem[0] > 0
 
 
 def _lv(m: HexMap, weather: AslWeather, src: int, tgt: int, sE: int, tE: int, R: int,

@@ -17,6 +17,7 @@ import re
 
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import Hex
+from hexwx.hexmap.terrain import TerrainType
 
 _LEVELS_SUFFIX = re.compile(r",\s*[\d.]+\s+Levels?$")
 
@@ -39,6 +40,12 @@ def building_kind(m: HexMap, h: Hex) -> str:
         t = raw if raw.is_building else t
     if not t.is_building:
         return "building"
+    return terrain_words(t)
+
+
+def terrain_words(t: TerrainType) -> str:
+    """A terrain's name as a player says it: ``"Stone Building, 2 Level"`` -> ``"stone building"``,
+    ``"Orchard"`` -> ``"orchard"``."""
     return _LEVELS_SUFFIX.sub("", t.name).lower()
 
 

@@ -69,18 +69,28 @@ def mist_lv(state: AslWeather, range_: int) -> list[LvHindrance]:
     if not state.mist:
         return []
     if state.rain:
-        kind, rule, heavy_rule = "rain", "3.52, 3.32", "3.51"
+        kind, rule, heavy_rule = "rain", "E3.52, E3.32", "E3.51"
     elif state.falling_snow:
-        kind, rule, heavy_rule = "falling snow", "3.711, 3.32", "3.71"
+        kind, rule, heavy_rule = "falling snow", "E3.711, E3.32", "E3.71"
     else:
-        kind, rule, heavy_rule = "mist", "3.32", ""
+        kind, rule, heavy_rule = "mist", "E3.32", ""
     out = []
     band = mist_band_drm(range_)
     if band:
-        out.append(LvHindrance(None, band, kind, rule))
+        out.append(LvHindrance(None, band, kind, rule, mist_band_note(range_)))
     if state.heavy:
-        out.append(LvHindrance(None, 1, f"{kind} (intensified)", heavy_rule))
+        out.append(LvHindrance(None, 1, f"{kind} (intensified)", heavy_rule,
+                               "heavy: +1 at every range"))
     return out
+
+
+def mist_band_note(range_: int) -> str:
+    """The mist band of ``range_`` in words: ``"range 17: 13-18 hexes"`` (E3.32)."""
+    band = mist_band_drm(range_)
+    if band == 0:
+        return f"range {range_}: up to {C.MIST_FREE_RANGE} hexes"
+    lo = C.MIST_FREE_RANGE + (band - 1) * C.MIST_BAND + 1
+    return f"range {range_}: {lo}-{lo + C.MIST_BAND - 1} hexes"
 
 
 # -------------------------------------------------------------------------------------------
@@ -98,8 +108,36 @@ def winter_camouflage_lv(state: AslWeather, range_: int, *, target_is_infantry: 
         return []
     beyond = C.WINTER_CAMOUFLAGE_BEYOND["infantry" if target_is_infantry else "other"]
     if range_ > beyond:
-        return [LvHindrance(None, 1, "winter camouflage", "3.712")]
+        who = "infantry" if target_is_infantry else "a vehicle"
+        return [LvHindrance(None, 1, "winter camouflage", "E3.712",
+                            f"range {range_}, beyond {beyond} hexes for {who}")]
     return []
+
+
+def winter_camouflage_note(state: AslWeather, range_: int, *, target_is_infantry: bool = True,
+                           target_winter_camouflage: bool = False,
+                           target_tem: tuple[int, str | None] = (0, None),
+                           tem_terrain: str = "") -> str | None:
+    """Why a winter-camouflaged target did or did not get its +1 (E3.712), in words; None when
+    the target has no winter camouflage.  ``target_tem``: (TEM, rule) of its Location, and
+    ``tem_terrain`` the terrain giving it."""
+    if not target_winter_camouflage:
+        return None
+    beyond = C.WINTER_CAMOUFLAGE_BEYOND["infantry" if target_is_infantry else "other"]
+    who = "infantry" if target_is_infantry else "a vehicle"
+    if not state.any_snow:
+        return "winter camouflage: no +1, there is no snow (E3.712)"
+    tem, rule = target_tem
+    if tem > 0:
+        what = f"{tem_terrain}, " if tem_terrain else ""
+        cite = f", {rule}" if rule else ""
+        return (f"winter camouflage: no +1, the target already has a positive TEM "
+                f"(+{tem} {what.rstrip(', ')}{cite}) (E3.712)")
+    if range_ <= beyond:
+        return (f"winter camouflage: no +1 at range {range_}, it counts only beyond {beyond} "
+                f"hexes for {who} (E3.712)")
+    return (f"winter camouflage: +1 at range {range_}, beyond {beyond} hexes for {who}, and "
+            f"the target has no positive TEM (E3.712)")
 
 
 # -------------------------------------------------------------------------------------------
@@ -116,7 +154,7 @@ def fog_top(state: AslWeather) -> int | None:
 #: the thread is in the fog (or an end hex is), 2 the fog top is level with the higher end
 #: (A6.2), 3 the lower end lies in the fog top's blind zone (A6.4).  :func:`_fog_hex_rule_scaled`
 #: gives the same citations.
-FOG_RULES: tuple[str, ...] = ("", "3.311", "3.311, A6.2", "3.311, A6.4")
+FOG_RULES: tuple[str, ...] = ("", "E3.311", "E3.311, A6.2", "E3.311, A6.4")
 #: The citations of a hex in fog, level with the fog top, in the fog top's blind zone.
 FOG_IN_RULE, FOG_LEVEL_RULE, FOG_BLIND_RULE = FOG_RULES[1:]
 
@@ -185,7 +223,8 @@ def fog_lv(state: AslWeather, *, thread: Sequence[ThreadHex], source_elevation: 
     src, tgt = thread[0], thread[-1]
     if same_location:
         if se_d < top_d:
-            return [LvHindrance(src.name, math.ceil(drm / 2), "fog", "3.311")]
+            return [LvHindrance(src.name, math.ceil(drm / 2), "fog", FOG_IN_RULE,
+                                "fire within one location: half the fog DRM")]
         return []
     out: list[LvHindrance] = []
     groups: dict[int, list[ThreadHex]] = {}

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
 
 
+#: The rules of a LOS blocked by a hindrance total of six or more: terrain alone (LOS-SPEC 5),
+#: terrain and weather LV together (E3.1: LV is treated like a LOS hindrance).
+HINDRANCE_SIX_RULE, LV_SIX_RULE = "B.10", "E3.1"
+
+
 @dataclass(frozen=True)
 class Hindrance:
     """One hindrance DRM on a LOS, terrain or LV: the hex it comes from (None for range-based
@@ -29,14 +34,24 @@ class Hindrance:
     drm: int
     kind: str
     rule: str
+    #: why it counts, in words, where the kind alone does not say: "range 17: 13-18 hexes"
+    note: str = ""
     name: str | None = None     # a counter's name ("White +3 Smoke"), None for terrain and LV
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"hex": self.hex, "drm": self.drm, "kind": self.kind,
-                                  "rule": self.rule}
+                                  "rule": self.rule, "note": self.note or None}
         if self.name is not None:
             out["name"] = self.name
         return out
+
+    def explain(self) -> str:
+        """One line: ``+2 mist, range 17: 13-18 hexes (E3.32)``, ``+3 smoke (White +3 Smoke)
+        in C2 (A24)``."""
+        what = f"{self.kind} ({self.name})" if self.name else self.kind
+        where = f" in {self.hex}" if self.hex else ""
+        note = f", {self.note}" if self.note else ""
+        return f"+{self.drm} {what}{where}{note} ({self.rule})"
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,16 @@ class LosResult:
     #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
     source_location: str = ""
     target_location: str = ""
+    #: what blocks, at ``blocked_at``: the terrain ("orchard", "hill", "wall"), the ground level
+    #: there and the top of the obstacle in levels (ground + its height; None when blocked by
+    #: hindrances or a rule of the ends, not by terrain)
+    blocking_terrain: str | None = None
+    blocking_ground: int | None = None
+    blocking_top: float | None = None
+    #: facts that explain the answer beyond its DRMs (why winter camouflage did or did not count)
+    notes: tuple[str, ...] = ()
+    #: the weather asked about (an AslWeather or None), for drawing its veil
+    weather: Any = field(repr=False, compare=False, default=None)
 
     def __repr__(self) -> str:
         a = self.source_location or self.source
@@ -113,27 +138,93 @@ class LosResult:
             "reason": self.reason, "rule": self.rule,
             "blocked_at": list(self.blocked_at) if self.blocked_at else None,
             "blocking_hex": self.blocking_hex,
+            "blocking_terrain": self.blocking_terrain,
+            "blocking_ground": self.blocking_ground,
+            "blocking_top": self.blocking_top,
+            "blocked_by": self.blocked_by,
+            "verdict": self.verdict,
             "hindrances": [h.to_json() for h in self.hindrances],
+            "notes": list(self.notes),
             "thread": [t.name for t in self.thread],
+            "explain": self.explain(),
         }
 
+    def _reason_here(self) -> str:
+        """The reason with this LOS's ends named where that says more: a blind hex names
+        which end is hidden from which."""
+        if not self.reason.startswith("blind hex") or self.source_elevation == self.target_elevation:
+            return self.reason
+        low, high = (self.source, self.target) if self.source_elevation < self.target_elevation \
+            else (self.target, self.source)
+        what = "crest" if "crest" in self.reason else "obstacle"
+        return f"blind hex: {low} lies too close behind this {what} to be seen from {high}, above it"
+
+    @property
+    def by_hindrances(self) -> bool:
+        """Blocked because the hindrance DRMs (terrain and LV) reached six (A6.7, E3.1)."""
+        return self.blocked and self.rule in (HINDRANCE_SIX_RULE, LV_SIX_RULE)
+
+    @property
+    def blocked_by(self) -> str | None:
+        """What blocks, in words: ``"orchard in P6 (top at level 1: ground level 0 + 1)"``,
+        ``"hindrances +3 +3 +3 = 9"``; None when clear."""
+        if not self.blocked:
+            return None
+        if self.by_hindrances:
+            drms = " ".join(f"+{h.drm}" for h in self.hindrances)
+            return f"hindrances {drms} = {sum(h.drm for h in self.hindrances)}"
+        if self.blocking_terrain is None:
+            return None
+        where = f" in {self.blocking_hex}" if self.blocking_hex else ""
+        return f"{self.blocking_terrain}{where}{_height_words(self)}"
+
+    @property
+    def verdict(self) -> str:
+        """The verdict on one line: ``BLOCKED by orchard in P6 (top at level 1: ground level 0
+        + 1): a height advantage ... (A6.2)``, ``BLOCKED: ... six or more (E3.1): +3 fog in C5,
+        ... = 9``, ``CLEAR: hindrance DRM +1, LV DRM +2, total +3``."""
+        return self.verdict_text()
+
+    def verdict_text(self, *, parts: bool = True) -> str:
+        """:attr:`verdict`; ``parts=False`` leaves out the DRMs of a six-or-more total."""
+        if not self.blocked:
+            return f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}"
+        rule = f" ({self.rule})" if self.rule else ""
+        where = f" in {self.blocking_hex}" if self.blocking_hex else ""
+        if self.by_hindrances:
+            total = sum(h.drm for h in self.hindrances)
+            if not parts:
+                return f"BLOCKED{where}: {self.reason}{rule}, {total} in all"
+            each = ", ".join(h.explain().split(" (")[0] for h in self.hindrances)
+            return f"BLOCKED{where}: {self.reason}{rule}: {each} = {total}"
+        if self.blocking_terrain is not None:
+            return f"BLOCKED by {self.blocked_by}: {self._reason_here()}{rule}"
+        return f"BLOCKED{where}: {self.reason}{rule}"
+
     def explain(self) -> str:
-        """The answer in words, one fact a line."""
+        """The answer in words, one fact a line: the ends, the verdict, every hindrance (of a
+        clear LOS, or the parts of a six-or-more total) with its rule, then the notes."""
         a = self.source_location or f"{self.source} (level {self.source_level})"
         b = self.target_location or f"{self.target} (level {self.target_level})"
-        ends = f"{a} -> {b}"
-        lines = [f"{ends}: range {self.range}"]
-        if self.blocked:
-            where = f" in {self.blocking_hex}" if self.blocking_hex else ""
-            rule = f" ({self.rule})" if self.rule else ""
-            lines.append(f"BLOCKED{where}: {self.reason}{rule}")
-        else:
-            lines.append(f"CLEAR: hindrance DRM +{self.hindrance}, LV DRM +{self.lv}, total +{self.drm}")
-        if not self.blocked:
-            for h in self.hindrances:
-                what = f"{h.kind} ({h.name})" if h.name else h.kind
-                lines.append(f"  +{h.drm} {what}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})")
+        lines = [f"{a} -> {b}: range {self.range}"]
+        lines.append(self.verdict_text(parts=False) + (":" if self.by_hindrances else ""))
+        if not self.blocked or self.by_hindrances:
+            lines += [f"  {h.explain()}" for h in self.hindrances]
+        lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def _height_words(r: LosResult) -> str:
+    """`` (top at level 1: ground level 0 + 1)`` for an obstacle, `` (ground level 2)`` for
+    ground; empty when not known."""
+    g, top = r.blocking_ground, r.blocking_top
+    if g is None or top is None:
+        return ""
+    if top == g:
+        return f" (ground level {g})"
+    height = top - g
+    h = f"{height:g}" if height != 0.5 else "½"
+    return f" (top at level {top:g}: ground level {g} + {h})"
 
 
 @dataclass(frozen=True, repr=False)

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.engine import LosResult, los
+from hexwx.outputs import printable
 
 #: Unit kinds that look and are looked at by default (markers and support weapons do not).
 SIGHT_KINDS: tuple[str, ...] = ("infantry", "vehicle")
@@ -64,22 +65,15 @@ class Sighting:
         ends = (f"{_who(self.viewer, self.viewer_side, r.source_location or r.source, self.viewer_concealed, self.viewer_hidden)}"
                 f" -> {_who(self.target, self.target_side, r.target_location or r.target, self.target_concealed, self.target_hidden)}")
         if r.blocked:
-            where = f" in {r.blocking_hex}" if r.blocking_hex else ""
-            rule = f" ({r.rule})" if r.rule else ""
-            return f"{ends}: range {r.range}, BLOCKED{where}: {r.reason}{rule}"
-        parts = ", ".join(_part(h) for h in r.hindrances)
+            return f"{ends}: range {r.range}, {r.verdict}"
+        parts = ", ".join(h.explain() for h in r.hindrances)
         return (f"{ends}: range {r.range}, sees, DRM +{r.drm}"
                 + (f" = {parts}" if parts else " (no hindrance)"))
 
 
 def _who(uid: str, side: str, where: str, concealed: bool, hidden: bool) -> str:
     marks = [m for m, on in (("concealed", concealed), ("HIP", hidden)) if on]
-    return f"{uid} ({side}, {where}{''.join(', ' + m for m in marks)})"
-
-
-def _part(h: Any) -> str:
-    what = f"{h.kind} {h.name}" if getattr(h, "name", None) else h.kind
-    return f"+{h.drm} {what}" + (f" in {h.hex}" if h.hex else "") + f" ({h.rule})"
+    return f"{printable(uid)} ({printable(side)}, {where}{''.join(', ' + m for m in marks)})"
 
 
 def sightings(m: HexMap, units: Iterable[Any], *, weather: Any = None,

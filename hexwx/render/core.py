@@ -43,7 +43,7 @@ def los_png(result: LosResult, m: HexMap | None = None) -> bytes | None:
     if m is None:
         return None
     return render_map(m, los=result, window=(result.source, result.target),
-                      scale=NOTEBOOK_SCALE * 2).to_png()
+                      weather=getattr(result, "weather", None), scale=NOTEBOOK_SCALE * 2).to_png()
 
 
 def window_of(m: HexMap, hexes: Iterable[str | int]) -> tuple[str, str] | None:

@@ -65,8 +65,19 @@ def terrain_class(t: TerrainType) -> str:
         return "stream"
     if c == Category.BRIDGE:
         return "bridge"
-    if c == Category.ENTRENCHMENT:
+    if c == Category.ENTRENCHMENT or n in ("Pillbox", "Sangar"):
         return "entrenchment"
+    if n == "Shellholes":
+        return "shellholes"
+    if n == "Graveyard":
+        return "graveyard"
+    if n == "Crags":
+        return "crags"
+    if n in ("Hillock", "Hillock Summit", "Sand Dune", "Sand", "Soft Sand", "Hammada") or \
+            n.startswith("Beach"):
+        return "sand"
+    if n == "Plowed Field":
+        return "plowed field"
     if c == Category.WOODS or n in ("Forest", "Bamboo", "Palm Trees"):
         return "woods"
     if "Rubble" in n or n in ("Debris", "Collapsed Huts"):
@@ -83,7 +94,13 @@ def terrain_class(t: TerrainType) -> str:
         return "marsh"
     if t.hindrance or t.obstacle or c == Category.OTHER:
         return "hindrance"
+    if c == Category.OPEN and n not in PLAIN_OPEN:
+        return "other ground"       # VASL's rarer ground (ford, runway, panji...): its own name
     return "open"
+
+
+#: Open terrain drawn as plain ground of its level.
+PLAIN_OPEN = ("Open Ground", "Rooftop")
 
 
 def hexside_style_key(t: TerrainType) -> str | None:
@@ -145,8 +162,9 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
     if not (isinstance(scale, (int, float)) and 0.05 <= scale <= 4):
         raise UsageError(f"scale must be a number from 0.05 to 4, got {scale!r}")
     W, H = m.grid.width_px, m.grid.height_px
+    turned = bool(getattr(m, "shown_turned", False))   # drawn as VASL shows it
     if window is None:
-        return View(0, 0, W, H, float(scale))
+        return View(0, 0, W, H, float(scale), turned=turned)
     if len(window) != 2:
         raise UsageError(f"a window is two hexes (opposite corners), got {list(window)!r}")
     hs = [_hex(m, w, "window") for w in window]
@@ -156,7 +174,7 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
     y0 = max(0, math.floor(min(p[1] for p in pts) - pad))
     x1 = min(W, math.ceil(max(p[0] for p in pts) + pad))
     y1 = min(H, math.ceil(max(p[1] for p in pts) + pad))
-    return View(x0, y0, x1, y1, float(scale))
+    return View(x0, y0, x1, y1, float(scale), turned=turned)
 
 
 def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
@@ -172,9 +190,11 @@ def _hex(m: HexMap, h: str | Hex, what: str) -> Hex:
 # -------------------------------------------------------------------------------------------
 
 def _window(m_array: np.ndarray, view: View) -> np.ndarray:
-    """The view's window of an x-major map raster, y-major and C-contiguous (one copy)."""
+    """The view's window of an x-major map raster, y-major and C-contiguous (one copy); turned
+    round when the view is."""
     x0, y0, x1, y1 = (int(v) for v in (view.x0, view.y0, view.x1, view.y1))
-    return np.ascontiguousarray(m_array[x0:x1, y0:y1].T)
+    part = m_array[x0:x1, y0:y1]
+    return np.ascontiguousarray((part[::-1, ::-1] if view.turned else part).T)
 
 
 def _upsample(arr_yx: np.ndarray, view: View) -> np.ndarray:
@@ -195,9 +215,9 @@ def _contours(elev_yx: np.ndarray) -> np.ndarray:
     return mask
 
 
-def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
-    """The coloured terrain raster of the view at final size, with the terrain classes and the
-    ground levels it shows (for the legend).  The raster is the artwork's own resolution (one
+def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, list[int], list[int]]:
+    """The coloured terrain raster of the view at final size, with the terrain codes and the
+    ground levels it shows (for the legend: :func:`legend_terrain`).  The raster is the artwork's own resolution (one
     map pixel), so it is coloured directly at the final size; vectors are drawn at 2x.
 
     One lookup does it all: every pixel gets the index (class, on-pattern, level or contour)
@@ -209,7 +229,8 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
     cls_small = pal.cls[codes]
     lo, hi = int(elev.min()), int(elev.max())
     lvl_colours = np.array([level_colour(v) for v in range(lo, hi + 1)], np.uint8)
-    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8)
+    # (uint16 only when the levels and the contour index pass 255: a board of -128..127)
+    lvl_small = (elev.astype(np.int16) - lo).astype(np.uint8 if hi - lo < 255 else np.uint16)
     levels = [lo + int(i) for i in np.flatnonzero(np.bincount(lvl_small.ravel()))]
     nlev = len(lvl_colours) + 1                     # the last "level" is the contour colour
     lvl_small[_contours(elev)] = nlev - 1
@@ -222,21 +243,38 @@ def terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[in
     on = (bits >> _PATTERN_BIT[cls]) & 1
     index = (cls.astype(np.uint16) * 2 + on) * nlev + lvl
     image = Image.frombytes("RGB", view.size, lut[index], "raw", "RGBX")
-    present = np.flatnonzero(np.bincount(cls_small.ravel(), minlength=len(_CLASS_KEYS)))
-    return image, {_CLASS_KEYS[i] for i in present}, levels
+    present = np.flatnonzero(np.bincount(codes.ravel(), minlength=256))
+    return image, [int(c) for c in present], levels
 
 
-def kept_terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, set[str], list[int]]:
+def legend_terrain(table: TerrainTable, codes: Iterable[int]) -> list[tuple[str, str]]:
+    """(style class, label) of every class of terrain ``codes`` shows, in the styles' order;
+    the label names the class's terrain types shown, in their own words ("graveyard",
+    "orchard, lumberyard"), not the class."""
+    from hexwx.lineofsight.locations import terrain_words
+    names: dict[str, list[str]] = {}
+    for c in codes:
+        if not table.has(c):
+            continue
+        t = table[c]
+        words = names.setdefault(terrain_class(t), [])
+        w = terrain_words(t)
+        if w not in words:
+            words.append(w)
+    return [(k, ", ".join(sorted(names[k]))) for k in TERRAIN_STYLES if k in names]
+
+
+def kept_terrain_layer(m: HexMap, view: View) -> tuple[Image.Image, list[int], list[int]]:
     """:func:`terrain_layer` of a whole-map view, kept with the map in the on-disk map cache
     (:func:`_kept_picture`): a later render of the map at this scale reads the pixels instead
     of colouring them."""
     def draw() -> tuple[Image.Image, list[int]]:
-        image, classes, levels = terrain_layer(m, view)
-        return image, [len(classes)] + [_CLASS_KEYS.index(c) for c in sorted(classes)] + levels
+        image, codes, levels = terrain_layer(m, view)
+        return image, [len(codes)] + codes + levels
 
     image, meta = _kept_picture(m, view, "terrain", "RGB", draw)
-    n_classes = meta[0]
-    return image, {_CLASS_KEYS[i] for i in meta[1:1 + n_classes]}, meta[1 + n_classes:]
+    n_codes = meta[0]
+    return image, meta[1:1 + n_codes], meta[1 + n_codes:]
 
 
 def kept_decorations_layer(m: HexMap, view: View, hexes: Iterable[int],
@@ -295,7 +333,7 @@ def _drawing_code_tag() -> str:
 def _view_tag(view: View) -> str:
     """Short name of a whole-map view at its scale, with the drawing code's digest."""
     import zlib
-    spec = f"{view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size}"
+    spec = f"{view.x0!r} {view.y0!r} {view.x1!r} {view.y1!r} {view.scale!r} {view.size} {view.turned}"
     return f"{_drawing_code_tag()}_{zlib.crc32(spec.encode()):08x}"
 
 
@@ -337,6 +375,8 @@ def board_layer(m: HexMap, view: View) -> Image.Image:
     """The boards' own artwork (VASL archive images, rotated where the board is) for the view:
     a new image, cut from :func:`board_art`."""
     art = board_art(m).crop((int(view.x0), int(view.y0), int(view.x1), int(view.y1)))
+    if view.turned:
+        art = art.rotate(180)
     return art if art.size == view.size else art.resize(view.size, Image.Resampling.LANCZOS)
 
 
@@ -361,16 +401,18 @@ def board_art(m: HexMap) -> Image.Image:
 def _compose_art(m: HexMap) -> Image.Image:
     size = (m.grid.width_px, m.grid.height_px)
     placed = m.board_images
-    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False)):
+    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False)
+                      and not m.overlay_art):
         # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
             raise UsageError(f"--background board needs a VASL board archive with its image; "
                              f"{m.name or m.source!r} has none (use --background terrain)")
         art = _open_art(m.image_bytes, m.source or m.name)
         return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
+    from hexwx.io.overlays import board_pieces, paint
     from hexwx.io.vasl import read_board_image
     canvas = Image.new("RGB", size, (255, 255, 255))
-    for path, x, y, rotated in placed:
+    for i, (path, x, y, rotated) in enumerate(placed):
         data = read_board_image(path)
         if not data:
             raise UsageError(f"--background board: the archive {path} has no board image "
@@ -379,6 +421,9 @@ def _compose_art(m: HexMap) -> Image.Image:
         board = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
         if art.size != board:
             art = art.resize(board, Image.Resampling.LANCZOS)
+        pieces = board_pieces(m.overlay_art, i)
+        if pieces:
+            art = paint(art, pieces)
         canvas.paste(art.rotate(180) if rotated else art, (x, y))
     return canvas
 
@@ -557,9 +602,10 @@ def draw_hex_ids(d: ImageDraw.ImageDraw, m: HexMap, view: View, hexes: Iterable[
     names are stamped from their column and row parts (:func:`~hexwx.render.style.halo_label`),
     each part rendered once: a board's 346 names come from 44 renderings."""
     size = round(10.5 * view.k)
+    up = -HEX_HEIGHT_PX * 0.36 * (-1 if view.turned else 1)     # the top of the hex as drawn
     for h in hexes:
         x, y = m.grid.centre(int(h))
-        halo_label(d, view.c(x, y - HEX_HEIGHT_PX * 0.36), _name_parts(m.grid.name(int(h))), size)
+        halo_label(d, view.c(x, y + up), _name_parts(m.grid.name(int(h))), size)
 
 
 def _name_parts(name: str) -> tuple[str, ...]:
@@ -706,13 +752,12 @@ def los_caption(result: LosResult) -> str:
     hindrance and LV hex with its DRM, and the total.  Tests compare it with the result."""
     r = result
     head = f"LOS {_end(r, 'source')} -> {_end(r, 'target')}, range {r.range}: "
-    if r.blocked:
-        where = f" at {r.blocking_hex}" if r.blocking_hex else ""
-        verdict = f"BLOCKED{where}: {r.reason}"
+    if r.blocked:    # (the hindrances of a six-or-more total are listed below)
+        verdict = r.verdict_text(parts=False)
     else:
         verdict = f"clear: {r.reason}" if r.reason and r.reason != "clear" else "clear"
-    if r.rule:
-        verdict += f" ({r.rule})"
+        if r.rule:
+            verdict += f" ({r.rule})"
     parts = [head + verdict]
     hs = r.hindrances
     if hs:
@@ -869,9 +914,13 @@ def draw_weather(base: Image.Image, m: HexMap, view: View, w: AslWeather) -> Non
         hex_veil(base, m, view, alpha, OVERLAY["fog"], "hlines")
     if w.mud:
         hex_veil(base, m, view, np.full(len(m.grid), 45), OVERLAY["mud"], "dots")
-    if w.ground_snow or w.deep_snow:
-        a = 110 if w.deep_snow else 75
+    if w.ground_snow or w.deep_snow:     # a light wash and white flakes: the art stays legible
+        a = SNOW_ALPHA["deep" if w.deep_snow else "ground"]
         hex_veil(base, m, view, np.full(len(m.grid), a), OVERLAY["snow"], "dots")
+
+
+#: Alpha (0-255) of the snow wash between its flakes (the flakes get :data:`_BOOSTED`'s).
+SNOW_ALPHA = {"ground": 30, "deep": 55}
 
 
 def draw_drifts(d: ImageDraw.ImageDraw, m: HexMap, view: View, w: AslWeather) -> list[Marker]:
@@ -1001,15 +1050,15 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     reach_src = None
     if reach is not None:
         reach_src = _hex(m, reach_from if reach_from is not None else reach.start, "--reach")
-    classes: set[str]
+    codes: list[int]
     levels: list[int]
     keep = window is None and m.kept_on_disk      # a whole-map view: its layers kept with the map
     if background == "board":
-        base, classes, levels = board_layer(art_map, view), set(), []
+        base, codes, levels = board_layer(art_map, view), [], []
     elif keep:
-        base, classes, levels = kept_terrain_layer(m, view)
+        base, codes, levels = kept_terrain_layer(m, view)
     else:
-        base, classes, levels = terrain_layer(m, view)
+        base, codes, levels = terrain_layer(m, view)
     hexes = visible_hexes(m, view)
     markers: list[Marker] = []
     captions: list[str] = [title or _title(m)]
@@ -1076,12 +1125,13 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
         captions.append(los_caption(los))
         overlays += ["los"]
     caption = "\n".join(captions)
-    entries = legend_entries(classes, levels, sides, overlays)
+    entries = legend_entries(legend_terrain(m.table, codes), levels, sides, overlays)
     if legend:
         image = stack([image, legend_strip(entries, captions, image.width,
                                            size=max(11, round(15 * min(1.0, view.scale * 1.2))))])
     return Rendering(image=image, caption=caption, markers=tuple(markers), scale=view.scale,
-                     origin=(float(view.x0), float(view.y0)),
+                     origin=((float(view.x1), float(view.y1)) if view.turned
+                             else (float(view.x0), float(view.y0))), turned=view.turned,
                      legend=tuple(label for _img, label in entries))
 
 
@@ -1128,17 +1178,18 @@ def _reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
     return f"reach{start}{who}{lim}: {n} hexes (cumulative cost shown)"
 
 
-def legend_entries(classes: set[str], levels: list[int], sides: set[str],
+def legend_entries(terrain: list[tuple[str, str]], levels: list[int], sides: set[str],
                    overlays: list[str], size: int = 20) -> list[tuple[Image.Image, str]]:
-    """Legend swatches: ground levels, terrain classes shown, hexside lines, overlay keys."""
+    """Legend swatches: ground levels, terrain shown ((class, label): :func:`legend_terrain`),
+    hexside lines, overlay keys."""
     from hexwx.render.style import OVERLAY as O, level_colour as lc
     out: list[tuple[Image.Image, str]] = []
     for lv in levels:
         out.append((swatch(size, lc(lv), None, (0, 0, 0)), f"level {lv}"))
-    for k in TERRAIN_STYLES:
-        if k in classes and k not in ("open", "hexside"):
+    for k, label in terrain:
+        if k not in ("open", "hexside"):
             st = TERRAIN_STYLES[k]
-            out.append((swatch(size, st.fill or (255, 255, 255), st.pattern, st.ink), st.label))
+            out.append((swatch(size, st.fill or lc(0), st.pattern, st.ink), label or st.label))
     for k in HEXSIDE_STYLES:
         if k in sides:
             label, colour, width, dash = HEXSIDE_STYLES[k]

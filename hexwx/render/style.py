@@ -84,12 +84,14 @@ OVERLAY: dict[str, RGB] = {
 # hex-map terrain classes: (label, colour, pattern) — pattern is one of PATTERNS or None
 # -------------------------------------------------------------------------------------------
 
-PATTERNS = ("hatch", "backhatch", "dots", "hlines", "cross")
+PATTERNS = ("hatch", "backhatch", "dots", "hlines", "cross", "vlines", "craters")
 
 
 @dataclass(frozen=True)
 class TerrainStyle:
-    """How one class of terrain is drawn: legend label, fill colour, pattern and ink."""
+    """How one class of terrain is drawn: legend label, fill colour, pattern and ink.  The
+    legend names the terrain types of the class that the picture shows (their own names, e.g.
+    "graveyard"); ``label`` names the class where no type is known."""
 
     label: str
     fill: RGB | None          # None: the ground-level colour shows through
@@ -110,6 +112,12 @@ TERRAIN_STYLES: dict[str, TerrainStyle] = {
     "marsh": TerrainStyle("marsh", tint(OI["sky blue"], 0.45), "hlines", tint(OI["bluish green"], -0.4)),
     "hindrance": TerrainStyle("other hindrance", tint(OI["reddish purple"], 0.45), "dots",
                               tint(OI["reddish purple"], -0.5)),
+    "shellholes": TerrainStyle("shellholes", None, "craters", (120, 80, 40)),
+    "graveyard": TerrainStyle("graveyard", (206, 208, 196), "cross", (95, 95, 100)),
+    "crags": TerrainStyle("crags", None, "backhatch", (80, 75, 70)),
+    "sand": TerrainStyle("sand, dunes, hillocks", (234, 218, 168), "dots", (170, 140, 80)),
+    "plowed field": TerrainStyle("plowed field", None, "hlines", (175, 150, 115)),
+    "other ground": TerrainStyle("other ground", None, "vlines", (120, 120, 120)),
     "stone building": TerrainStyle("stone building", (120, 120, 130), "cross", (60, 60, 66)),
     "wooden building": TerrainStyle("wooden building", tint(OI["vermillion"], -0.15)),
     "rubble": TerrainStyle("rubble", (165, 160, 150), "dots", (70, 70, 70)),
@@ -158,9 +166,33 @@ TABLE_STYLES: dict[str, tuple[RGB, str | None, RGB, float]] = {
     "wall": ((45, 45, 45), None, (45, 45, 45), 1.2),
 }
 TABLE_CLOTH: RGB = (222, 230, 200)
-#: Colours of the sides of a table scenario, in order of first appearance.
-SIDE_COLOURS: tuple[RGB, ...] = (OI["blue"], OI["vermillion"], OI["reddish purple"], OI["orange"],
-                                 OI["bluish green"], OI["black"])
+#: The one palette of sides, for hex maps, tables and the viewer alike: a side named in
+#: :data:`NAMED_SIDES` (any case) keeps its colour; every other side takes the first colour of
+#: :data:`SIDE_COLOURS` not yet taken, in order of first appearance.
+SIDE_COLOURS: tuple[RGB, ...] = (OI["blue"], OI["vermillion"], OI["bluish green"],
+                                 OI["reddish purple"], OI["orange"], OI["sky blue"])
+NAMED_SIDES: dict[str, RGB] = {"axis": OI["blue"], "allied": OI["vermillion"]}
+
+
+def side_colours(sides: Iterable[str]) -> dict[str, RGB]:
+    """The colour of each side in ``sides`` (see :data:`SIDE_COLOURS`): named sides keep
+    theirs, the others share out the rest in order (repeating past the end)."""
+    order = list(dict.fromkeys(sides))
+    reserved = {NAMED_SIDES[s.lower()] for s in order if s.lower() in NAMED_SIDES}
+    free = [c for c in SIDE_COLOURS if c not in reserved] or list(SIDE_COLOURS)
+    out: dict[str, RGB] = {}
+    k = 0
+    for side in order:
+        named = NAMED_SIDES.get(side.lower())
+        if named is None:
+            named, k = free[k % len(free)], k + 1
+        out[side] = named
+    return out
+
+
+def side_colours_hex(sides: Iterable[str]) -> dict[str, str]:
+    """:func:`side_colours` as CSS "#rrggbb" strings (the viewer's)."""
+    return {side: "#%02x%02x%02x" % rgb for side, rgb in side_colours(sides).items()}
 
 
 def level_colour(level: int) -> RGB:
@@ -277,6 +309,12 @@ def pattern_mask(name: str, xs, ys, period: int = 8):
         return ((xs + ys) % period < 1) | ((xs - ys) % period < 1)
     if name == "hlines":
         return ys % period < 2
+    if name == "vlines":
+        return xs % period < 1
+    if name == "craters":      # sparse rings: a shellhole's crater every other cell
+        cx, cy = xs % (2 * period) - period, ys % (2 * period) - period
+        r2 = cx * cx + cy * cy
+        return (r2 >= (period // 3) ** 2) & (r2 <= (period // 2) ** 2)
     if name == "dots":
         return (xs % period < 2) & (ys % period < 2) | ((xs + period // 2) % period < 2) & \
             ((ys + period // 2) % period < 2)
@@ -314,6 +352,9 @@ class Frame:
     scale: float
     flip_y: bool = False
     ss: int = SUPERSAMPLE
+    #: drawn turned round (a map VASL shows turned: HexMap.shown_turned): the rectangle's
+    #: corner (x1, y1) is the picture's top left; text stays upright
+    turned: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -332,6 +373,8 @@ class Frame:
         return self.scale * self.ss
 
     def _offset(self, x: float, y: float) -> tuple[float, float]:
+        if self.turned:
+            return (self.x1 - x, self.y1 - y)
         return (x - self.x0, (self.y1 - y) if self.flip_y else (y - self.y0))
 
     def c(self, x: float, y: float) -> tuple[float, float]:
@@ -386,9 +429,13 @@ class Rendering:
     origin: tuple[float, float] = (0.0, 0.0)  # map coordinates of image pixel (0, 0)
     flip_y: float | None = None        # tables: y grows upwards; image y = (flip_y - y) * scale
     legend: tuple[str, ...] = field(default=())
+    turned: bool = False               # drawn turned round: ``origin`` is the map point at the
+                                       # image's top left, and x, y grow the other way
 
     def to_image(self, x: float, y: float) -> tuple[int, int]:
         """Image pixel of map point (x, y)."""
+        if self.turned:
+            return (round((self.origin[0] - x) * self.scale), round((self.origin[1] - y) * self.scale))
         if self.flip_y is not None:
             return (round((x - self.origin[0]) * self.scale), round((self.flip_y - y) * self.scale))
         return (round((x - self.origin[0]) * self.scale), round((y - self.origin[1]) * self.scale))

@@ -52,7 +52,8 @@ def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed
     k = view.scale
 
     def P(x: float, y: float) -> tuple[float, float]:
-        return round((x - view.x0) * k, 2), round((y - view.y0) * k, 2)
+        fx, fy = ((view.x1 - x, view.y1 - y) if view.turned else (x - view.x0, y - view.y0))
+        return round(fx * k, 2), round(fy * k, 2)
 
     def hexpts(h: int) -> str:
         return " ".join(f"{a},{b}" for a, b in (P(x, y) for x, y in m.grid.corners(h)))

@@ -16,11 +16,8 @@ from PIL import ImageDraw
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEX_WIDTH_PX
 from hexwx.render.style import OI, RGB, Marker, font, halo_text
+from hexwx.render.style import side_colours as style_side_colours
 
-#: Side colours: the usual two sides first, then others in order of appearance.
-SIDE_COLOURS: dict[str, RGB] = {"Axis": OI["blue"], "Allied": OI["vermillion"]}
-OTHER_COLOURS: tuple[RGB, ...] = (OI["bluish green"], OI["reddish purple"], OI["orange"],
-                                  OI["sky blue"])
 NO_SIDE: RGB = (150, 150, 150)
 MAX_SHOWN = 4
 COUNTER_PX = 24.0      # counter size in map pixels (a hex is 64.5 high)
@@ -28,14 +25,9 @@ STACK_OFFSET_PX = 5.0
 
 
 def side_colours(units: Iterable[Any]) -> dict[str, RGB]:
-    """The colour of each side among ``units``."""
-    out: dict[str, RGB] = {}
-    spare = iter(OTHER_COLOURS * 8)
-    for u in units:
-        side = getattr(u, "side", "") or ""
-        if side and side not in out:
-            out[side] = SIDE_COLOURS.get(side) or next(spare)
-    return out
+    """The colour of each side among ``units`` (the one palette: :func:`style.side_colours`)."""
+    return style_side_colours(getattr(u, "side", "") or "" for u in units
+                              if getattr(u, "side", ""))
 
 
 def draw_units(d: ImageDraw.ImageDraw, m: HexMap, view: Any, units: Iterable[Any]) -> list[Marker]:

@@ -66,6 +66,13 @@ def _table_parser(sub: Any) -> None:
     p.add_argument("--to")
 
 
+def _table_fire_parser(sub: Any) -> None:
+    p = sub.add_parser("table-fire")
+    p.add_argument("--turn", type=int, default=1)
+    p.add_argument("--from", dest="frm", required=True)
+    p.add_argument("--to", required=True)
+
+
 def _table_move_parser(sub: Any) -> None:
     p = sub.add_parser("table-move")
     p.add_argument("unit", metavar="UNIT")
@@ -75,7 +82,7 @@ def _table_move_parser(sub: Any) -> None:
 
 def parser(command: str) -> argparse.ArgumentParser:
     """The parser of ``hexwx COMMAND`` (los, path, reach, exposure) or of an API-only query
-    (viewshed, sight, table-sight, table-move), built from the CLI's own ``register`` functions."""
+    (viewshed, sight, table-sight, table-move, table-fire), built from the CLI's own ``register`` functions."""
     with _LOCK:
         if not _PARSERS:
             from hexwx.cli import exposure, hex, move
@@ -87,6 +94,7 @@ def parser(command: str) -> argparse.ArgumentParser:
             _sight_parser(sub)
             _table_parser(sub)
             _table_move_parser(sub)
+            _table_fire_parser(sub)
             _PARSERS.update(sub.choices)
     if command not in _PARSERS:
         raise UsageError(f"no such query {command!r}")

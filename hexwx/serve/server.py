@@ -22,6 +22,15 @@ from hexwx.serve.params import MAX_PARAMS
 from hexwx.serve.session import Session
 
 MAX_TARGET = 4096                      # longest request target accepted (bytes)
+#: Connections waiting to be accepted (the system caps it: net.core.somaxconn).  The stdlib's
+#: default, 5, left bursts waiting seconds (SYN retries) or unanswered; 128 still left a burst
+#: of 200 with a p99 of 1.1 s while all :data:`MAX_HANDLERS` threads were busy.
+BACKLOG = 1024
+#: Connections served at once (a thread each); more wait to be accepted.
+MAX_HANDLERS = 32
+#: Seconds a connection may stay silent (while sending its request, or between requests of a
+#: kept-alive connection) before it is closed.
+CONNECTION_TIMEOUT = 10.0
 #: Maps up to this size (eight boards) get their all-pairs trace (the exposure heat map's
 #: ground, n x n pairs, 3 bytes each) in the background once the page asks for its map; on
 #: bigger ones the first exposure request makes it.
@@ -46,6 +55,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "hexwx"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+    timeout = CONNECTION_TIMEOUT       # a connection silent this long is closed (slow clients)
     disable_nagle_algorithm = True     # small answers go out at once (no 40 ms delayed ACK)
     wbufsize = 1 << 16                 # headers and body leave in one write (flushed per request)
 
@@ -141,10 +151,16 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class ViewerServer(ThreadingHTTPServer):
-    """The server: one :class:`Session`, the static files, the Host allow-list."""
+    """The server: one :class:`Session`, the static files, the Host allow-list.
+
+    Under load: :data:`BACKLOG` connections may wait to be accepted, at most
+    :data:`MAX_HANDLERS` are served at once (each by a thread; the next is accepted when one
+    ends), and a connection silent for :data:`CONNECTION_TIMEOUT` seconds is closed, so slow
+    or idle clients cannot hold threads.  A client that goes away is one line on stderr."""
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = BACKLOG
 
     def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0, *,
                  verbose: bool = False, warm: bool = False) -> None:
@@ -159,10 +175,31 @@ class ViewerServer(ThreadingHTTPServer):
         self._warm_lock = threading.Lock()
         if not self._warm_armed:
             self.warm_done.set()
-        port = self.server_address[1]
-        local = host in ("127.0.0.1", "localhost", "::1")
-        self.allowed_hosts: set[str] | None = (
-            {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"} if local else None)
+        self._slots = threading.BoundedSemaphore(MAX_HANDLERS)
+        self.allowed_hosts = allowed_hosts(host, self.server_address[0], self.server_address[1])
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection in a thread once one of :data:`MAX_HANDLERS` slots is free."""
+        self._slots.acquire()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line for a connection that failed (a client reset, a timeout), not a traceback."""
+        exc = sys.exc_info()[1]
+        what = "closed the connection" if isinstance(exc, ConnectionError) else \
+            "timed out" if isinstance(exc, TimeoutError) else "failed"
+        sys.stderr.write(f"hexwx serve: client {client_address[0]} {what} "
+                         f"({type(exc).__name__})\n")
 
     @property
     def url(self) -> str:
@@ -205,6 +242,22 @@ class ViewerServer(ThreadingHTTPServer):
         t = threading.Thread(target=self.serve_forever, name="hexwx-serve", daemon=True)
         t.start()
         return t
+
+
+def allowed_hosts(host: str, bound: Any, port: int) -> set[str] | None:
+    """The Host headers a server bound to a loopback address answers (a page of another site
+    cannot rebind a name of its own to it): every spelling of the address it was given
+    (``127.1``, ``127.0.0.2``, ``[::1]``, ``localhost``) and the usual loopback names; None
+    (no check) for a server bound to other addresses, which the user chose to expose."""
+    import ipaddress
+    try:
+        address = ipaddress.ip_address(str(bound).split("%")[0])
+    except ValueError:
+        return None
+    if not address.is_loopback:
+        return None
+    names = {host.strip("[]"), str(address), "localhost", "127.0.0.1", "::1"}
+    return {f"[{n}]:{port}" if ":" in n else f"{n}:{port}" for n in names}
 
 
 def warm_threads(cpus: int) -> int:

@@ -51,6 +51,10 @@ def source_kind(path: str) -> str:
     return kind(path)
 
 
+#: Maps under extra SSRs (``ssr=``) a session keeps (~12 MiB a board each, with their arrays).
+SSR_MAPS = 4
+
+
 class Session:
     """One loaded source and its API.  ``answer(route, query)`` -> (content type, body)."""
 
@@ -65,6 +69,7 @@ class Session:
         self.scenario: Any = None
         self.table: Any = None
         self._cache: OrderedDict[tuple, Answer] = OrderedDict()
+        self._ssr_maps: OrderedDict[tuple[str, ...], Any] = OrderedDict()
         self._base_png: bytes | None = None
         self._base_type = "image/png"
         self._base_box: tuple[float, float, float, float] = (0, 0, 0, 0)
@@ -98,13 +103,29 @@ class Session:
                         ssr=self.ssr + tuple(ssr))
 
     def map_for(self, args: argparse.Namespace) -> Any:
-        """The map a query asks about: the loaded one, or it under more VASL SSRs (``ssr=``)."""
+        """The map a query asks about: the loaded one, or it under more VASL SSRs (``ssr=``).
+
+        Any page may ask for any set of SSRs, so those maps are kept by count (the last
+        :data:`SSR_MAPS`) and never written to the map cache folder
+        (:func:`hexwx.io.mapcache.transient`)."""
         extra = tuple(getattr(args, "ssr", None) or ())
         if not extra:
             return self.map
         if self.kind != "map":
             raise UsageError("ssr= applies to maps; a scenario's map is as the scenario says")
-        return self._load(extra)
+        with self.lock:
+            m = self._ssr_maps.get(extra)
+            if m is not None:
+                self._ssr_maps.move_to_end(extra)
+                return m
+        from hexwx.io.mapcache import transient
+        with transient():
+            m = self._load(extra)
+        with self.lock:
+            self._ssr_maps[extra] = m
+            while len(self._ssr_maps) > SSR_MAPS:
+                self._ssr_maps.popitem(last=False)
+        return m
 
     # -- the board picture -----------------------------------------------------------------
     def base_image(self) -> tuple[str, bytes]:
@@ -133,7 +154,7 @@ class Session:
     def routes(self) -> dict[str, Callable[[Query], Answer]]:
         if self.kind == "table":
             return {"map": self._table_map, "sight": self._table_sight,
-                    "table-move": self._table_move}
+                    "table-move": self._table_move, "table-fire": self._table_fire}
         return {"map": self._map, "los": self._los, "viewshed": self._viewshed,
                 "exposure": self._exposure, "path": self._path, "reach": self._reach,
                 "sight": self._sight}
@@ -176,15 +197,21 @@ class Session:
         m = self.map
         self.base_png()
         x0, y0, w, h = self._base_box
+        from hexwx.lineofsight.locations import location_name
         hx = m.hexes
         hexes = [{"name": m.name_of(i), "x": round(float(m.grid.centre_x[i]), 2),
                   "y": round(float(m.grid.centre_y[i]), 2), "ground": int(hx.base[i]),
                   "levels": int(hx.levels[i]), "rooftop": bool(hx.rooftop[i]),
-                  "terrain": m.terrain_of(i).name}
+                  "terrain": m.terrain_of(i).name,
+                  # each location as the CLI names it: "J4 (hill level 3)", "D4 rooftop"
+                  "places": [location_name(m, i, lv) for lv in m.levels_at(i)]}
                  for i in range(len(m))]
         out: dict[str, Any] = {
             "kind": self.kind, "name": m.name, "source": Path(self.source).name,
             "width": m.grid.width_px, "height": m.grid.height_px,
+            # drawn turned round, as VASL shows a layout of rotated boards (hex centres below
+            # are map pixels: the page turns them, the board picture and blocking points)
+            "turned": bool(getattr(m, "shown_turned", False)),
             "hex": {"width": HEX_WIDTH_PX, "side": HEX_SIDE_PX, "height": HEX_HEIGHT_PX},
             "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
@@ -193,11 +220,15 @@ class Session:
             "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
         }
         if self.kind == "map" and m.board_images:
-            out["ssrs"] = _ssr_names(self.vasl_metadata, self.vasl_dir)
+            out["ssrs"] = _ssr_names(m, self.vasl_metadata, self.vasl_dir)
         if self.scenario is not None:
             out["scenario"] = getattr(self.scenario, "name", "")
+            from hexwx.render.style import side_colours_hex
+            colours = side_colours_hex(u.side for u in self.scenario.units if u.side)
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
-                             "kind": u.kind, "concealed": getattr(u, "concealed", False)}
+                             "kind": u.kind, "colour": colours.get(u.side),
+                             "marker": _is_marker(u),
+                             "concealed": getattr(u, "concealed", False)}
                             for u in self.scenario.units]
             w = self.scenario.weather
             out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
@@ -261,7 +292,7 @@ class Session:
         rows = []
         weather = None
         for other in self.scenario.units:
-            if other.id == unit.id:
+            if other.id == unit.id or _is_marker(other):
                 continue
             res, weather = los_answer(self.map, self.scenario, unit.id, other.id, args,
                                       counters=self.counters)
@@ -281,7 +312,6 @@ class Session:
     def table_json(self) -> dict[str, Any]:
         """The table for the page: size, pieces (polygons or lines), units and their bases,
         and every turn's weather line and visibility, in the table's unit."""
-        from hexwx.cli.table import _weather_line
         sc = self.table
         t = sc.table
         r = lambda v: round(t.to_unit(v), 4)  # noqa: E731
@@ -295,9 +325,11 @@ class Session:
                 pts = list(geom.convex_hull.exterior.coords)
             return [[r(x), r(y)] for x, y in pts]
 
+        from hexwx.render.style import side_colours_hex
+        colours = side_colours_hex(u.side for u in t.units)
         turns = []
         for turn in range(1, sc.turns + 1):
-            rep, vis, line = _weather_line(sc, turn)
+            line, rep, vis = sc.weather_line(turn)
             turns.append({"turn": turn, "text": line, "weather": rep.weather,
                           "visibility": None if vis is None else r(vis)})
         return {
@@ -307,6 +339,7 @@ class Session:
                         "line": p.geometry.geom_type == "LineString", "points": coords(p.geometry)}
                        for p in t.terrain],
             "units": [{"id": u.id, "side": u.side, "arm": u.arm, "facing": u.facing,
+                       "colour": colours[u.side],
                        "centre": [r(u.centre[0]), r(u.centre[1])],
                        "bases": [[[r(x), r(y)] for x, y in b.corners] for b in u.bases]}
                       for u in t.units],
@@ -329,6 +362,13 @@ class Session:
             pairs = [(a.id, b.id) for a in viewers for b in t.units if b.side != a.side]
         out = [can_see(t, a, b, rules=sc.rules, visibility_cm=vis).to_json() for a, b in pairs]
         return _json({"turn": args.turn, "sights": out})
+
+    def _table_fire(self, query: Query) -> Answer:
+        """``from``, ``to``, ``turn``: may ``from`` shoot at ``to`` -- the fields of ``hexwx table
+        SCENARIO --fire A B --turn N --json`` and, as ``text``, the lines the CLI prints."""
+        args = P.parse("table-fire", query, [])
+        answer = self.table.fire(args.frm, args.to, args.turn)
+        return _json({**answer.to_json(), "turn": args.turn, "text": answer.text()})
 
     def _table_move(self, query: Query) -> Answer:
         """``unit``, ``turn`` [, ``outline``]: exactly ``hexwx table SCENARIO --move UNIT
@@ -380,6 +420,11 @@ def weather_flags(w: Any) -> dict[str, Any]:
     return out
 
 
+def _is_marker(u: Any) -> bool:
+    """A piece that is no unit (a perimeter, a label): one the scenario gives no side."""
+    return not getattr(u, "side", "")
+
+
 def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> Any:
     """A VASL save as a hex scenario: its boards as laid out, its pieces as units."""
     from hexwx.io.vsav_import import load_save
@@ -394,8 +439,9 @@ def _board_art(m: Any) -> bytes:
 
     from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX
     from hexwx.io.vasl import read_board_image
+    from hexwx.io.overlays import board_pieces, paint
     canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
-    for path, x0, y0, rotated in m.board_images:
+    for i, (path, x0, y0, rotated) in enumerate(m.board_images):
         data = read_board_image(path)
         if not data:
             continue
@@ -406,6 +452,9 @@ def _board_art(m: Any) -> bytes:
             continue                         # an unreadable image: the board stays blank
         if art.size != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
             art = art.resize((BOARD_WIDTH_PX, BOARD_HEIGHT_PX), Image.Resampling.LANCZOS)
+        pieces = board_pieces(m.overlay_art, i)
+        if pieces:
+            art = paint(art, pieces)     # the overlays' art, as the terrain under them
         if rotated:
             art = art.rotate(180)
         canvas.paste(art, (int(x0), int(y0)))
@@ -414,13 +463,11 @@ def _board_art(m: Any) -> bytes:
     return buf.getvalue()
 
 
-def _ssr_names(metadata: str | None, vasl_dir: str | None) -> list[str]:
-    """VASL's terrain SSR names that change the LOS data (artwork-only and code-only ones
-    left out: the first change nothing, hexwx refuses the second)."""
+def _ssr_names(m: Any, metadata: str | None, vasl_dir: str | None) -> list[str]:
+    """VASL's terrain SSRs that change map ``m``'s LOS data (:func:`hexwx.io.ssr.ssrs_that_change`)."""
     try:
         from hexwx.io.layout import metadata_path
-        from hexwx.io.ssr import CODE_ONLY, IGNORED, ssr_rules
-        rules = ssr_rules(metadata_path(metadata, vasl_dir))
+        from hexwx.io.ssr import ssrs_that_change
+        return ssrs_that_change(m, metadata_path(metadata, vasl_dir))
     except (ImportError, DataError, UsageError):
         return []
-    return sorted(n for n, (kind, _f, _t) in rules.items() if kind not in (CODE_ONLY, IGNORED))

@@ -230,6 +230,41 @@ class Unit:
                 sum(b.y * a for b, a in zip(self.bases, areas)) / total) if n else (0.0, 0.0)
 
 
+#: Huzzah! p.16, officer quality -> (Command Factor, command radius in cm).
+OFFICER_QUALITY: dict[str, tuple[int, float]] = {
+    "excellent": (10, 60.0),
+    "skilful": (9, 50.0),
+    "average": (8, 40.0),
+    "poor": (7, 30.0),
+    "abysmal": (6, 20.0),
+}
+
+
+@dataclass(frozen=True)
+class Officer:
+    """An officer (Huzzah! p.16): the centre of his base in cm, his side and quality
+    (:data:`OFFICER_QUALITY`)."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    quality: str = "average"
+
+    def __post_init__(self) -> None:
+        if self.quality not in OFFICER_QUALITY:
+            raise UsageError(f"officer {self.id!r}: unknown quality {self.quality!r}; expected "
+                             f"one of {', '.join(OFFICER_QUALITY)}")
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    @property
+    def command_radius_cm(self) -> float:
+        return OFFICER_QUALITY[self.quality][1]
+
+
 def arrange_bases(unit_id: str, cx: float, cy: float, count: int, frontage: float, depth: float,
                   facing: float, formation: str) -> tuple[Base, ...]:
     """``count`` bases centred on (cx, cy): side by side for line and open order, one behind
@@ -271,6 +306,7 @@ class TableTop:
     terrain: tuple[TerrainPiece, ...] = ()
     units: tuple[Unit, ...] = ()
     name: str = ""
+    officers: tuple[Officer, ...] = ()
 
     def __post_init__(self) -> None:
         if self.unit not in UNIT_CM:
@@ -281,10 +317,10 @@ class TableTop:
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise UsageError(f"duplicate terrain id {sorted(dup)[0]!r}")
-        uids = [u.id for u in self.units]
+        uids = [u.id for u in self.units] + [o.id for o in self.officers]
         dup = {i for i in uids if uids.count(i) > 1}
         if dup:
-            raise UsageError(f"duplicate unit id {sorted(dup)[0]!r}")
+            raise UsageError(f"duplicate unit or officer id {sorted(dup)[0]!r}")
 
     # -- units of length ---------------------------------------------------------------------
     def to_unit(self, value_cm: float) -> float:
@@ -311,6 +347,14 @@ class TableTop:
         except KeyError:
             known = ", ".join(u.id for u in self.units) or "none"
             raise UsageError(f"unknown unit {unit_id!r}; expected one of {known}") from None
+
+    def officer_by_id(self, officer_id: str) -> Officer:
+        """The officer called ``officer_id``; :class:`UsageError` naming the known ids if absent."""
+        for o in self.officers:
+            if o.id == officer_id:
+                return o
+        known = ", ".join(o.id for o in self.officers) or "none"
+        raise UsageError(f"unknown officer {officer_id!r}; expected one of {known}")
 
     @cached_property
     def terrain_tree(self) -> STRtree:

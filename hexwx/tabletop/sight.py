@@ -1,4 +1,5 @@
-"""Line of sight, ranges, arcs and the visibility limit on a tabletop.
+"""Line of sight, ranges, arcs and the visibility limit on a tabletop (the fire answer that
+puts them together with weapon ranges and weather is :mod:`hexwx.tabletop.fire`).
 
 Geometry is exact (shapely, no sampling).  For a base ``a`` of the viewer and a base ``b`` of
 the target, a *line* is a straight segment from a point of ``a`` to a point of ``b`` whose
@@ -33,13 +34,15 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 import shapely
 from shapely.geometry import MultiPoint, Point, Polygon
-from shapely.ops import unary_union
+from shapely.ops import nearest_points, unary_union
 from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
 from hexwx.units import ruler
+from hexwx.weather.minis.common import fire_rules
 from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
 from hexwx.weather.minis.registry import RULE_NAMES, check_rules
+from hexwx.tabletop.faces import closest_visible_face
 from hexwx.tabletop.model import Base, TableTop, TerrainPiece, Unit, from_cm
 
 if TYPE_CHECKING:
@@ -199,47 +202,37 @@ def pair_blockers(table: TableTop, viewer: Unit, target: Unit, a: Base, b: Base)
 # Ranges and arcs
 # --------------------------------------------------------------------------------------------
 
-#: How each rule set measures range.  Huzzah! p.15 ("Explanations: Every two bases"): "range
-#: is measured from the centre of the firer to nearest base of the target" (p.11-12 words it
-#: as the centre of the closest visible face of the target; we follow p.15).  AGV, Mini-Nap 2
-#: and the Wesencraft gauge do not say: reading, the shortest distance between the bases.
+#: How each rule set measures range.  Huzzah! p.11: "from the centre of the firing unit to the
+#: centre of the closest visible face of the target unit" (p.15's "to nearest base" names the
+#: base, not the point: RULES-NOTES; faces in :mod:`hexwx.tabletop.faces`).  AGV, Mini-Nap 2 and
+#: the Wesencraft gauge do not say: reading, the shortest distance between the bases.
 RANGE_METHOD = {
-    "huzzah": "centre-to-nearest-base",
+    "huzzah": "centre-to-closest-visible-face-centre",
     "agv": "nearest-edges",
     "mininap": "nearest-edges",
     "wesencraft": "nearest-edges",
 }
 
-#: Huzzah! p.11 "Weapon Ranges", cm: infantry 20, reserve foot and horse artillery 60,
-#: reserve heavy artillery 80.  Cavalry cannot fire (p.11 "Chargers, routers, and cavalry units
-#: cannot fire").  The other rule sets give no ranges in the seeds: set ``range`` per unit.
-HUZZAH_RANGE_CM = {"infantry": 20.0, ("artillery", "foot"): 60.0, ("artillery", "horse"): 60.0,
-                   ("artillery", "heavy"): 80.0}
-
 #: Huzzah! p.11: "Arc of fire is 45 degrees to either side of the unit."
 ARC_HALF_ANGLE = 45.0
 
 
-def range_cm(firer: Unit, target: Unit, rules: str) -> float:
-    """The range from ``firer`` to ``target`` in cm, measured the way ``rules`` says
-    (:data:`RANGE_METHOD`)."""
+def range_points(firer: Unit, target: Unit, rules: str
+                 ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two points the range is measured between (cm), the way ``rules`` says
+    (:data:`RANGE_METHOD`): Huzzah! the firer's centre and the centre of the target's closest
+    visible face; otherwise the nearest points of the two units' bases."""
     check_rules(rules)
-    if RANGE_METHOD[rules] == "centre-to-nearest-base":
-        c = Point(firer.centre)
-        return min(c.distance(b.polygon) for b in target.bases)
-    return min(a.polygon.distance(b.polygon) for a in firer.bases for b in target.bases)
+    if rules == "huzzah":
+        return firer.centre, closest_visible_face(target, firer.centre).centre
+    a, b = nearest_points(firer.geometry, target.geometry)
+    return (float(a.x), float(a.y)), (float(b.x), float(b.y))
 
 
-def weapon_range_cm(unit: Unit, rules: str) -> float | None:
-    """The unit's weapon range in cm: its own ``range`` if set, else Huzzah! p.11; None when
-    the unit cannot fire or the rule set gives no range."""
-    if unit.range_cm is not None:
-        return unit.range_cm
-    if rules != "huzzah" or unit.arm == "cavalry":
-        return None
-    if unit.arm == "infantry":
-        return HUZZAH_RANGE_CM["infantry"]
-    return HUZZAH_RANGE_CM[("artillery", unit.guns or "foot")]
+def range_cm(firer: Unit, target: Unit, rules: str) -> float:
+    """The range from ``firer`` to ``target`` in cm (:func:`range_points`)."""
+    p, q = range_points(firer, target, rules)
+    return math.dist(p, q)
 
 
 def arc_polygon(unit: Unit, reach_cm: float, half_angle: float = ARC_HALF_ANGLE) -> BaseGeometry:
@@ -374,17 +367,31 @@ def visibility_check(distance_cm: float, limit_cm: float | None, rules: str,
                      unit: str = "cm") -> tuple[bool, str]:
     """Whether an action at ``distance_cm`` is allowed under the visibility limit, and why.
 
-    AGV and Mini-Nap 2: "no firing, charging, intercepts or break-throughs beyond the
-    visibility distance"; the Wesencraft gauge: unseen foes cannot be fired at (fog, 6 cm)."""
+    AGV: no firing, charging or intercepts beyond the visibility distance; Mini-Nap 2 adds
+    break-throughs; the Wesencraft gauge: unseen foes cannot be fired at (fog, 6 cm)."""
     if limit_cm is None:
         return True, "visibility unlimited"
     shown = ruler(from_cm(limit_cm, unit), unit)
     if distance_cm <= limit_cm + 1e-9:
         return True, f"within the visibility distance of {shown}"
     what = {"wesencraft": "unseen foes cannot be fired at",
-            "huzzah": "the scenario limits visibility"}.get(
+            "huzzah": "the scenario limits visibility",
+            "agv": "no firing, charging or intercepts"}.get(
         rules, "no firing, charging, intercepts or break-throughs")
     return False, f"beyond the visibility distance of {shown}: {what}"
+
+
+def visibility_text(rules: str, weather: str, visibility: float | None, unit: str) -> str:
+    """"visibility 24 cm", or for no distance: "visibility unlimited" -- except under a weather
+    that the rule set calls bad without giving a distance (Huzzah!'s dense fog, heavy snow and
+    heavy rain are foul weather, p.10: a scenario sets any distance)."""
+    if visibility is not None:
+        return f"visibility {ruler(visibility, unit)}"
+    if rules == "huzzah" and weather.lower() not in ("clear", "fair"):
+        foul = any(r.effect == "fire factor" for r in fire_rules(rules, weather))
+        return ("visibility: no distance set (foul weather, Huzzah! p.10: the scenario sets "
+                "any limit)" if foul else "visibility: no distance set by the scenario")
+    return "visibility unlimited"
 
 
 VISIBILITY_RULE = {
@@ -483,74 +490,3 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
         bases_total=len(viewer.bases), clear_fraction=clear_fraction,
         obstacles=obstacles, blocked_by=blocked_by, partly_blocked_by_units=partly_units,
         reason=reason, rule=rule, seen_over=seen_over, table=table)
-
-
-@dataclass(frozen=True)
-class RangeInfo:
-    """Range from ``firer`` to ``target`` in the table's unit, with arc and weapon range."""
-
-    firer: str
-    target: str
-    rules: str
-    unit: str
-    range: float
-    method: str
-    in_arc: bool
-    weapon_range: float | None
-    in_range: bool | None
-    short_range: bool | None
-    can_fire: bool | None
-    reasons: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        r = lambda v: None if v is None else round(v, 6)  # noqa: E731
-        return {"firer": self.firer, "target": self.target, "rules": self.rules,
-                "unit": self.unit, "range": r(self.range), "method": self.method,
-                "in_arc": self.in_arc, "weapon_range": r(self.weapon_range),
-                "in_range": self.in_range, "short_range": self.short_range,
-                "can_fire": self.can_fire, "reasons": list(self.reasons)}
-
-
-def range_info(table: TableTop, firer_id: str, target_id: str, *, rules: str,
-               visibility_cm: float | None = None) -> RangeInfo:
-    """Range, arc and whether ``firer`` may fire at ``target``.
-
-    Huzzah! p.11: targets within the 45-degree arc, not fully or partly blocked by another
-    unit, within weapon range; short range is under half the range (p.12 "+1 if target is at
-    short range (under half range)"); cavalry and road columns cannot fire.  ``can_fire`` is
-    None when the rule set gives the unit no weapon range."""
-    check_rules(rules)
-    firer, target = table.unit_by_id(firer_id), table.unit_by_id(target_id)
-    if firer is target:
-        raise UsageError(f"a unit cannot fire at itself: {firer_id!r}")
-    rng = range_cm(firer, target, rules)
-    arc = in_arc(table, firer, target)
-    wr = weapon_range_cm(firer, rules)
-    reasons: list[str] = []
-    in_range = short = can = None
-    if wr is not None:
-        in_range = rng <= wr + 1e-9
-        short = rng < wr / 2.0
-    if rules == "huzzah":
-        if firer.arm == "cavalry":
-            reasons.append("cavalry cannot fire (Huzzah! p.11)")
-        if firer.formation == "column":
-            reasons.append("units in road column cannot fire (Huzzah! p.12)")
-        if not arc:
-            reasons.append("target outside the arc of 45 degrees either side (Huzzah! p.11)")
-    if in_range is False and wr is not None:
-        reasons.append(f"out of range: {ruler(table.to_unit(rng), table.unit)} > "
-                       f"{ruler(table.to_unit(wr), table.unit)}")
-    sight = can_see(table, firer_id, target_id, rules=rules, visibility_cm=visibility_cm)
-    if sight.los == "blocked":
-        reasons.append(f"no line of sight: {sight.reason.split(';')[0]}")
-    elif rules == "huzzah" and sight.partly_blocked_by_units:
-        reasons.append("target partly blocked by unit " +
-                       ", ".join(repr(u) for u in sight.partly_blocked_by_units) + " (Huzzah! p.11)")
-    if not sight.within_visibility:
-        reasons.append(visibility_check(rng, visibility_cm, rules, table.unit)[1])
-    if wr is not None or firer.arm == "cavalry" and rules == "huzzah":
-        can = not reasons
-    return RangeInfo(firer.id, target.id, rules, table.unit, table.to_unit(rng),
-                     RANGE_METHOD[rules], arc, None if wr is None else table.to_unit(wr),
-                     in_range, short, can, tuple(reasons))

@@ -19,7 +19,7 @@ TESTS = ROOT / "tests"
 #: Layer of each top-level part of the package (docs/architecture.md, PROTOCOL/DESIGN order).
 LAYERS: dict[str, int] = {
     "hexwx": 0, "errors": 0, "dice": 0, "_native": 0, "_loskernel": 0, "validate": 0, "units": 0,
-    "outputs": 0, "limits": 0, "frozen": 0, "_cache": 0,
+    "outputs": 0, "limits": 0, "frozen": 0, "_cache": 0, "_kernel_bounds": 0,
     "hexmap": 1,
     "weather": 2,
     "tabletop": 3,

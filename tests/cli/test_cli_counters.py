@@ -36,7 +36,7 @@ def test_los_counter_flag_adds_the_counter(capsys) -> None:
     assert rc == 0, err
     d = json.loads(out)
     assert d["hindrance"] == 3 and d["lv"] == 0
-    assert d["hindrances"] == [{"hex": mid, "drm": 3, "kind": "smoke", "rule": "A24",
+    assert d["hindrances"] == [{"hex": mid, "drm": 3, "kind": "smoke", "rule": "A24", "note": None,
                                 "name": "White +3 Smoke"}]
     rc, out, _ = _run(capsys, "los", VILLAGE, a, b, "--counter", f"White +3 Smoke@{mid}")
     assert f"+3 smoke (White +3 Smoke) in {mid} (A24)" in out

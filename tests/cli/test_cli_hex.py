@@ -60,7 +60,7 @@ def test_los_text_clear(capsys: pytest.CaptureFixture[str], map_file: Path) -> N
 def test_los_text_blocked(capsys: pytest.CaptureFixture[str], map_file: Path) -> None:
     rc, out, _ = run(capsys, "los", map_file, "C2", "C6")
     assert rc == 0
-    assert "BLOCKED in C4" in out and "A6.2" in out and "range 4" in out
+    assert "BLOCKED by woods in C4" in out and "A6.2" in out and "range 4" in out
 
 
 def test_los_json_clear(capsys: pytest.CaptureFixture[str], map_file: Path) -> None:

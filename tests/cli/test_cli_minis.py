@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+from typing import Any
+
 import pytest
 from shapely.geometry import Polygon, box
 
@@ -123,3 +125,51 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "--stats GAMES" in out and "examples:" in out
     code, out, _ = cli(capsys, "minis")
     assert code == 2 and "terrain" in out
+
+
+def test_terrain_writes_a_table_scenario_that_table_and_render_load(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    # seed 1 (seed 003 generator): hill s2, built-up s5, B's choice s6, water s7, hill s9,
+    # built-up s10, hill s11, built-up s12; B picks a wood for sector 6.
+    from hexwx.io.table_scenario import load_table_scenario
+    from hexwx.tabletop.terrain_gen import generate_terrain
+    out = tmp_path / "table.toml"
+    code, text, _ = cli(capsys, "minis", "terrain", "--seed", "1", "--choice-b", "wood",
+                        "-o", str(out))
+    assert code == 0 and f"wrote {out}" in text
+    sc = load_table_scenario(out)
+    assert sc.rules == "wesencraft" and sc.weather_mode == "rolled" and sc.seed == 1
+    assert (sc.table.width, sc.table.depth) == pytest.approx((182.88, 76.2))   # 6 ft x 2 ft 6 in
+    pieces = generate_terrain(Dice(seed=1), choice_b="wood")
+    assert [(p.id, p.kind) for p in sc.table.terrain] == [
+        ("hill-s2", "hill"), ("built-up-s5", "built-up"), ("wood-s6", "wood"),
+        ("water-s7", "water"), ("hill-s9", "hill"), ("built-up-s10", "built-up"),
+        ("hill-s11", "hill"), ("built-up-s12", "built-up")]
+    for piece, gen in zip(sc.table.terrain, pieces):
+        # corners rounded to 0.001 cm: the outlines differ by at most that along the edge
+        assert piece.geometry.symmetric_difference(gen.polygon).area < gen.polygon.length * 1e-3
+    code, text, _ = cli(capsys, "table", str(out))
+    assert code == 0 and "Random terrain, seed 1 (wesencraft)" in text
+    png = tmp_path / "table.png"
+    code, _, _ = cli(capsys, "render", str(out), "-o", str(png))
+    assert code == 0 and png.stat().st_size > 0
+
+
+def test_terrain_file_leaves_an_unnamed_choice_out(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Any) -> None:
+    out = tmp_path / "t.toml"
+    code, _, _ = cli(capsys, "minis", "terrain", "--seed", "2", "--rules", "huzzah", "-o", str(out))
+    text = out.read_text()
+    assert code == 0 and "# sector 6: player B's choice (not placed" in text
+    assert 'rules = "huzzah"' in text and "[weather]" not in text     # Huzzah!: no dice
+    from hexwx.io.table_scenario import load_table_scenario
+    assert [p.id for p in load_table_scenario(out).table.terrain] == ["water-s9", "hill-s10"]
+
+
+def test_huzzah_dense_fog_does_not_say_unlimited(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 002 p.10: dense fog is foul weather, with no distance of its own
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "huzzah", "--turns", "4",
+                       "--weather", "dense fog", "--change", "4:weather=clear")
+    fog, clear = out.split("turn  4")
+    assert code == 0 and "unlimited" not in fog and "visibility not set" in fog
+    assert "foul weather, Huzzah! p.10" in fog and "visibility unlimited" in clear

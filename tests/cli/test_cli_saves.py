@@ -195,7 +195,24 @@ def test_crop_and_overlay_are_named_or_explicitly_ignored(tmp_path: Path, capsys
     assert "cropped" in err and "--ignore-board-extras" in err
     rc, out, err = run(capsys, "los", cropped, "K3", "K5", "--ignore-board-extras")
     assert rc == 0, err
+
+
+def test_saves_with_overlays_load_and_bad_overlays_are_one_line_errors(tmp_path: Path, capsys):
+    vasl_dir()
     ovr = write_save(tmp_path / "ovr.vsav", save_text(
-        [board_command("0\t0\t01\tVER\t6.1\tOVR\tog3\tK3\tK4")]))
-    err = _one_line_error(capsys, ovr, "import-vsav", ovr)
-    assert "overlay 'og3 K3 K4'" in err
+        [board_command("0\t0\t04\tVER\t6.1\tOVR\tx11\tL5\tK5")]))
+    rc, out, err = run(capsys, "los", ovr, "K4", "L6", "--json")
+    assert rc == 0, err
+    with_overlay = json.loads(out)
+    rc, out, err = run(capsys, "los", ovr, "K4", "L6", "--json", "--ignore-board-extras")
+    assert rc == 0, err
+    assert json.loads(out)["blocked"] is False       # the whole board: open between them
+    assert with_overlay["blocked"] is True           # overlay x11's stone building between them
+    rc, out, err = run(capsys, "import-vsav", ovr, "-o", tmp_path / "ovr.toml")
+    assert rc == 0, err
+    assert 'overlays = ["x11 L5 K5"]' in (tmp_path / "ovr.toml").read_text()
+    for bad, expect in (("zz9\tL5\tK5", "unknown overlay"), ("x11\tL5\tL9", "not neighbouring"),
+                        ("x10\tL5\tK5", "covers one hex")):
+        path = write_save(tmp_path / "bad.vsav", save_text(
+            [board_command(f"0\t0\t04\tVER\t6.1\tOVR\t{bad}")]))
+        assert expect in _one_line_error(capsys, path, "los", path, "K4", "L6")

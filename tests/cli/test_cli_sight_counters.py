@@ -66,7 +66,7 @@ def test_sight_reads_smoke_and_concealment_from_the_save(pair, tmp_path: Path, c
     # text: one line per sighting, the DRM and its parts, concealment marked
     rc, out, _ = _run(capsys, "sight", "--scenario", toml, "--side", "Axis")
     line = next(x for x in out.splitlines() if x.startswith("ge-4-6-8-Esq"))
-    assert "concealed" in line and f"DRM +3 = +3 smoke White +3 Smoke in {mid} (A24)" in line
+    assert "concealed" in line and f"DRM +3 = +3 smoke (White +3 Smoke) in {mid} (A24)" in line
     assert not any(x.startswith("ru-") for x in out.splitlines())
     # the bare map: no SMOKE
     rc, out, _ = _run(capsys, "sight", "--scenario", toml, "--no-counters", "--json")

@@ -64,13 +64,38 @@ def test_can_see_blocked_by_wood_json(capsys: pytest.CaptureFixture[str], line_f
 
 
 def test_range_short_and_arc(capsys: pytest.CaptureFixture[str], line_file: str) -> None:
-    # C at (20, 18): nearest point (22, 16) from A's centre (50, 10): 28.64 cm, outside 20 cm
-    # and outside the arc (its nearest corner bears about 70 degrees left of A's facing)
+    # C at (20, 18) facing south: A's centre (50, 10) sees C's front (centre (20, 16),
+    # hypot(30, 6) = 30.59) and east flank (centre (22, 18), hypot(28, 8) = 29.12); range to
+    # the closer, the flank (Huzzah! p.11): outside 20 cm, and outside the arc (its nearest
+    # corner bears about 70 degrees left of A's facing)
     code, out, _ = run(capsys, "table", line_file, "--range", "A", "C", "--json")
     data = json.loads(out)
     assert code == 0 and data["weapon_range"] == 20
-    assert data["range"] == pytest.approx((28 ** 2 + 6 ** 2) ** 0.5, abs=1e-6)
+    assert data["range"] == pytest.approx((28 ** 2 + 8 ** 2) ** 0.5, abs=1e-6)
     assert data["in_arc"] is False and data["in_range"] is False and data["can_fire"] is False
+    assert data["face"] == "left flank" and data["band"] == "out of range"
+    assert data["range_to"] == [22, 18]
+
+
+def test_fire_text_agv_rain_forbids(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 18: rain on turn 4 (AGV Rain: no musket or artillery fire at all); the scenario
+    # gives the ranges (the seed has none) and AGV has no arc.
+    code, out, _ = run(capsys, "table", AGV, "--fire", "3e-ligne", "52nd", "--turn", "4")
+    assert code == 0
+    assert "turn 4: rain" in out and "arc: none in this rule set" in out
+    assert "weapon range: 8 in (scenario: ranges.infantry (the seed gives none))" in out
+    assert "no musket or artillery fire at all (AGV Rain): applies" in out
+    assert "may fire: no" in out
+
+
+def test_dense_fog_without_a_distance_is_not_unlimited(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    p = tmp_path / "fog.toml"
+    p.write_text(LINE.replace('rules = "huzzah"', 'rules = "huzzah"\n[weather]\n'
+                              'weather = "dense fog"'))
+    code, out, _ = run(capsys, "table", str(p))
+    assert code == 0 and "turn 1: dense fog" in out
+    assert "unlimited" not in out and "foul weather" in out
 
 
 def test_move_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,3 +174,51 @@ def test_two_questions_at_once_is_a_usage_error(capsys: pytest.CaptureFixture[st
 def test_help_mentions_the_questions(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "table", "--help")
     assert code == 0 and "--can-see A B" in out and "--move UNIT" in out and "examples:" in out
+
+
+# ---------------------------------------------------------------------------- Huzzah! orders
+
+def test_group_advance_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    # p.19: the cuirassiers (cavalry in line, 25 cm) ordered with french-1 (infantry) go at most
+    # the infantry's 20 cm, and both stop at the brook, whose near edge runs y = 40 - x / 45:
+    # french-1's front (y = 32, x 62-78) meets it at x = 78, 38.27 - 32 = 6.27 cm ahead; the
+    # cuirassiers' (y = 27, x 36-44) at x = 44, 39.02 - 27 = 12.02 cm ahead.
+    code, out, _ = run(capsys, "table", HUZZAH, "--advance", "french-1", "cuirassiers")
+    assert code == 0
+    assert "french-1: 6.3 cm (own move 15 cm; limited by water 'brook' (impassable)" in out
+    assert "cuirassiers: 12 cm (own move 25 cm; limited by water 'brook'" in out
+    code, out, _ = run(capsys, "table", HUZZAH, "--retire", "french-1", "cuirassiers", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["order"] == "retire"
+    assert [u["distance"] for u in data["units"]] == [7.5, 7.5]        # half of 15 (p.20)
+
+
+def test_charge_and_out_of_range_and_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # french-1 (front y = 32) charges allied-1 (front y = 54) 22 cm ahead: beyond its 15 cm.
+    code, out, _ = run(capsys, "table", HUZZAH, "--charge", "french-1", "allied-1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["contact"] == 22 and data["reaches"] is False
+    assert data["face"] == "front"
+    code, out, _ = run(capsys, "table", HUZZAH, "--out-of-range", "french-guns")
+    assert code == 0 and "not out of range" in out
+    # general-foy is skilful: radius 50 cm (p.16); french-guns' farthest corner is beyond it
+    code, out, _ = run(capsys, "table", HUZZAH, "--command", "general-foy")
+    assert code == 0 and "radius 50 cm, moves 60 cm" in out
+    assert "french-guns: farthest corner 52.2 cm: not completely within" in out
+
+
+def test_orders_are_huzzah_only_and_name_the_unit(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "table", AGV, "--advance", "52nd")
+    assert code == 2 and "Huzzah! orders" in err and "'agv'" in err
+    code, _, err = run(capsys, "table", HUZZAH, "--command", "napoleon")
+    assert code == 2 and "unknown officer 'napoleon'" in err
+
+
+def test_order_drawn_to_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from PIL import Image
+    out = tmp_path / "advance.png"
+    code, text, _ = run(capsys, "table", HUZZAH, "--advance", "french-1", "-o", str(out))
+    assert code == 0 and "french-1: 6.3 cm" in text          # stops at the brook, 6.27 cm ahead
+    assert Image.open(out).size[0] == 1600
+    code, _, err = run(capsys, "table", HUZZAH, "--move", "french-1", "-o", str(out))
+    assert code == 2 and "-o goes with --advance" in err

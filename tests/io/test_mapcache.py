@@ -63,6 +63,17 @@ def files(d: Path) -> list[Path]:
     return sorted(d.glob("*.npy")) if d.is_dir() else []
 
 
+def entries(d: Path, part: str = "map") -> list[Path]:
+    """The cache files holding maps (``part="map"``: content entries), the small files naming
+    them (``"names"``) or a derived array."""
+    found = []
+    for f in files(d):
+        got = mapcache._read(f, {})
+        if got is not None and got[0]["part"] == part:
+            found.append(f)
+    return found
+
+
 def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
     """Count the calls of ``owner.name`` (still calling it)."""
     calls: list[int] = []
@@ -251,8 +262,33 @@ def test_touching_the_archive_rebuilds(cache: Path, monkeypatch: pytest.MonkeyPa
     os.utime(board, ns=(st.st_atime_ns, st.st_mtime_ns + 1))   # 1 ns later: another key
     forget()
     load_map(board, vasl_metadata=meta)
-    assert len(builds) == 1 and len(files(cache)) == 2
+    assert len(builds) == 1 and len(entries(cache, "names")) == 2
+    assert len(entries(cache)) == 1       # (the same map: its content is stored once)
     forget()
+    load_map(board, vasl_metadata=meta)
+    assert len(builds) == 1
+
+
+@pytest.mark.parametrize("how", ["rewritten, mtime put back", "replaced, mtime put back"])
+def test_a_same_size_edit_with_the_mtime_put_back_rebuilds(cache: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           how: str) -> None:
+    """The stamp of an input holds its inode and ctime: an edit that keeps the size and puts
+    the mtime back is still seen."""
+    board, meta = board_copy(tmp_path), metadata()
+    load_map(board, vasl_metadata=meta)
+    forget()
+    st = board.stat()
+    data = board.read_bytes()
+    if how.startswith("rewritten"):
+        board.write_bytes(data)
+    else:
+        other = tmp_path / "new"
+        other.write_bytes(data)
+        os.replace(other, board)
+    os.utime(board, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert board.stat().st_mtime_ns == st.st_mtime_ns and board.stat().st_size == st.st_size
+    builds = counting(monkeypatch, layout, "_build")
     load_map(board, vasl_metadata=meta)
     assert len(builds) == 1
 
@@ -300,7 +336,7 @@ def offset_of(f: Path, name: str) -> int:
     with open(f, "rb") as fh:
         npformat.read_magic(fh)
         shape, _, dtype = npformat.read_array_header_1_0(fh)
-        header = json.loads(fh.read(shape[0]))
+        header = json.loads(fh.read(shape[0])[8:])   # (after the header's CRC-32)
         npformat.read_magic(fh)
         npformat.read_array_header_1_0(fh)
         data = fh.tell()
@@ -308,11 +344,11 @@ def offset_of(f: Path, name: str) -> int:
 
 
 @pytest.mark.parametrize("damage", ["truncate", "empty", "garbage", "header", "a per-hex array",
-                                    "longer", "a pixel, verified"])
+                                    "longer", "a pixel"])
 def test_a_broken_file_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
     board, meta = archive("bd02"), metadata()
     good = load_map(board, vasl_metadata=meta)
-    [f] = files(cache)
+    [f] = entries(cache)
     data = bytearray(f.read_bytes())
     if damage == "truncate":
         data = data[:len(data) // 2]
@@ -322,12 +358,11 @@ def test_a_broken_file_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch, 
         data = bytearray(os.urandom(5000))
     elif damage == "header":
         data[200:210] = b"XXXXXXXXXX"
-    elif damage == "a per-hex array":   # (small arrays are checked against their CRC-32 always)
+    elif damage == "a per-hex array":
         data[offset_of(f, "hexes.base") + 40] ^= 0x01
     elif damage == "longer":
         data += b"\0" * 64
-    else:                             # the big rasters: with $HEXWX_CACHE_VERIFY
-        monkeypatch.setenv("HEXWX_CACHE_VERIFY", "1")
+    else:                             # the big rasters: checked as well, every read
         data[offset_of(f, "kernel.8") + 123457] ^= 0x40
     f.write_bytes(bytes(data))
     forget()
@@ -346,9 +381,9 @@ def test_a_foreign_file_is_ignored(cache: Path, monkeypatch: pytest.MonkeyPatch)
     """A cache file of another map under this map's name (or any other file) is a miss."""
     meta = metadata()
     load_map(archive("bd02"), vasl_metadata=meta)
-    [f2] = files(cache)
+    [f2] = entries(cache, "names")
     load_map(archive("bd04"), vasl_metadata=meta)
-    [f4] = [f for f in files(cache) if f != f2]
+    [f4] = [f for f in entries(cache, "names") if f != f2]
     shutil.copyfile(f4, f2)
     forget()
     m = load_map(archive("bd02"), vasl_metadata=meta)
@@ -428,7 +463,7 @@ def test_an_unusable_folder_means_no_cache(kind: str, tmp_path: Path, monkeypatc
 def test_a_missing_folder_is_created(cache: Path) -> None:
     assert not cache.exists()
     load_map(VILLAGE)
-    assert len(files(cache)) == 1
+    assert len(entries(cache)) == 1 and len(entries(cache, "names")) == 1
 
 
 def test_the_cache_is_bounded(cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -438,9 +473,9 @@ def test_the_cache_is_bounded(cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_
     for b in ("bd02", "bd04", "bd05"):
         load_map(archive(b), vasl_metadata=meta)
         forget()
-    sizes = [f.stat().st_size for f in files(cache)]
-    assert len(sizes) == 2 and sum(sizes) <= 30 * 2**20
-    kept = {mapcache._read(f, mapcache.Key("", ""), "map") for f in files(cache)}
+    sizes = [f.stat().st_size for f in entries(cache)]
+    assert len(sizes) == 2 and sum(f.stat().st_size for f in files(cache)) <= 30 * 2**20
+    kept = {mapcache._read(f, {"key": ""}) for f in files(cache)}
     assert kept == {None}   # (files of other keys read as misses)
     builds = counting(monkeypatch, layout, "_build")
     load_map(archive("bd05"), vasl_metadata=meta)     # the newest stays
@@ -532,3 +567,22 @@ def test_exposure_pairs_are_traced_once_across_processes(cache: Path,
         np.testing.assert_array_equal(E.exposure(again, observers=spotters, weather=w).seen, seen)
         np.testing.assert_array_equal(E.exposure(again, weather=w).count, want)
     assert traces == [] and rows == []
+
+
+def test_one_layout_named_by_three_files_is_stored_once(cache: Path, tmp_path: Path) -> None:
+    """Issue #27: the map is keyed by what it is, not by the file that named it -- the layout
+    text, a map file laying out the same boards and a save give one content entry, and maps
+    read from it in one process share its arrays."""
+    from vsav_helpers import real_save
+    mapfile = tmp_path / "pocket.toml"
+    mapfile.write_text('[map]\nname = "pocket"\nvasl_boards = [["r05"], ["r02"], ["r04"]]\n')
+    vasl = str(vasl_dir())
+    maps = []
+    for what in ("r05/r02/r04", mapfile, real_save("hubes-pocket.vsav")):
+        load_map(what, vasl_dir=vasl)
+        forget()
+        maps.append(load_map(what, vasl_dir=vasl))      # read back from the cache
+    assert len(entries(cache)) == 1 and len(entries(cache, "names")) >= 3
+    assert len({m.name for m in maps}) == 3               # each keeps its own name
+    assert all(np.shares_memory(maps[0].kernel_map[8], m.kernel_map[8]) for m in maps[1:])
+    assert [los(m, "5A1", "4C3").to_json() for m in maps[1:]] == [los(maps[0], "5A1", "4C3").to_json()] * 2

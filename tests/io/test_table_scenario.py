@@ -246,3 +246,30 @@ def test_rolled_showers_game_keeps_normal_ground(tmp_path: Path) -> None:
     sc = load_table_scenario(write(tmp_path, text))
     rep = sc.report(3)
     assert (rep.pattern, rep.weather, rep.ground) == ("showers", "showers", "normal")
+
+
+def test_ranges_and_officers_load_in_the_tables_unit(tmp_path: Path) -> None:
+    text = BASIC.replace('rules = "huzzah"', 'rules = "agv"').replace('unit = "cm"', 'unit = "in"')
+    text = text.replace("size = [120, 80]", "size = [72, 48]").replace("[60, 70]", "[30, 40]")
+    text = text.replace("[60, 10]", "[30, 8]").replace("rect = [50, 30, 70, 50]", "rect = [5, 5, 10, 10]")
+    text += ('\n[ranges]\ninfantry = 8\nartillery = [12, 24]\n'
+             '[[officers]]\nid = "ney"\nside = "french"\nposition = [30, 2]\nquality = "poor"\n')
+    sc = load_table_scenario(write(tmp_path, text))
+    assert sc.ranges == {"infantry": (None, pytest.approx(8 * 2.54)),
+                         "artillery": (pytest.approx(12 * 2.54), pytest.approx(24 * 2.54))}
+    (o,) = sc.table.officers
+    assert (o.id, o.quality, o.command_radius_cm) == ("ney", "poor", 30.0)
+    assert o.centre == pytest.approx((30 * 2.54, 2 * 2.54))
+
+
+@pytest.mark.parametrize("extra, message", [
+    ('[ranges]\nlancers = 4\n', r"ranges\.lancers: unknown key"),
+    ('[ranges]\nartillery = [24, 12]\n', r"ranges\.artillery: expected 0 < short <= long"),
+    ('[ranges]\ninfantry = "far"\n', r"ranges\.infantry: expected a range or \[short, long\]"),
+    ('[[officers]]\nid = "x"\nside = "a"\nposition = [500, 10]\n', r"officers\[0\]\.position: officer 'x' is off the table"),
+    ('[[officers]]\nid = "A"\nside = "a"\nposition = [5, 10]\n', r"officers\[0\]\.id: officer id 'A' is also a unit id"),
+    ('[[officers]]\nid = "x"\nside = "a"\nposition = [5, 10]\nquality = "great"\n', r"officers\[0\]\.quality: expected one of excellent"),
+])
+def test_bad_ranges_and_officers(tmp_path: Path, extra: str, message: str) -> None:
+    with pytest.raises(DataError, match=r"s\.toml: " + message):
+        load_table_scenario(write(tmp_path, BASIC + "\n" + extra))

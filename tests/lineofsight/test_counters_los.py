@@ -10,6 +10,7 @@ from hexwx.errors import UsageError
 from hexwx.lineofsight.batch import los_pairs
 from hexwx.lineofsight.counter_los import crosses, polygon_edges, prepare
 from hexwx.lineofsight.counters import Counter, Counters, counter_type, parse_counter
+from hexwx.lineofsight.results import HINDRANCE_SIX_RULE
 from tests.vasl_boards import board
 
 
@@ -84,7 +85,7 @@ def test_two_smoke_hexes_reach_six_and_block(bd02) -> None:
     b = next(t.name for t in r0.thread if t.rs == 2)
     r = hexwx.los(bd02, r0.source, r0.target,
                   counters=[f"White +3 Smoke@{a}", f"White +3 Smoke@{b}"])
-    assert r.blocked and r.rule == "B.10"
+    assert r.blocked and r.rule == HINDRANCE_SIX_RULE and r.by_hindrances
 
 
 def test_vehicle_hinders_at_its_level_only(bd02) -> None:

@@ -17,20 +17,20 @@ ROOT = Path(__file__).resolve().parents[2]
 def _reference(top, se, te, rs, rt, low):  # the per-hex reading, in Fractions as it was written
     top, se, te = Fraction(top), Fraction(se), Fraction(te)
     if rs == 0:
-        return "3.311" if se < top else None
+        return "E3.311" if se < top else None
     if rt == 0:
-        return "3.311" if te < top else None
+        return "E3.311" if te < top else None
     if low is not None and Fraction(low) >= top:
         return None
     hi, lo = max(se, te), min(se, te)
     if top > hi:
-        return "3.311"
+        return "E3.311"
     if top == hi and top > lo:
-        return "3.311, A6.2"
+        return "E3.311, A6.2"
     if lo < top < hi:
         r_hi, r_lo = (rs, rt) if se > te else (rt, rs)
         if r_lo <= fog_blind_zone(top, hi, lo, r_hi):
-            return "3.311, A6.4"
+            return "E3.311, A6.4"
     return None
 
 

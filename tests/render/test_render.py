@@ -147,7 +147,7 @@ def test_caption_is_the_los_explanation(m):
 
 def test_blocked_caption_names_hex_reason_and_rule(m):
     cap = render_map(m, los=blocked_los_by_woods(m), window=WINDOW).caption
-    assert "BLOCKED at E5: woods (B13)" in cap
+    assert "BLOCKED in E5: woods (B13)" in cap
 
 
 @pytest.mark.parametrize("kind", LV_KINDS[:3])

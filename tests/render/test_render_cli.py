@@ -46,7 +46,8 @@ def test_real_blocked_los_marks_the_blocking_hex(m):
     (mk,) = r.markers_of("blocked")
     assert mk.target == (res.blocking_hex or "")
     assert close(r.image.getpixel(mk.xy), OVERLAY["los blocked"], 35)
-    assert f"BLOCKED at {res.blocking_hex}: {res.reason}" in r.caption
+    assert f"BLOCKED by {res.blocking_terrain} in {res.blocking_hex}" in r.caption
+    assert res.verdict in r.caption
 
 
 def test_table_bases_sights_and_weather_caption():

@@ -4,6 +4,8 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -58,3 +60,32 @@ def raw(srv: ViewerServer, data: bytes) -> bytes:
                 break
             chunks.append(b)
         return b"".join(chunks)
+
+
+def burst(host: str, port: int, n: int, target: str, timeout: float = 60) -> list[float | None]:
+    """``n`` connections opened at once, each asking ``target``: seconds to each answer (None
+    for no answer)."""
+    times: list[float | None] = [None] * n
+    go = threading.Barrier(n)
+
+    def one(i: int) -> None:
+        go.wait()
+        t = time.perf_counter()
+        c = http.client.HTTPConnection(host, port, timeout=timeout)
+        try:
+            c.request("GET", target)
+            r = c.getresponse()
+            r.read()
+            if r.status == 200:
+                times[i] = time.perf_counter() - t
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return times

@@ -192,6 +192,9 @@ def test_scenario_units_and_who_sees_whom(capsys: pytest.CaptureFixture[str]) ->
         status, d = get_json(srv, "/api/map")
         assert status == 200 and d["kind"] == "scenario"
         assert {u["id"] for u in d["units"]} == {"hill-squad", "village-squad"}
+        # the one palette of sides (render.style.side_colours): German, American in order
+        assert {u["side"]: u["colour"] for u in d["units"]} == {"German": "#0072b2",
+                                                                  "American": "#d55e00"}
         assert d["weather"]["flags"]["fog"] == 0
         status, s = get_json(srv, "/api/sight?unit=hill-squad")
         one = json.loads(cli(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json"))
@@ -222,6 +225,21 @@ def test_table_scenario_turns_and_sights(capsys: pytest.CaptureFixture[str]) -> 
 
 
 RIVER = ROOT / "scenarios" / "table_wesencraft_river_farm.toml"
+
+
+def test_table_fire_is_the_cli_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    with running(TABLE) as srv:
+        status, d = get_json(srv, "/api/table-fire?from=batterie-a-pied&to=52nd&turn=2")
+        assert status == 200
+        want = json.loads(cli(capsys, "table", TABLE, "--fire", "batterie-a-pied", "52nd",
+                              "--turn", "2", "--json"))
+        want.pop("weather_report")
+        assert {k: v for k, v in d.items() if k not in ("text", "turn")} == want
+        assert "may fire: no" in d["text"] and "(AGV Showers): applies" in d["text"]
+        assert get(srv, "/api/table-fire?from=nobody&to=52nd")[0] == 400
+        status, m = get_json(srv, "/api/map")
+        colours = {u["side"]: u["colour"] for u in m["units"]}
+        assert colours == {"british": "#0072b2", "french": "#d55e00"}   # Okabe-Ito blue, vermillion
 
 
 @pytest.mark.parametrize("source,unit,turn,outline", [

@@ -48,14 +48,18 @@ def page(browser: Browser) -> Iterator[Page]:
         p.close()
 
 
-def open_page(page: Page, url: str) -> None:
+def open_page(page: Page, url: str, *, whole: bool = True) -> None:
+    """Load the page; ``whole``: then press "fit" (the first view shows part of a large map at
+    a readable scale) so every hex can be clicked."""
     page.goto(url)
     page.wait("document.body && document.body.dataset.ready === '1'")
+    if whole:
+        page.js("document.getElementById('zoom-fit').click()")
 
 
 def shown_los(page: Page, a: str, b: str) -> dict[str, Any]:
-    page.wait(f"document.getElementById('los-explain').textContent.includes('{a} (level') && "
-              f"document.getElementById('los-explain').textContent.includes('-> {b} (level')")
+    """The LOS panel once it answers ``a`` -> ``b`` (ends as clicked: hexes or unit ids)."""
+    page.wait(f"document.getElementById('los-explain').dataset.pair === '{a}>{b}'")
     return page.js("""(() => ({
         drm: document.getElementById('los-drm').textContent,
         verdict: document.getElementById('los-verdict').textContent,
@@ -66,12 +70,18 @@ def shown_los(page: Page, a: str, b: str) -> dict[str, Any]:
 
 
 def expect_shown(shown: dict[str, Any], want: dict[str, Any]) -> None:
-    """The page shows the CLI's answer: DRM, verdict, reason with its rule, every hindrance."""
+    """The page shows the CLI's answer: DRM, verdict, reason with its rule, every hindrance,
+    the explanation's lines as ``hexwx los`` prints them."""
+    assert shown["verdict"] == want["verdict"]
+    assert shown["explain"].startswith(want["explain"] + "\n")
+    assert shown["explain"].splitlines()[0] == \
+        f"{want['source_location']} -> {want['target_location']}: range {want['range']}"
     if want["blocked"]:
         assert shown["drm"] == "blocked" and "BLOCKED" in shown["verdict"]
-        assert want["reason"] in shown["explain"]
         if want["rule"]:
             assert f"({want['rule']})" in shown["explain"]
+        if want["blocking_terrain"]:
+            assert f"by {want['blocking_terrain']}" in shown["verdict"]
     else:
         assert shown["drm"] == f"+{want['drm']}" and "CLEAR" in shown["verdict"]
         for h in want["hindrances"]:
@@ -153,6 +163,7 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
     with running(SCENARIO) as srv:
         open_page(page, srv.url)
         assert page.js("document.querySelectorAll('.counter').length") == 2
+        assert page.js("document.querySelectorAll('.marker').length") == 0
         assert "fog" in page.js("document.getElementById('weather-scenario').textContent").lower()
         page.click('rect.counter[data-unit="hill-squad"]')
         page.wait("document.getElementById('sight-explain').textContent.includes('village-squad')")
@@ -162,8 +173,7 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
         assert page.js("document.querySelectorAll('#layer-overlay .sight-line').length") == 1
         # the second unit clicked is the target: the LOS between the units, as `los --scenario`
         page.click('rect.counter[data-unit="village-squad"]')
-        hexes = page.js("Object.fromEntries(window.hexwxViewer.map.units.map(u => [u.id, u.hex]))")
-        expect_shown(shown_los(page, hexes["hill-squad"], hexes["village-squad"]), want)
+        expect_shown(shown_los(page, "hill-squad", "village-squad"), want)
         page.screenshot(tmp_path / "scenario.png")
 
 
@@ -184,6 +194,34 @@ def test_table_turn_slider(page: Page, tmp_path: Path, capsys: pytest.CaptureFix
         text = page.js("document.getElementById('table-explain').textContent")
         assert f"52nd -> 3e-ligne: {'sees' if want['visible'] else 'does not see'} ({want['los']})" in text
         page.screenshot(tmp_path / "table.png")
+
+
+def test_table_two_units_picked_show_the_fire_answer(page: Page, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # first click: the firer; second: the target; the panel shows `hexwx table --fire A B`
+    with running(TABLE) as srv:
+        open_page(page, srv.url)
+        page.js("(() => { const t = document.getElementById('turn'); t.value = '4';"
+                "t.dispatchEvent(new Event('input')); })()")
+        page.wait("document.getElementById('turn-text').textContent.startsWith('turn 4')")
+        page.click('polygon.base[data-unit="3e-ligne"]')
+        page.click('polygon.base[data-unit="52nd"]')
+        page.wait("document.getElementById('table-fire').dataset.pair === '3e-ligne>52nd' && "
+                  "document.getElementById('table-fire').dataset.turn === '4'")
+        want = cli_json(capsys, "table", TABLE, "--fire", "3e-ligne", "52nd", "--turn", "4", "--json")
+        text = page.js("document.getElementById('table-fire').textContent")
+        assert "no musket or artillery fire at all (AGV Rain): applies" in text     # seed 18: rain
+        assert f"may fire: {'yes' if want['may_fire'] else 'no'}" in text
+        assert page.js("document.getElementById('table-fire').dataset.mayFire") == str(want["may_fire"]).lower()
+        line = page.js("(() => { const l = document.querySelector('#layer-fire line');"
+                       "return [l.getAttribute('x1'), l.getAttribute('x2'), l.getAttribute('class')]; })()")
+        assert [float(v) for v in line[:2]] == pytest.approx([want["range_from"][0], want["range_to"][0]])
+        assert line[2] == "fire-line no"
+        # the bases carry the one palette of sides (hexwx.render.style.side_colours)
+        from hexwx.render.style import side_colours_hex
+        fill = page.js("document.querySelector('polygon.base[data-unit=\"52nd\"]').getAttribute('fill')")
+        assert fill == side_colours_hex(["british", "french"])["british"]
+        page.screenshot(tmp_path / "table_fire.png")
 
 
 def move_turns(capsys: pytest.CaptureFixture[str], scenario: Path) -> tuple[str, int, int]:
@@ -271,3 +309,109 @@ def test_counters_drawn_and_in_the_answers(page: Page, tmp_path: Path,
         assert want["hindrance"] == 3
         expect_shown(shown, want)
         page.screenshot(tmp_path / "counters.png")
+
+
+def api_los(srv: Any, query: str) -> dict[str, Any]:
+    from serve_helpers import get_json
+    status, d = get_json(srv, f"/api/los?{query}")
+    assert status == 200, d
+    return d
+
+
+def test_panels_answer_the_selection_through_mode_changes(page: Page, tmp_path: Path) -> None:
+    """Issue 27: LOS J4 -> B5 in fog, then path mode, A5 then I2: the LOS panel answers A5 -> I2
+    (never J4 -> B5's explanation under the new ends), as /api/los does, in every mode."""
+    from tests.vasl_boards import archive, metadata
+    with running(archive("bd02"), vasl_metadata=str(metadata())) as srv:
+        open_page(page, srv.url, whole=False)
+        assert page.js("window.hexwxViewer.view.k") >= 1        # readable: board art at its scale
+        page.screenshot(tmp_path / "bd02_first_view.png")
+        page.js("document.getElementById('zoom-fit').click()")
+        page.js("(() => { const f = document.getElementById('wx-fog'); f.value = '0';"
+                "f.dispatchEvent(new Event('change', {bubbles: true})); })()")
+        page.click('[data-hex="J4"]')
+        page.click('[data-hex="B5"]')
+        expect_shown(shown_los(page, "J4", "B5"), api_los(srv, "from=J4&to=B5&fog=0"))
+        page.js("document.querySelector('input[name=mode][value=path]').click()")
+        page.click('[data-hex="A5"]')
+        # one end chosen: no answer is shown, not J4 -> B5's under A5
+        page.wait("document.getElementById('los-explain').dataset.pair === '' && "
+                  "document.getElementById('los-verdict').textContent === ''")
+        assert page.js("document.getElementById('src-name').textContent") == "A5"
+        page.click('[data-hex="I2"]')
+        want = api_los(srv, "from=A5&to=I2&fog=0")
+        assert want["blocked"] and want["blocking_hex"] == "C4"
+        expect_shown(shown_los(page, "A5", "I2"), want)
+        page.wait("document.getElementById('move-explain').textContent.includes('path A5')")
+        assert page.js("document.querySelectorAll('#layer-los line').length") == 0   # the path's
+        page.screenshot(tmp_path / "bd02_path_mode.png")
+        # back to LOS mode: the same selection, its line drawn
+        page.js("document.querySelector('input[name=mode][value=los]').click()")
+        page.wait("document.querySelectorAll('#layer-los line').length > 0")
+        expect_shown(shown_los(page, "A5", "I2"), want)
+        assert page.js("document.getElementById('move-explain').textContent") == ""
+        # reach mode: one click, one end; the LOS panel empties
+        page.js("document.querySelector('input[name=mode][value=reach]').click()")
+        page.click('[data-hex="E5"]')
+        page.wait("document.getElementById('los-explain').dataset.pair === ''")
+        assert page.js("document.getElementById('los-drm').textContent") == "–"
+
+
+def test_location_names_as_the_cli(page: Page, capsys: pytest.CaptureFixture[str]) -> None:
+    """J4 on hill_village is "hill level 3" on the page as in `hexwx los`."""
+    with running(MAP) as srv:
+        open_page(page, srv.url)
+        page.mouse("mouseMoved", *page.centre_of('[data-hex="J4"]'))
+        page.wait("document.getElementById('hover').textContent.startsWith('J4 (hill level 3)')")
+        page.click('[data-hex="J4"]')
+        assert page.js("document.getElementById('src-level').options[0].textContent") == "J4 (hill level 3)"
+        page.click('[data-hex="D4"]')
+        want = cli_json(capsys, "los", MAP, "J4", "D4", "--json")
+        assert want["source_location"] == "J4 (hill level 3)"
+        names = page.js("[...document.getElementById('tgt-level').options].map(o => o.textContent)")
+        from hexwx.io.load import load_map
+        from hexwx.lineofsight.locations import location_name
+        m = load_map(MAP)
+        d4 = m.parse("D4")
+        assert names == [location_name(m, d4, lv) for lv in m.levels_at(d4)] and len(names) > 1
+        expect_shown(shown_los(page, "J4", "D4"), want)
+
+
+def test_save_markers_are_not_units(page: Page, tmp_path: Path) -> None:
+    """The Stalingrad save's perimeter markers and label are markers with no effect
+    (hexwx.io.vsav_pieces): no units, no unit counters, no sight lines."""
+    from tests.vasl_boards import vasl_dir
+    save = vasl_dir() / "saves" / "streets-of-stalingrad.vsav"
+    if not save.is_file():
+        pytest.skip(f"{save} is not there")
+    with running(save, vasl_dir=str(vasl_dir())) as srv:
+        open_page(page, srv.url)
+        units = page.js("window.hexwxViewer.map.units")
+        assert units == []
+        assert page.js("document.querySelectorAll('.counter').length") == 0
+        assert page.js("document.getElementById('sec-units').hidden") is True
+        page.screenshot(tmp_path / "stalingrad.png")
+
+
+def test_turned_layout_is_drawn_as_vasl_shows_it(page: Page, tmp_path: Path) -> None:
+    """Hube's Pocket (every board rotated): board 5 on top as in VASL, its art turned, the LOS
+    blocking point inside the hex the answer names; hex names and answers as the CLI's."""
+    from tests.vasl_boards import vasl_dir, metadata
+    with running("r05/r02/r04", vasl_dir=str(vasl_dir()), vasl_metadata=str(metadata())) as srv:
+        open_page(page, srv.url)
+        assert page.js("window.hexwxViewer.map.turned") is True
+        assert "rotate(180" in page.js("document.querySelector('#layer-image image').getAttribute('transform')")
+        y5 = page.centre_of('[data-hex="5K3"]')[1]
+        y2 = page.centre_of('[data-hex="2F7"]')[1]
+        y4 = page.centre_of('[data-hex="4E5"]')[1]
+        assert y5 < y2 < y4                                   # r05 above r02 above r04
+        page.click('[data-hex="5K3"]')
+        page.click('[data-hex="2F7"]')
+        want = api_los(srv, "from=5K3&to=2F7")
+        expect_shown(shown_los(page, "5K3", "2F7"), want)
+        assert want["blocked"] and want["blocking_hex"] == "5J2"
+        bx, by = page.centre_of("#layer-los circle.blockpt")
+        box = page.js("(() => { const b = document.querySelector('[data-hex=\"5J2\"]')"
+                      ".getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })()")
+        assert box[0] <= bx <= box[2] and box[1] <= by <= box[3]
+        page.screenshot(tmp_path / "hubes.png")

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from shapely.geometry import box
 
 from hexwx.errors import UsageError
-from hexwx.tabletop.sight import (can_see, has_clear_line, in_arc, range_cm, range_info,
-                             time_of_day_visibility_cm, visibility_check, visibility_limit_cm,
-                             weapon_range_cm)
+from hexwx.tabletop.fire import fire_answer, weapon_range
+from hexwx.tabletop.sight import (can_see, has_clear_line, in_arc, range_cm,
+                             time_of_day_visibility_cm, visibility_check, visibility_limit_cm)
 from hexwx.tabletop.move import allowance, reach_area
 from hexwx.tabletop.model import (CM_PER_INCH, Base, TableTop, TerrainPiece, Unit, arrange_bases,
                             from_cm, make_piece, to_cm)
@@ -196,10 +196,12 @@ def test_cannot_look_at_itself_or_unknown_unit() -> None:
 
 # ---------------------------------------------------------------------------- range and arc
 
-def test_huzzah_range_is_centre_of_firer_to_nearest_base() -> None:
+def test_huzzah_range_is_centre_of_firer_to_centre_of_closest_visible_face() -> None:
     firer = unit("F", 50, 50, n=2)  # bases (48, 50) and (52, 50); centre (50, 50)
-    t = table(firer, unit("T", 60, 80, facing=180))  # nearest corner (58, 78)
-    assert range_cm(firer, t.unit_by_id("T"), "huzzah") == pytest.approx(math.hypot(8, 28))
+    t = table(firer, unit("T", 60, 80, facing=180))  # faces south: front y = 78, x 58-62
+    # visible: the front (centre (60, 78), 29.73 away) and the west flank (centre (58, 80),
+    # 31.05): the front is closer.  (Its nearest corner (58, 78) would give hypot(8, 28).)
+    assert range_cm(firer, t.unit_by_id("T"), "huzzah") == pytest.approx(math.hypot(10, 28))
     # AGV reading: nearest edges: firer corner (54, 52) to target corner (58, 78)
     assert range_cm(firer, t.unit_by_id("T"), "agv") == pytest.approx(math.hypot(4, 26))
 
@@ -207,19 +209,23 @@ def test_huzzah_range_is_centre_of_firer_to_nearest_base() -> None:
 def test_short_range_is_under_half_range() -> None:
     # infantry range 20 cm (Huzzah! p.11): short range under 10
     at10 = table(unit("F", 50, 50), unit("T", 50, 62, facing=180))  # centre to edge 60: 10
-    r = range_info(at10, "F", "T", rules="huzzah")
+    r = fire_answer(at10, "F", "T", rules="huzzah")
     assert r.range == pytest.approx(10) and not r.short_range and r.in_range and r.can_fire
+    assert r.band == "long"
     near = table(unit("F", 50, 50), unit("T", 50, 61.9, facing=180))
-    assert range_info(near, "F", "T", rules="huzzah").short_range
+    assert fire_answer(near, "F", "T", rules="huzzah").band == "short"
 
 
 def test_weapon_ranges_and_who_cannot_fire() -> None:
-    assert weapon_range_cm(unit("i", 0, 0), "huzzah") == 20
-    assert weapon_range_cm(unit("h", 0, 0, arm="artillery", guns="heavy"), "huzzah") == 80
-    assert weapon_range_cm(unit("f", 0, 0, arm="artillery", guns="horse"), "huzzah") == 60
-    assert weapon_range_cm(unit("c", 0, 0, arm="cavalry"), "huzzah") is None
+    def cm(u: Unit) -> float | None:
+        wr = weapon_range(u, "huzzah")
+        return None if wr is None else wr.long
+    assert cm(unit("i", 0, 0)) == 20
+    assert cm(unit("h", 0, 0, arm="artillery", guns="heavy")) == 80
+    assert cm(unit("f", 0, 0, arm="artillery", guns="horse")) == 60
+    assert cm(unit("c", 0, 0, arm="cavalry")) is None
     t = table(unit("C", 50, 50, arm="cavalry"), unit("T", 50, 60, facing=180))
-    r = range_info(t, "C", "T", rules="huzzah")
+    r = fire_answer(t, "C", "T", rules="huzzah")
     assert r.can_fire is False and any("cavalry" in why for why in r.reasons)
 
 
@@ -233,7 +239,7 @@ def test_base_just_outside_the_45_degree_arc() -> None:
     assert in_arc(table(f, inside), f, inside)
     behind = unit("T", 50, 20, facing=180)
     assert not in_arc(table(f, behind), f, behind)
-    r = range_info(table(f, outside), "F", "T", rules="huzzah")
+    r = fire_answer(table(f, outside), "F", "T", rules="huzzah")
     assert not r.in_arc and not r.can_fire
 
 

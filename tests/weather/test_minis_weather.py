@@ -225,12 +225,32 @@ def test_agv_snow_lasts_2d6_turns_and_ground_stays_rough() -> None:
     assert reports[4].visibility_cm == pytest.approx(1 * 6 * 2.54)
 
 
-def test_agv_fog_clears_for_good_after_doubles_on_two_throws_running() -> None:
-    # Fog pattern; throw 1: 2D6 = 2+2 (double) vs 5 -> fog 5 turns; throw 2: 3+3 (double) -> clear.
-    faces = [*TWO[10], 2, 2, 5, 3, 3, 1]
-    reports = run("agv", faces, 10)
-    assert [r.weather for r in reports] == ["fog"] * 5 + ["clear"] * 5
-    assert reports[5].pattern == "clear"
+def test_agv_fog_clears_for_good_after_doubles_on_two_consecutive_turns() -> None:
+    # Seed 000 Fog and Mist: doubles on the 2D6 "for two consecutive Turns" clear it for good.
+    # Turn 1: 2+2 (double) vs 1D6 = 1 -> 4 > 1, mist for 1 turn; turn 2 throws 3+3 -> clear.
+    faces = [*TWO[10], 2, 2, 1, 3, 3, 4]
+    reports = run("agv", faces, 4)
+    assert [r.weather for r in reports] == ["mist", "clear", "clear", "clear"]
+    assert reports[1].pattern == "clear"
+
+
+def test_agv_fog_doubles_two_turns_apart_do_not_clear() -> None:
+    # The docs' example (`minis weather --rules agv --turns 6 --seed 24`): doubles on the throws
+    # of turns 3 and 5 (the turn-3 spell ran 2 turns, so turn 4 threw nothing): two throws
+    # running, but not two consecutive Turns -> turn 5 is mist, 1D6 = 1 -> 6 in.
+    faces = [*TWO[10], 5, 2, 2, 2, 2, 2, 6, 6, 1]
+    reports = run("agv", faces, 5)
+    assert [r.weather for r in reports] == ["mist"] * 5
+    assert reports[4].pattern == "fog and mist"
+    assert reports[4].visibility_cm == pytest.approx(6 * 2.54)
+
+
+def test_agv_seed_24_turn_5_is_mist() -> None:
+    reports = run_weather("agv", 6, dice=Dice(seed=24))
+    doubled = [r.turn for r in reports for x in r.rolls
+               if x.purpose == "AGV fog and mist (2D6)" and x.is_double]
+    assert doubled == [3, 5]
+    assert reports[4].weather == "mist"
 
 
 def test_agv_doubles_must_be_on_consecutive_throws() -> None:
@@ -241,7 +261,29 @@ def test_agv_doubles_must_be_on_consecutive_throws() -> None:
     assert reports[-1].pattern == "fog and mist"
 
 
+def test_agv_fog_exact_odds_of_clearing_by_turn_3() -> None:
+    # From the Fog and Mist pattern, clear on turn 3 needs doubles on the throws of turns 1 and
+    # 2 (A: the turn-1 1D6 = 1 so turn 2 throws: 1/6 * 1/6 * 1/6), or on turns 2 and 3
+    # (B: 1D6 = 1 on turns 1 and 2, doubles on 2 and 3: 1/6^4); both: 1/6^5.
+    # 1/216 + 1/1296 - 1/7776 = 41/7776.  (Throws running would add doubles on turns 1 and 3
+    # with a 2-turn spell between: 1/216 more.)
+    states = {spells.begin("fog and mist"): F(1)}
+    clear = []
+    for turn in (1, 2, 3):
+        nxt: dict[spells.SpellState, Fraction] = {}
+        weather: dict[str, Fraction] = {}
+        for st, p in states.items():
+            for (new, w, _), q in agv.exact_step(st, turn).items():
+                nxt[new] = nxt.get(new, F(0)) + p * q
+                weather[w] = weather.get(w, F(0)) + p * q
+        states = nxt
+        clear.append(weather.get("clear", F(0)))
+    assert clear == [F(0), F(1, 216), F(41, 7776)]
+
+
 def test_agv_snow_clears_after_two_doubles_but_ground_stays_rough() -> None:
+    # Seed 000 Snow: doubles "for two consecutive throws": turn 1 throws 1+1 vs 3 (snow for a
+    # further 2D6 = 3 turns), the next throw is on turn 4, 2+2: clear, three turns apart.
     faces = [*TWO[2], 1, 1, 3, *TWO[3], 2, 2, 1]
     reports = run("agv", faces, 6)
     assert [r.weather for r in reports] == ["snow"] * 3 + ["clear"] * 3

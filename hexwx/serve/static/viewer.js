@@ -3,6 +3,7 @@
 (function () {
   const NS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
+  const BADGE_DY = 15;              // path badges sit this far below a hex centre
   const LV_WORDS = ["lv", "fog", "mist", "rain", "snow", "dust", "weather", "camouflage", "night"];
   const S = {                     // the page's state
     map: null, byName: {}, src: null, tgt: null, tgtFixed: false, lastHover: null,
@@ -45,11 +46,16 @@
     const v = S.view;
     $("viewport").setAttribute("transform", `translate(${v.x},${v.y}) scale(${v.k})`);
   }
-  function fit() {
+  function fit() { place(0); }
+  // the first view of a hex map: the boards at their own scale (a hex id as large as on the
+  // board art) where the whole map would be smaller, centred on the map; "fit" shows it all
+  const READABLE = 1.0;
+  function home() { place(S.map.kind === "table" ? 0 : READABLE); }
+  function place(atLeast) {
     const r = $("map").getBoundingClientRect();
-    const W = S.map.kind === "table" ? S.map.width : S.map.width;
+    const W = S.map.width;
     const H = S.map.kind === "table" ? S.map.depth : S.map.height;
-    const k = Math.min(r.width / W, r.height / H) * 0.98;
+    const k = Math.max(Math.min(r.width / W, r.height / H) * 0.98, atLeast);
     S.view = { k, x: (r.width - W * k) / 2, y: (r.height - H * k) / 2 };
     applyView();
   }
@@ -84,17 +90,25 @@
     select.innerHTML = "";
     const top = h ? h.levels : 0;
     const add = (v, label) => { const o = document.createElement("option"); o.value = v; o.textContent = label; select.appendChild(o); };
-    add(0, "ground (0)");
-    for (let i = 1; i <= top; i++) add(i, `building level ${i}`);
-    if (h && h.rooftop) add(top + 1, `rooftop (${top + 1})`);
+    // each location as the CLI names it ("J4 (hill level 3)", "D4 level 2 (stone building)")
+    const place = (i, word) => (h && h.places && h.places[i]) || word;
+    add(0, place(0, "ground (0)"));
+    for (let i = 1; i <= top; i++) add(i, place(i, `building level ${i}`));
+    if (h && h.rooftop) add(top + 1, place(top + 1, `rooftop (${top + 1})`));
     select.value = String(chosen && chosen <= top + (h && h.rooftop ? 1 : 0) ? chosen : 0);
   }
 
+  // a map VASL shows turned round (every board rotated): map pixels -> page, turned
+  function onPage(x, y) { return S.map.turned ? [S.map.width - x, S.map.height - y] : [x, y]; }
   function drawHexMap() {
     const m = S.map;
     $("title").textContent = `${m.scenario ? m.scenario + " — " : ""}${m.name} (${m.source})`;
-    el("image", { href: m.image.href, x: m.image.x, y: m.image.y, width: m.image.w, height: m.image.h,
-                  preserveAspectRatio: "none" }, $("layer-image"));
+    const img = el("image", { href: m.image.href, x: m.image.x, y: m.image.y, width: m.image.w, height: m.image.h,
+                              preserveAspectRatio: "none" }, $("layer-image"));
+    if (m.turned) {
+      img.setAttribute("transform", `rotate(180 ${m.width / 2} ${m.height / 2})`);
+      m.hexes.forEach((h) => { [h.x, h.y] = onPage(h.x, h.y); });   // hexes are symmetric
+    }
     // veils and fills stop at the map's edge (edge hexes are half hexes)
     const defs = el("defs", {}, $("map")), cp = el("clipPath", { id: "map-clip" }, defs);
     el("rect", { x: 0, y: 0, width: m.width, height: m.height }, cp);
@@ -124,14 +138,15 @@
     $("tgt-level").onchange = refreshLos;
     ["tog-viewshed", "tog-exposure", "exp-level", "exp-from"].forEach((id) => { $(id).onchange = refreshOverlays; });
     ["unit-class", "mf", "avoid"].forEach((id) => { $(id).onchange = refreshMove; });
-    document.querySelectorAll("input[name=mode]").forEach((r) => { r.onchange = refreshMove; });
+    document.querySelectorAll("input[name=mode]").forEach((r) => { r.onchange = modeChanged; });
   }
 
   function hover(name) {
     if (name === S.lastHover) return;
     S.lastHover = name;
     const h = S.byName[name];
-    $("hover").textContent = `${name}  level ${h.ground}${h.levels ? " +" + h.levels : ""}  ${h.terrain}`;
+    $("hover").textContent = `${h.places ? h.places[0] : name}  ${h.terrain}` +
+      (h.levels ? `, ${h.levels} building level(s)` : "");
     $("hover-outline").setAttribute("points", pts(corners(h)));
     if (mode() === "los" && S.src && !S.tgtFixed && name !== S.src) {
       S.tgt = name; $("tgt-name").textContent = name;
@@ -141,11 +156,29 @@
   }
   const mode = () => document.querySelector("input[name=mode]:checked").value;
 
+  // every panel answers the current selection, whatever the mode: a mode change keeps the
+  // selection and asks again; the LOS line is drawn in LOS mode only (the path uses its layer)
+  function modeChanged() {
+    clear("layer-los");
+    if (mode() === "los") { clear("layer-fill"); clear("layer-text"); refreshOverlays(); }
+    S.tgtFixed = !!S.tgt;
+    if (S.src && S.tgt) refreshLos(); else resetLosText();
+    refreshMove();
+  }
+
   function clickHex(name) {
     const h = S.byName[name];
     if (mode() !== "los") {
-      if (!S.src || S.tgt) { S.src = name; S.tgt = null; } else { S.tgt = name; }
+      if (!S.src || S.tgt) {
+        S.src = name; S.tgt = null;
+        levelOptions($("src-level"), h, 0); levelOptions($("tgt-level"), null, 0);
+      } else {
+        S.tgt = name;
+        levelOptions($("tgt-level"), h, 0);
+      }
+      S.tgtFixed = !!S.tgt;
       $("src-name").textContent = S.src || "–"; $("tgt-name").textContent = S.tgt || "–";
+      if (S.tgt) refreshLos(); else resetLosText();
       refreshMove(); drawRings(); return;
     }
     if (!S.src || S.tgtFixed) {
@@ -257,8 +290,9 @@
       const m = /^\s*([^:]+):\s*([A-Za-z]+|[0-5])\s*$/.exec(d);
       if (!m) return;
       const h = S.byName[m[1].toUpperCase()] || S.byName[m[1]];
-      const side = /^[0-5]$/.test(m[2]) ? Number(m[2]) : SIDES[m[2].toUpperCase()];
+      let side = /^[0-5]$/.test(m[2]) ? Number(m[2]) : SIDES[m[2].toUpperCase()];
       if (!h || side === undefined) return;
+      if (S.map.turned) side = (side + 3) % 6;            // the hexside as the page shows it
       const c = corners(h), a = c[side], b = c[(side + 1) % 6];
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "drift-casing" }, g);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "drift", "data-drift": d.trim() }, g);
@@ -267,40 +301,33 @@
 
   // -- line of sight ---------------------------------------------------------------------------
   function resetLosText() {
+    S.pending.los = (S.pending.los || 0) + 1;     // an answer still on its way is stale now
     ["los-verdict", "los-explain"].forEach((id) => { $(id).textContent = ""; });
     ["los-drm", "los-hind", "los-lv", "los-range"].forEach((id) => { $(id).textContent = "–"; });
+    $("los-explain").dataset.pair = "";
   }
   function endpoint(name) { return name; }
   async function refreshLos() {
-    if (mode() !== "los" || !S.src || !S.tgt) return;
+    if (!S.src || !S.tgt) { resetLosText(); return; }
     const t0 = performance.now();
+    const asked = [S.src, S.tgt];
     const r = await api("los", { from: endpoint(S.src), to: endpoint(S.tgt),
       from_level: $("src-level").value, to_level: $("tgt-level").value, ...weatherParams() });
-    if (!r) return;
-    drawLos(r);
+    if (!r || S.src !== asked[0] || S.tgt !== asked[1]) return;   // the selection moved on
+    if (mode() === "los") drawLos(r);
     const v = $("los-verdict");
     v.className = "verdict " + (r.blocked ? "blocked" : "clear");
-    v.textContent = r.blocked ? `BLOCKED${r.blocking_hex ? " in " + r.blocking_hex : ""}: ${r.reason}${r.rule ? " (" + r.rule + ")" : ""}`
-                              : `CLEAR: DRM +${r.drm}`;
+    v.textContent = r.verdict;
     $("los-drm").textContent = r.blocked ? "blocked" : "+" + r.drm;
     $("los-hind").textContent = r.blocked ? "–" : "+" + r.hindrance;
     $("los-lv").textContent = r.blocked ? "–" : "+" + r.lv;
     $("los-range").textContent = r.range;
     $("los-explain").textContent = explain(r);
+    $("los-explain").dataset.pair = `${asked[0]}>${asked[1]}`;   // which question this answers
     $("los-explain").dataset.ms = (performance.now() - t0).toFixed(1);
   }
-  function explain(r) {   // the same lines as LosResult.explain()
-    const lines = [`${r.source} (level ${r.source_level}) -> ${r.target} (level ${r.target_level}): range ${r.range}`];
-    if (r.blocked) {
-      lines.push(`BLOCKED${r.blocking_hex ? " in " + r.blocking_hex : ""}: ${r.reason}${r.rule ? " (" + r.rule + ")" : ""}`);
-    } else {
-      lines.push(`CLEAR: hindrance DRM +${r.hindrance}, LV DRM +${r.lv}, total +${r.drm}`);
-    }
-    if (!r.blocked || !r.blocked_at) {   // clear, or blocked by the sum of the hindrances (E3.1)
-      r.hindrances.forEach((h) => lines.push(`  +${h.drm} ${h.kind}${h.hex ? " in " + h.hex : ""} (${h.rule})`));
-    }
-    if (r.weather) lines.push(`weather: ${describeWeather(r.weather)}`);
-    return lines.join("\n");
+  function explain(r) {   // LosResult.explain(), as the CLI prints it, and the weather
+    return r.explain + (r.weather ? `\nweather: ${describeWeather(r.weather)}` : "");
   }
   function describeWeather(w) { return w.description || w.base || JSON.stringify(w); }
   // a LOS end is a hex name or (scenarios, saves) a unit id standing in its hex
@@ -311,7 +338,7 @@
     const a = centreOf(r.source), b = centreOf(r.target);
     if (!a || !b) return;
     if (r.blocked && r.blocked_at) {
-      const p = r.blocked_at;
+      const p = onPage(r.blocked_at[0], r.blocked_at[1]);
       el("line", { x1: a[0], y1: a[1], x2: p[0], y2: p[1], class: "los-clear" }, g);
       el("line", { x1: p[0], y1: p[1], x2: b[0], y2: b[1], class: "los-after" }, g);
       el("circle", { cx: p[0], cy: p[1], r: 10, class: "blockpt" }, g);
@@ -405,8 +432,10 @@
       r.steps.forEach((s, i) => {
         sum += s.cost || 0;
         const c = cs[i + 1], seen = s.seen_by && s.seen_by.length;
-        el("circle", { cx: c[0], cy: c[1], r: 13, class: "path-badge" + (seen ? " path-seen" : "") }, g);
-        const t = el("text", { x: c[0], y: c[1], class: "cell-text" }, g); t.textContent = s.all_mf ? "all" : sum;
+        // below the centre: the hex id (top of the hex) and its centre dot stay readable
+        const by = c[1] + BADGE_DY;
+        el("circle", { cx: c[0], cy: by, r: 12, class: "path-badge" + (seen ? " path-seen" : "") }, g);
+        const t = el("text", { x: c[0], y: by, class: "cell-text" }, g); t.textContent = s.all_mf ? "all" : sum;
         const parts = s.parts.map((p) => `${p.what} ${p.cost} (${p.rule})`).join("; ");
         lines.push(`  ${s.from} -> ${s.to}  ${s.all_mf ? "all" : s.cost} ${r.measure}  ${parts}` +
           (s.seen_by ? (seen ? `  [in sight of ${s.seen_by.join(", ")}]` : "  [out of sight]") : ""));
@@ -445,13 +474,27 @@
     }
     selectUnit(u.id);
   }
+  // markers (perimeters, labels: pieces the scenario gives no side) are drawn as small tags,
+  // neither listed as units nor LOS ends nor sighted
+  function drawMarker(u, g) {
+    const h = S.byName[u.hex];
+    if (!h) return;
+    const t = el("text", { x: h.x, y: h.y + 22, class: "marker", "data-marker": u.id }, g);
+    t.textContent = u.id.replace(/-\d+$/, "");
+    const tt = el("title", {}, t); tt.textContent = `${u.id} in ${u.hex}: a marker, not a unit`;
+  }
   function drawUnits() {
-    $("sec-units").hidden = false;
     S.units = {};
-    S.map.units.forEach((u) => { S.units[u.id] = u; });
+    const real = S.map.units.filter((u) => !u.marker);
+    real.forEach((u) => { S.units[u.id] = u; });
     const g = clear("layer-units"), list = $("units");
+    const markers = S.map.units.filter((u) => u.marker);
+    const seenHex = {};
+    markers.forEach((u) => { if (!seenHex[u.hex + u.id.replace(/-\d+$/, "")]) { seenHex[u.hex + u.id.replace(/-\d+$/, "")] = 1; drawMarker(u, g); } });
+    $("sec-units").hidden = !real.length;
+    if (markers.length) $("markers-note").textContent = `${markers.length} marker(s) on the map (no side: not units)`;
     const perHex = {};
-    S.map.units.forEach((u) => {
+    real.forEach((u) => {
       const h = S.byName[u.hex];
       if (!h) return;
       const n = (perHex[u.hex] = (perHex[u.hex] || 0) + 1) - 1;
@@ -524,14 +567,18 @@
     const ug = $("layer-units");
     t.units.forEach((u) => {
       u.bases.forEach((b) => {
-        const r = el("polygon", { points: tp(b), fill: sideColour(u.side), class: "base", "data-unit": u.id,
+        const r = el("polygon", { points: tp(b), fill: u.colour || sideColour(u.side), class: "base", "data-unit": u.id,
                                   "stroke-width": t.width / 800 }, ug);
         const tt = el("title", {}, r); tt.textContent = `${u.id} (${u.side}, ${u.arm})`;
-        r.addEventListener("click", () => { S.unitSel = S.unitSel === u.id ? null : u.id; refreshTable(); });
+        r.addEventListener("click", () => pickTableUnit(u.id));
         r.addEventListener("mousemove", () => { $("hover").textContent = `${u.id} (${u.side}, ${u.arm})`; });
       });
-      const l = el("text", { x: u.centre[0], y: Y(u.centre[1]) - t.width / 70, class: "counter-label",
-                             style: `font-size:${t.width / 60}px` }, ug);
+      // the id just behind the unit (as the rendered pictures put it), clear of its bases
+      const a = u.facing * Math.PI / 180, fx = Math.sin(a), fy = Math.cos(a);
+      const back = Math.min(...u.bases.flat().map((p) => (p[0] - u.centre[0]) * fx + (p[1] - u.centre[1]) * fy));
+      const off = back - t.width / 90 - Math.abs(fy) * t.width / 160 - Math.abs(fx) * u.id.length * t.width / 220;
+      const l = el("text", { x: u.centre[0] + fx * off, y: Y(u.centre[1] + fy * off), class: "counter-label",
+                             "dominant-baseline": "middle", style: `font-size:${t.width / 60}px` }, ug);
       l.textContent = u.id;
     });
     const turn = $("turn");
@@ -542,11 +589,39 @@
     S.tableY = Y;
     refreshTable();
   }
+  // the first unit clicked is the firer (its sights and movement), a second one the target
+  // of "can it shoot" (as `hexwx table --fire A B --turn N`); clicking either again lets it go
+  function pickTableUnit(id) {
+    if (S.unitSel === id) { S.unitSel = S.unitTgt || null; S.unitTgt = null; }
+    else if (S.unitTgt === id) S.unitTgt = null;
+    else if (!S.unitSel) S.unitSel = id;
+    else S.unitTgt = id;
+    refreshTable();
+  }
+  async function refreshTableFire(turn) {
+    const box = $("table-fire"), g = clear("layer-fire");
+    box.dataset.turn = ""; box.dataset.pair = "";
+    if (!S.unitSel || !S.unitTgt) { box.textContent = S.unitSel ? "click a second unit: can the first shoot at it" : ""; return; }
+    const a = S.unitSel, b = S.unitTgt;
+    const r = await api("table-fire", { from: a, to: b, turn });
+    if (!r || a !== S.unitSel || b !== S.unitTgt || turn !== Number($("turn").value)) return;
+    const t = S.map, Y = S.tableY;
+    el("line", { x1: r.range_from[0], y1: Y(r.range_from[1]), x2: r.range_to[0], y2: Y(r.range_to[1]),
+                 class: "fire-line " + (r.may_fire === true ? "yes" : r.may_fire === false ? "no" : "maybe"),
+                 style: `stroke-width:${t.width / 350}px` }, clear("layer-fire"));
+    box.textContent = `${r.firer} -> ${r.target} (turn ${turn})\n${r.text}`;
+    box.dataset.turn = String(turn); box.dataset.pair = `${a}>${b}`;
+    box.dataset.mayFire = String(r.may_fire);
+  }
   async function refreshTable() {
     const t = S.map, Y = S.tableY, turn = Number($("turn").value);
     const info = t.turns[turn - 1];
     $("turn-text").textContent = info.text;
-    document.querySelectorAll(".base").forEach((x) => x.classList.toggle("sel", x.dataset.unit === S.unitSel));
+    document.querySelectorAll(".base").forEach((x) => {
+      x.classList.toggle("sel", x.dataset.unit === S.unitSel);
+      x.classList.toggle("tgt", x.dataset.unit === S.unitTgt);
+    });
+    refreshTableFire(turn);
     const g = clear("layer-los");
     const byId = {};
     t.units.forEach((u) => { byId[u.id] = u; });
@@ -619,8 +694,8 @@
     } else {
       drawHexMap();
     }
-    fit();
-    window.addEventListener("resize", fit);
+    home();
+    window.addEventListener("resize", home);
     document.body.dataset.ready = "1";
   }
   window.hexwxViewer = S;

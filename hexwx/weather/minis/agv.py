@@ -5,8 +5,10 @@ with 2D6 against a separate 1D6 (see :mod:`hexwx.weather.minis.spells`).  Visibi
 1D6 × 6 inches (showers, mist) or × 3 inches (rain, fog, snow), reported in cm (1 in = 2.54 cm).
 
 Readings (RULES-NOTES "AGV / Mini-Nap 2"): the 1D6 gives both the spell's length in turns and
-its visibility; snow lasts a further 2D6 turns; a new throw when a spell ends; fog and snow clear
-for good after doubles on the 2D6 of two spell throws running.  Ours: the optional re-throw
+its visibility; snow lasts a further 2D6 turns; a new throw when a spell ends.  The two clearing
+paragraphs differ and both are followed as printed: Fog and Mist clears for good after doubles
+on the 2D6 thrown on two consecutive game *turns* (a turn without a throw breaks the run), Snow
+after doubles on two consecutive *throws* (however many turns apart).  Ours: the optional re-throw
 (``rethrow=True``) is taken whenever the first throw is a pattern in ``dislike`` (default: all
 but clear); strong winds blow on turn 1 and the first abate throw is at the start of turn 2.
 """
@@ -19,7 +21,7 @@ import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.weather.minis import spells
-from hexwx.weather.minis.common import TurnReport
+from hexwx.weather.minis.common import FireRule, TurnReport
 from hexwx.weather.minis.spells import Effect, Family, SpellState
 
 OPTIONS = ("rethrow", "dislike")
@@ -40,6 +42,23 @@ EFFECTS: dict[str, Effect] = {
                                             "terrain does not halve it again (AGV Hot Weather)",)),
 }
 
+_GUNS = ("infantry", "artillery")        # "muskets and artillery"
+
+#: Seed 000, the same effects on fire as data for the tabletop fire answer (weather -> rules).
+FIRE_RULES: dict[str, tuple[FireRule, ...]] = {
+    "showers": (FireRule("half dice", _GUNS, "muskets and artillery fire with half the normal "
+                         "number of dice, fractions rounded down", "AGV Showers"),),
+    "rain": (FireRule("forbidden", _GUNS, "no musket or artillery fire at all", "AGV Rain"),),
+    "strong winds": (FireRule("no long-range artillery", ("artillery",),
+                              "no artillery fire at long range", "AGV Strong Winds"),),
+}
+
+
+def fire_rules(weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The weather's effects on fire (:data:`FIRE_RULES`); the ground has none."""
+    return FIRE_RULES.get(weather, ())
+
+
 FAMILY = Family(
     name="AGV",
     initial=spells.PATTERN_CHART,
@@ -49,6 +68,8 @@ FAMILY = Family(
     unit="in",
     doubles_to_clear=2,
     clears_on_doubles=frozenset({"fog and mist", "snow"}),
+    # Fog and Mist: doubles "for two consecutive Turns"; Snow: "for two consecutive throws".
+    doubles_on_turns=frozenset({"fog and mist"}),
     limit_text="firing, charging or intercepts",
     ground_note="all passable ground is rough ground for the rest of the game (AGV Snow)",
     one_die_first=False,
@@ -67,14 +88,14 @@ def start(dice: Dice, *, rethrow: bool = False,
 def step(state: SpellState, turn: int, dice: Dice) -> tuple[SpellState, TurnReport]:
     """One AGV turn: a spell throw if the last spell ran out, then this turn's report."""
     now = spells.this_turn(FAMILY, state, dice)
-    return spells.after_turn(now), report(now, turn)
+    return spells.after_turn(FAMILY, now), report(now, turn)
 
 
 def exact_step(state: SpellState, turn: int) -> dict[tuple[SpellState, str, bool], Fraction]:
     """Exact odds of (next state, weather, battle ends) of :func:`step` from ``state``."""
     odds: dict[tuple[SpellState, str, bool], Fraction] = {}
     for now, q in spells.throw_outcomes(FAMILY, state).items():
-        key = (spells.after_turn(now), now.weather, False)
+        key = (spells.after_turn(FAMILY, now), now.weather, False)
         odds[key] = odds.get(key, Fraction(0)) + q
     return odds
 

@@ -85,6 +85,49 @@ class TurnReport:
         }
 
 
+#: The kinds of weather effect on fire, as :attr:`FireRule.effect` names them.
+FIRE_EFFECT_KINDS = ("forbidden", "half dice", "per die", "fire factor", "artillery factor",
+                     "no long-range artillery")
+
+
+@dataclass(frozen=True)
+class FireRule:
+    """What a weather (or ground) does to one kind of firer's fire, for the tabletop fire answer.
+
+    ``effect`` is one of :data:`FIRE_EFFECT_KINDS`; ``arms`` the firers it touches (a rule set's
+    "muskets" are infantry, "carbines" cavalry, "artillery" artillery); ``amount`` the change
+    for "per die" and the factors; ``text`` says it in our words (without the amount: see
+    :attr:`words`) and ``rule`` cites the seed.
+    """
+
+    effect: str
+    arms: tuple[str, ...]
+    text: str
+    rule: str
+    amount: int = 0
+
+    def __post_init__(self) -> None:
+        if self.effect not in FIRE_EFFECT_KINDS:
+            raise UsageError(f"unknown fire effect {self.effect!r}; expected one of "
+                             f"{', '.join(FIRE_EFFECT_KINDS)}")
+
+    @property
+    def words(self) -> str:
+        """The text with its amount in front when it has one ("-1 to the fire factor ...")."""
+        return f"{self.amount:+d} {self.text}" if self.amount else self.text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"effect": self.effect, "arms": list(self.arms), "amount": self.amount,
+                "text": self.words, "rule": self.rule}
+
+
+def fire_rules(rules: str, weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The weather's (and for Huzzah! the ground's) effects on fire under ``rules``: the rule
+    set module's ``fire_rules(weather, ground)``; none for a weather name it does not know."""
+    found: tuple[FireRule, ...] = model(rules).fire_rules(weather, ground)
+    return found
+
+
 # ----------------------------------------------------------------------------- helpers
 
 def model(rules: str) -> ModuleType:

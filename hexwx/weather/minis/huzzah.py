@@ -20,7 +20,7 @@ import numpy as np
 from hexwx.dice import Dice
 from hexwx.errors import UsageError
 from hexwx.validate import is_whole
-from hexwx.weather.minis.common import TurnReport
+from hexwx.weather.minis.common import FireRule, TurnReport
 
 OPTIONS = ("weather", "ground", "changes")
 STEP_USES_TURN = True
@@ -48,6 +48,33 @@ MODIFIER_CHART: dict[str, tuple[tuple[str, int], ...]] = {
 }
 
 WEATHERS: tuple[str, ...] = tuple(WEATHER_KINDS)
+
+_FIRERS = ("infantry", "artillery")      # cavalry cannot fire (p.11)
+
+#: Seed 002, the same conditions as data for the tabletop fire answer.  The fire factor is the
+#: firing throw's (p.12 "-1 if foul weather"); the artillery factor is the artillery
+#: effectiveness throw's (p.10), which decides the artillery bonuses of reserve artillery and of
+#: infantry with divisional artillery.
+FIRE_RULES: dict[str, tuple[FireRule, ...]] = {
+    "foul weather": (
+        FireRule("fire factor", _FIRERS, "to the fire factor in foul weather",
+                 "Huzzah! p.12 Firing", -1),
+        FireRule("artillery factor", ("artillery",), "to the artillery factor (artillery "
+                 "effectiveness throw) in foul weather", "Huzzah! p.10 Artillery effectiveness", -1),
+    ),
+    "soft ground": (FireRule("artillery factor", ("artillery",), "to the artillery factor "
+                             "on soft ground", "Huzzah! p.10 Artillery effectiveness", -1),),
+    "hard ground": (FireRule("artillery factor", ("artillery",), "to the artillery factor "
+                             "on hard ground", "Huzzah! p.10 Artillery effectiveness", +1),),
+}
+
+
+def fire_rules(weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The effects on fire of the weather and ground in force (:data:`FIRE_RULES`); names the
+    seed does not list (a scenario's "fair") count as neither foul nor soft nor hard."""
+    state = Conditions(weather.lower() if weather.lower() in WEATHER_KINDS else "clear",
+                       GROUND_KINDS.get(ground.lower(), "normal"))
+    return tuple(r for row in conditions(state) for r in FIRE_RULES[row])
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ AGV (seed 000), all taken from the seeds:
 * visibility of the weather is 1D6 × 6 cm or × 3 cm (AGV: inches); the smaller of the
   time-of-day and weather visibility applies;
 * the spell throw is "1D6 and a separate 2D6" at the start of the game turn (same comparison);
-* one double on the 2D6 clears fog or snow for good (AGV: doubles on two throws running);
+* one double on the 2D6 clears fog or snow for good (AGV: two running);
 * fog and mist clears from 12 noon onwards;
 * rain does not halve movement; instead the Rain pattern's rain and showers and the Snow
   pattern's snow turn the whole battlefield to mud, passable rough ground, for the rest of the
@@ -33,7 +33,7 @@ import numpy as np
 
 from hexwx.dice import Dice
 from hexwx.weather.minis import spells
-from hexwx.weather.minis.common import TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
+from hexwx.weather.minis.common import FireRule, TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
 from hexwx.weather.minis.spells import Effect, Family, SpellState
 
 OPTIONS = ("rethrow", "dislike")
@@ -82,6 +82,24 @@ EFFECTS: dict[str, Effect] = {
 GROUND_AFTER: dict[tuple[str, str], str] = {("rain", "rain"): "mud", ("rain", "showers"): "mud",
                                             ("snow", "snow"): "mud"}
 
+_GUNS = ("infantry", "artillery")        # "musket and artillery"
+
+#: Seed 001, the same effects on fire as data for the tabletop fire answer (weather -> rules).
+FIRE_RULES: dict[str, tuple[FireRule, ...]] = {
+    "showers": (FireRule("half dice", _GUNS, "muskets and artillery fire with half the final "
+                         "number of dice, fractions rounded down", "Mini-Nap 2 Showers"),),
+    "rain": (FireRule("forbidden", _GUNS, "no musket or artillery fire at all",
+                      "Mini-Nap 2 Rain"),),
+    "strong winds": (FireRule("no long-range artillery", ("artillery",),
+                              "no artillery fire at long range", "Mini-Nap 2 Strong Winds"),),
+}
+
+
+def fire_rules(weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The weather's effects on fire (:data:`FIRE_RULES`); mud has none."""
+    return FIRE_RULES.get(weather, ())
+
+
 FAMILY = Family(
     name="Mini-Nap 2",
     initial=spells.PATTERN_CHART,
@@ -91,6 +109,7 @@ FAMILY = Family(
     unit="cm",
     doubles_to_clear=1,
     clears_on_doubles=frozenset({"fog and mist", "snow"}),
+    doubles_on_turns=frozenset(),
     limit_text="firing, charges, intercepts or break-throughs",
     ground_note="the battlefield is mud, passable rough ground, for the rest of the game "
                 "(Mini-Nap 2 Rain/Snow)",
@@ -163,7 +182,7 @@ def _noon(state: MiniNapState) -> SpellState:
 
 
 def _next(now: SpellState, state: MiniNapState) -> MiniNapState:
-    return MiniNapState(spells.after_turn(now), state.start, state.clock + TURN_MINUTES)
+    return MiniNapState(spells.after_turn(FAMILY, now), state.start, state.clock + TURN_MINUTES)
 
 
 def report(now: SpellState, state: MiniNapState, turn: int) -> TurnReport:

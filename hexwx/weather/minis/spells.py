@@ -5,7 +5,8 @@ mist, strong winds, hot weather).  Patterns that alternate between two weathers 
 against a separate 1D6 whenever a spell ends: 2D6 greater than the 1D6 gives the milder
 weather, otherwise the harsher; the 1D6 gives the spell's length in turns (snow: a further 2D6)
 and the visibility (1D6 × 6 or × 3 inches, or cm).  Doubles on the 2D6 end fog and snow for good
-(AGV: two spell throws running; Mini-Nap 2: one).  The two charts both seeds print are here
+(Mini-Nap 2: one double; AGV: two running -- for Fog and Mist on throws of two consecutive game
+turns, for Snow on two consecutive throws, whenever they fall).  The two charts both seeds print are here
 (:data:`PATTERN_CHART`, :data:`SPELL_CHART`); what differs lives in the rule-set modules as a
 :class:`Family`.
 
@@ -78,6 +79,8 @@ class Family:
     unit: str                                         # "in" or "cm": unit of the visibility chart
     doubles_to_clear: int                             # doubles running that end fog/snow for good
     clears_on_doubles: frozenset[str]                 # patterns ended by doubles
+    doubles_on_turns: frozenset[str]                  # of those: the doubles must fall on
+                                                      # consecutive game turns, not just throws
     limit_text: str                                   # what is forbidden beyond visibility
     ground_note: str                                  # note while the ground is changed
     one_die_first: bool                               # Mini-Nap: "throw 1D6 and a separate 2D6"
@@ -97,7 +100,9 @@ class SpellState:
 
     ``left`` is the number of turns the current spell still runs (0: throw at the start of the
     next turn, for alternating patterns); ``pip`` the spell's 1D6 (visibility); ``doubles`` the
-    number of spell throws running with doubles on the 2D6.
+    number of spell throws running with doubles on the 2D6 (for a pattern of
+    :attr:`Family.doubles_on_turns`, throws on game turns running: a turn without a throw
+    breaks the run, see :func:`after_turn`).
     """
 
     pattern: str
@@ -205,12 +210,18 @@ def throw_outcomes(family: Family, state: SpellState) -> dict[SpellState, Fracti
     return _THROWS[key]
 
 
-def after_turn(state: SpellState) -> SpellState:
-    """Count one turn off the spell; an ended spell keeps only what outlives it."""
+def after_turn(family: Family, state: SpellState) -> SpellState:
+    """Count one turn off the spell; an ended spell keeps only what outlives it.
+
+    A spell that goes on means no throw next turn: for a pattern whose doubles must fall on
+    consecutive game turns (AGV Fog and Mist: "two consecutive Turns") the run of doubles is
+    broken, while a run of throws (AGV Snow: "two consecutive throws") waits for the next throw.
+    """
     if state.pattern not in ("clear", "hot weather") and state.left <= 1:
         return SpellState(state.pattern, "", doubles=state.doubles, ground=state.ground)
     if state.left > 0:
-        return replace(state, left=state.left - 1)
+        doubles = 0 if state.pattern in family.doubles_on_turns else state.doubles
+        return replace(state, left=state.left - 1, doubles=doubles)
     return state
 
 
@@ -274,6 +285,9 @@ def simulate(family: Family, games: int, turns: int, rng: np.random.Generator,
         _vector_throw(family, rng, need, pattern, weather, left, doubles, pid, code)
         out[:, t] = weather
         left -= 1
+        # no throw next turn: a run of doubles on consecutive turns is broken (after_turn)
+        on_turns = np.isin(pattern, [pid[p] for p in family.doubles_on_turns])
+        doubles[on_turns & (left > 0)] = 0
     return out
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from hexwx.dice import Dice
-from hexwx.weather.minis.common import TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
+from hexwx.weather.minis.common import FireRule, TurnReport, chart_entry, chart_odds, lookup_2d6, throw_2d6
 
 OPTIONS: tuple[str, ...] = ()
 
@@ -48,6 +48,23 @@ MODIFIERS: dict[str, tuple[tuple[str, int], ...]] = {
     "light rain": (("musket and carbine fire per die", -1),),
     "heavy rain": (("musket and carbine fire per die", -2),),
 }
+
+_SMALL_ARMS = ("infantry", "cavalry")     # "musket and carbine firing"
+
+#: Seed 003, the effects on fire as data for the tabletop fire answer (fog limits sight
+#: instead: unseen foes cannot be fired at).
+FIRE_RULES: dict[str, tuple[FireRule, ...]] = {
+    "light rain": (FireRule("per die", _SMALL_ARMS, "on each die of musket and carbine fire",
+                            "Wesencraft Light rain", -1),),
+    "heavy rain": (FireRule("per die", _SMALL_ARMS, "on each die of musket and carbine fire",
+                            "Wesencraft Heavy rain", -2),),
+}
+
+
+def fire_rules(weather: str, ground: str = "normal") -> tuple[FireRule, ...]:
+    """The weather's effects on fire (:data:`FIRE_RULES`)."""
+    return FIRE_RULES.get(weather, ())
+
 
 _MOVE_NOTES: dict[str, str] = {
     "fog": "movement reduced by 50 percent (Wesencraft Fog)",

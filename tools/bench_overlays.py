@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Benchmark loading overlaid layouts against loading their whole boards.
+
+Target (issue 24): loading a layout with overlays costs at most +20 % per overlay over loading
+the same boards without them, and is cached like any map.  Each load is cold in this process
+(every in-memory cache of maps, rasters, overlay archives and images cleared) and measured up to
+the first LOS answer, three ways, with the on-disk map cache in a temporary folder:
+
+* ``first-ever``: the cache folder emptied before each load (decode, lay the overlays, derive,
+  write the cache);
+* ``cached``: read back what an earlier load wrote (every later process);
+* ``no cache``: ``HEXWX_NO_CACHE=1`` (decode, lay, derive, write nothing).
+
+The median of ``--runs`` loads of each is printed with its ratio to the whole boards and the
+cost per overlay.
+
+    HEXWX_VASL_DIR=../shared/vasl python tools/bench_overlays.py [--runs 5]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+from hexwx.io import layout as L
+from hexwx.io import load as load_mod
+from hexwx.io import overlays as O
+from hexwx.io.load import load_map
+from hexwx.lineofsight.engine import los
+
+#: (what, layout): the whole boards first, then the same boards overlaid.
+CASES = (
+    ("3 boards", "r05/r02/r04"),
+    ("+1 overlay", "r05/r02+wd2:J4:J5/r04"),
+    ("+3 overlays", "r05+hi8:H4:I5/r02+wd2:J4:J5/r04+x11:L5:K5"),
+    ("+5 overlays", "r05+hi8:H4:I5+st2:R5:Q5/r02+wd2:J4:J5/r04+x11:L5:K5+og3:N5:O5"),
+)
+
+
+def _cold(mode: str, cache: str) -> None:
+    for f in (L._raster, L._compose, O._archive, O._image, O._image_size, O._colours,
+              O._board_overlay_rules):
+        f.cache_clear()
+    load_mod._CACHE.clear()
+    if mode == "no cache":
+        os.environ["HEXWX_NO_CACHE"] = "1"
+    else:
+        os.environ.pop("HEXWX_NO_CACHE", None)
+    if mode == "first-ever":
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def time_load(text: str, mode: str, cache: str) -> float:
+    _cold(mode, cache)
+    t0 = time.perf_counter()
+    m = load_map(text)
+    los(m, "2I4", "2B5")
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args(argv)
+    if not os.environ.get("HEXWX_VASL_DIR"):
+        print("set HEXWX_VASL_DIR to VASL's reference data (boards/, overlays/, "
+              "SharedBoardMetadata.xml)", file=sys.stderr)
+        return 2
+    cache = tempfile.mkdtemp(prefix="hexwx-bench-cache-")   # not the user's cache
+    os.environ["HEXWX_CACHE_DIR"] = cache
+    try:
+        for mode in ("no cache", "first-ever", "cached"):
+            print(f"-- {mode} (median of {args.runs}, up to the first LOS)")
+            base = None
+            for what, text in CASES:
+                if mode == "cached":
+                    time_load(text, "first-ever", cache)      # write it once
+                t = statistics.median(time_load(text, mode, cache) for _ in range(args.runs))
+                if base is None:
+                    base = t
+                    print(f"   {what:12s} {t * 1000:8.1f} ms")
+                    continue
+                n = int(what.split()[0][1:])
+                per = (t / base - 1) / n * 100
+                print(f"   {what:12s} {t * 1000:8.1f} ms  x{t / base:.2f}  {per:+.1f} % per overlay")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
