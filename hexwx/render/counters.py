@@ -8,14 +8,14 @@ meets carry their DRM badge on the thread (:func:`hexwx.render.hexmap.draw_los`)
 """
 from __future__ import annotations
 
-from collections import Counter as Tally, defaultdict
+from collections import Counter as Tally
 from typing import Any, Iterable
 
 from PIL import ImageDraw
 
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import HEX_WIDTH_PX
 from hexwx.render.style import OI, RGB, Marker, font
+from hexwx.render.units import visible_stacks
 
 #: Tile colour per counter kind.
 KIND_COLOURS: dict[str, RGB] = {
@@ -40,15 +40,9 @@ def code(c: Any) -> str:
 def draw_counters(d: ImageDraw.ImageDraw, m: HexMap, view: Any,
                   counters: Iterable[Any]) -> list[Marker]:
     """Draw ``counters`` on canvas ``d``; one :class:`Marker` (kind ``counter``) per tile."""
-    by_hex: dict[int, list[Any]] = defaultdict(list)
-    for c in counters:
-        by_hex[m.parse(c.hex)].append(c)
     markers: list[Marker] = []
     k = view.k
-    for h, here in by_hex.items():
-        x, y = m.grid.centre(h)
-        if not view.sees(x, y, HEX_WIDTH_PX):
-            continue
+    for x, y, here in visible_stacks(m, view, counters):
         for i, c in enumerate(here):
             cx_m = x + TILE_OFFSET_PX[0]
             cy_m = y + TILE_OFFSET_PX[1] + i * (TILE_PX + 1)
