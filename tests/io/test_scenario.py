@@ -102,6 +102,10 @@ def test_scenario_counters_and_unit_locations(tmp_path) -> None:
     assert [c.spec() for c in sc.counters] == ["White +3 Smoke@E5", "vehicle:T-34@F5"]
     assert sc.counters.items[1].hexside == 1
     assert sc.unit("a").concealed and sc.unit("a").hexside == 2
+    # a vehicle unit is a LOS hindrance to the others' LOS (D9): it is among los_counters
+    p.write_text(base + '[[units]]\nid = "tank"\nside = "Allied"\nhex = "F5"\n'
+                 'kind = "vehicle"\n')
+    assert [c.spec() for c in load_scenario(p).los_counters] == ["vehicle:tank@F5"]
     p.write_text(base + '[[counters]]\nname = "T-34 M43"\nhex = "E5"\n')
     with pytest.raises(DataError, match=r"c.toml: counters\[0\]: unknown counter 'T-34 M43'"):
         load_scenario(p)
