@@ -138,9 +138,9 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.io.lostable import write_los_table
     from hexwx.outputs import check_output
     from hexwx.cli.counter_opts import counters_from_args
+    inputs = map_inputs(args, args.map or args.scenario)
+    check_output(args.output, inputs=inputs)          # before anything is read
     m, scenario, source = map_or_scenario(args, args.map)
-    inputs = map_inputs(args, source or args.scenario)
-    check_output(args.output, inputs=inputs)
     weather = None
     if weather_flags_given(args):
         weather = weather_from_args(args)

@@ -166,9 +166,10 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
     if len(items) != (1 if args.scenario else 2):
         raise UsageError("expected MAP PAIRS.csv (or --scenario FILE PAIRS.csv)")
     pairs = items[-1]
-    m, scenario, source = map_or_scenario(args, items[0] if len(items) == 2 else None)
-    inputs = map_inputs(args, source or args.scenario, None if pairs == "-" else pairs)
-    check_output(args.output, inputs=inputs)
+    map_arg = items[0] if len(items) == 2 else None
+    inputs = map_inputs(args, map_arg or args.scenario, None if pairs == "-" else pairs)
+    check_output(args.output, inputs=inputs)          # before anything is read
+    m, scenario, source = map_or_scenario(args, map_arg)
     weather = None
     if weather_flags_given(args) or scenario is not None:
         weather = weather_from_args(args, scenario=scenario)
