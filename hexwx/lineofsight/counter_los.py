@@ -77,6 +77,14 @@ class Effect:
             object.__setattr__(self, "edges", polygon_edges(self.poly))
 
     @property
+    def inner(self) -> float:
+        """The radius of a circle about :attr:`circle`'s centre inside the polygon: the
+        centre's least distance to an edge."""
+        x, y, _r = self.circle
+        return min((off - nx * x - ny * y) / (nx * nx + ny * ny) ** 0.5
+                   for nx, ny, off, _tol in self.edges)
+
+    @property
     def circle(self) -> tuple[float, float, float]:
         """(x, y, radius) of a circle holding the polygon: its vertices' mean and reach."""
         k = len(self.poly)
@@ -434,16 +442,20 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
         iu = np.flatnonzero(dc[ua] + dc[ub] <= r_u + 2)
         if len(iu) == 0:
             continue
-        slack = (reach + 1.0) * length[iu]
+        li = length[iu]
+        slack = (reach + 1.0) * li
         ddx, ddy = dx[iu], dy[iu]
-        near = np.abs(ddx * ey - ddy * ex - cross0[iu]) <= slack
+        off = np.abs(ddx * ey - ddy * ex - cross0[iu])      # distance from the line x length
         along = ddx * ex + ddy * ey - along0[iu]
-        near &= (along >= -slack) & (along <= length[iu] * length[iu] + slack)
-        iu = iu[near]
-        if len(iu) == 0:
-            continue
+        near = (off <= slack) & (along >= -slack) & (along <= li * li + slack)
+        # surely in: within the inner circle less a pixel, beside the segment's run (a run of
+        # over MIN_RUN_PX: crosses() says so too); the rest get the exact test
+        sure = near & (off <= (e.inner - 1.0) * li) & (along >= 0) & (along <= li * li)
         on_u = np.zeros(len(uniq), bool)
-        on_u[iu] = _crosses_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
+        on_u[iu[sure]] = True
+        iu = iu[near & ~sure]
+        if len(iu):
+            on_u[iu] = _crosses_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
         idx = np.flatnonzero(on_u[inv])      # (an end hex is touched: the segment starts in it)
         if len(idx) == 0:
             continue
@@ -492,13 +504,12 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
 
 def _per_key_max(v: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Per row, the sum over distinct keys of the largest value with that key (a value of 0
-    adds nothing, whatever its key)."""
-    if v.shape[1] == 1:
-        return v[:, 0].astype(np.int32)
-    order = np.argsort(k.astype(np.int64) * 64 - v, axis=1, kind="stable")   # by key, largest first
-    vs = np.take_along_axis(v, order, 1)
-    ks = np.take_along_axis(k, order, 1)
-    first = np.ones(vs.shape, bool)
-    first[:, 1:] = ks[:, 1:] != ks[:, :-1]
-    out: np.ndarray = (vs * first).sum(axis=1).astype(np.int32)
+    adds nothing, whatever its key): the positive entries scattered to (row, key) cells,
+    each keeping its largest."""
+    rows, cols = np.nonzero(v > 0)
+    keys = k[rows, cols].astype(np.int64)
+    width = int(keys.max()) + 1 if len(keys) else 1
+    cell = np.zeros(v.shape[0] * width, np.int8)
+    np.maximum.at(cell, rows * width + keys, v[rows, cols].astype(np.int8))
+    out: np.ndarray = cell.reshape(v.shape[0], width).sum(axis=1, dtype=np.int32)
     return out
