@@ -72,6 +72,12 @@ def test_sight_reads_smoke_and_concealment_from_the_save(pair, tmp_path: Path, c
     rc, out, _ = _run(capsys, "sight", "--scenario", toml, "--no-counters", "--json")
     bare = {(q["viewer"], q["target"]): q for q in json.loads(out)["pairs"]}
     assert bare[("ge-4-6-8-Esq", "ru-6-2-8-Esq")]["hindrance"] == 0
+    # the save itself as MAP: its SMOKE counts, --no-counters answers as the bare map
+    rc, out, err = _run(capsys, "los", save, a, b, "--json")
+    assert rc == 0, err
+    assert json.loads(out)["hindrance"] == 3
+    rc, out, _ = _run(capsys, "los", save, a, b, "--json", "--no-counters")
+    assert json.loads(out)["hindrance"] == 0
     # --visible-only leaves out the blocked pairs, --side an unknown side is an error
     rc, out, _ = _run(capsys, "sight", "--scenario", toml, "--visible-only", "--json")
     assert all(not q["blocked"] for q in json.loads(out)["pairs"])
