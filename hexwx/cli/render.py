@@ -226,7 +226,8 @@ def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
                                                                 "exposure")}
         return map_svg_parts(m, weather=weather if shade_weather else None,
                              background=args.background, scale=args.scale, window=args.window,
-                             hex_ids=not args.no_ids, legend=not args.no_legend, **overlays)
+                             hex_ids=not args.no_ids, legend=not args.no_legend,
+                             counters=counters, **overlays)
     return render_map(m, weather=weather if shade_weather else None,
                       background=args.background, scale=args.scale, window=args.window,
                       hex_ids=not args.no_ids, legend=not args.no_legend, units=units,

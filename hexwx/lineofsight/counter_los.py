@@ -81,8 +81,8 @@ class Effect:
         """The radius of a circle about :attr:`circle`'s centre inside the polygon: the
         centre's least distance to an edge."""
         x, y, _r = self.circle
-        return min((off - nx * x - ny * y) / (nx * nx + ny * ny) ** 0.5
-                   for nx, ny, off, _tol in self.edges)
+        return float(min((off - nx * x - ny * y) / (nx * nx + ny * ny) ** 0.5
+                         for nx, ny, off, _tol in self.edges))
 
     @property
     def circle(self) -> tuple[float, float, float]:

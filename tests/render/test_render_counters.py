@@ -46,3 +46,12 @@ def test_render_counter_option(tmp_path: Path, capsys) -> None:
     assert "counters: 1 smoke" in text and "total DRM +3" in text
     rc = main(["render", str(VILLAGE), "--counter", "Smoke@C2", "-o", str(out)])
     assert rc == 2
+
+
+def test_svg_carries_the_counters(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "c.svg"
+    rc = main(["render", str(VILLAGE), "--counter", "White +3 Smoke@C2", "--los", "A1", "G3",
+               "-o", str(out)])
+    text = out.read_text()
+    assert rc == 0 and "counters: 1 smoke" in text
+    assert '<title>+3 smoke (White +3 Smoke) in C2 (A24)</title>' in text
