@@ -42,7 +42,7 @@ def _check_frame(hx: np.ndarray, h6: np.ndarray, pix: np.ndarray, walked: np.nda
     _within(ends[:, c["los_y"]], 0, height, f"HX los_y ({where})")
     _within(hx[:, c["centre"]], 0, CODES, f"HX centre ({where})")
     _within(hx[:, c["fill"]], -1, CODES, f"HX fill ({where})")
-    if nframes:                                     # (the kernel reads frames only if any)
+    if nframes:     # (read only when the map has frames)
         _within(hx[:, c["frame"]], -1, nframes, f"HX frame ({where})")
     _within(h6[..., s["neighbour"]], -1, n, f"H6 neighbour ({where})")
     _within(h6[..., s["side_terrain"]], -1, CODES, f"H6 side_terrain ({where})")

@@ -45,6 +45,11 @@
 
 typedef int64_t i64;
 
+/* MSVC's C compiler knows C99's `inline` only as `__inline` before /std:c11. */
+#if defined(_MSC_VER) && !defined(__cplusplus) && !defined(inline)
+#define inline __inline
+#endif
+
 /* Portable hints (GCC and Clang; no effect on any result): keep the rule chain out of the
  * per-pixel loop, and read the raster ahead of the walk. */
 #ifdef __GNUC__
@@ -834,8 +839,6 @@ HEXWX_API void hexwx_fog_straight(const i64 *fog, i64 lo, i64 levels, i64 ranges
         }
 }
 
-/* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
- * (LOS-SPEC 4.6). */
 /* True if adjacent hexes a and b share a hexside that is a depression location on either side:
  * the depression runs on across it (B19.2: two adjacent depression hexes see each other only
  * across a connecting depression hexside). */
@@ -871,79 +874,97 @@ static int outside_depression(const KMap *m, i64 g, i64 base, i64 depr, i64 cat,
     return outside;
 }
 
-static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
+/* ---- the rule chain (LOS-SPEC 4.6), one function per rule ------------------------------------
+ * evaluate() applies the rules to one pixel in order; each rule function returns 1 when the
+ * pixel's evaluation ends there (the LOS is blocked, or the sixth hindrance point reached), else
+ * 0.  The rules read the pixel's terrain, ground and hex from a Pixel. */
+
+/* One pixel as the rules read it: position, terrain code t and its attributes, ground g, the
+ * hex H it is attributed to with that hex's columns, and its ranges to the ends. */
+typedef struct Pixel {
+    i64 x, y, t, g, H;
+    i64 flags, cat, half, hexs, bld, obst, inh, h;  /* TA columns of t */
+    double split;
+    i64 depr, base, centre, lxH, lyH;              /* HX columns of H */
+    i64 rS, rT;                                    /* ranges from the source, the target */
+    int cliff_spine;                               /* R4 step 2: a cliff spine ... */
+    i64 mm;                                        /* ... and the lower ground beside it */
+} Pixel;
+
+/* A new hex of the thread: bounce-back tracking, ranges to the ends, the thread and fog notes,
+ * and the R1b ground-ignore update (non-spine, not a bounce-back). */
+static ALWAYS_INLINE void enter_hex(Trace *w, const Pixel *p)
 {
     const KMap *m = w->m;
-    const i64 src = w->src, tgt = w->tgt, R = w->R, sE = w->sE, tE = w->tE;
-    const double Sp = w->Sp, Tp = w->Tp, lo = w->lo, hi = w->hi;
-    const int spine = w->spine;
-    const i64 flags = TA(t, TA_FLAGS), cat = TA(t, TA_CATEGORY);
-    const i64 half = TA(t, TA_HALF), hexs = TA(t, TA_HEXSIDE), bld = TA(t, TA_BUILDING);
-    const i64 obst = TA(t, TA_OBSTACLE), inh = TA(t, TA_INHERENT);
-    const double split = m->split[t];
-    const i64 depr = HX(H, HX_DEPRESSION), base = HX(H, HX_BASE), centre = HX(H, HX_CENTRE);
-    const i64 lxH = HX(H, HX_LOS_X), lyH = HX(H, HX_LOS_Y);
-
-    /* 1. new-hex bookkeeping */
-    if (H != w->cur) {
-        if (H == w->prev) {
-            w->bounce = 1;
-        } else {
-            w->prev = w->cur;
-            w->bounce = 0;
-        }
-        w->cur = H;
-        w->rs = hex_range(m, src, H);
-        w->rt = hex_range(m, tgt, H);
-        if (w->detail == 1)
-            record(w, H);
-        if (w->fl)
-            fog_note(w, H);
-        /* R1b ground-ignore update (non-spine, not a bounce-back) */
-        if (!spine && w->bounce == 0 && H != src) {
-            int L = nearest_loc(m, x, y, H);
-            if (L >= 0) {
-                i64 lt = H6(H, L, H6_LOC_T);
-                if ((w->exit_act == 1 && Tp - Sp >= 1) &&
-                    (H6(H, L, H6_LOC_D) != 0 || TA(lt, TA_CATEGORY) == C_WATER))
-                    w->gign = H;
-            }
+    const i64 H = p->H;
+    if (H == w->prev) {
+        w->bounce = 1;
+    } else {
+        w->prev = w->cur;
+        w->bounce = 0;
+    }
+    w->cur = H;
+    w->rs = hex_range(m, w->src, H);
+    w->rt = hex_range(m, w->tgt, H);
+    if (w->detail == 1)
+        record(w, H);
+    if (w->fl)
+        fog_note(w, H);
+    if (!w->spine && w->bounce == 0 && H != w->src) {
+        int L = nearest_loc(m, p->x, p->y, H);
+        if (L >= 0) {
+            i64 lt = H6(H, L, H6_LOC_T);
+            if ((w->exit_act == 1 && w->Tp - w->Sp >= 1) &&
+                (H6(H, L, H6_LOC_D) != 0 || TA(lt, TA_CATEGORY) == C_WATER))
+                w->gign = H;
         }
     }
-    const i64 rS = w->rs, rT = w->rt;
-    const i64 h = TA(t, TA_HEIGHT);
+}
 
-    /* R1 depression (A6.3): exit restriction (source in a depression) and entry restriction
-     * (target in one), the same test seen from either end */
-    if (w->exit_act == 1 && H != tgt && (double)rT > Tp - Sp &&
-        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Sp, w->adj_depr_side, rT, tgt, tE)) {
+/* R1 depression (A6.3): exit restriction (source in a depression) and entry restriction
+ * (target in one), the same test seen from either end; and the crest line at a vertex
+ * (B19.51): a hexspine thread leaving (entering) a depression end. */
+static ALWAYS_INLINE int rule_depression(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    const i64 x = p->x, y = p->y, H = p->H;
+    if (w->exit_act == 1 && H != w->tgt && (double)p->rT > w->Tp - w->Sp &&
+        outside_depression(m, p->g, p->base, p->depr, p->cat, x, y, p->lxH, p->lyH, w->Sp,
+                           w->adj_depr_side, p->rT, w->tgt, w->tE)) {
         block(w, EXITS_DEPRESSION, x, y, H);
-        return;
+        return 1;
     }
-    if (w->entry_act == 1 && H != src && (double)rS > Sp - Tp &&
-        outside_depression(m, g, base, depr, cat, x, y, lxH, lyH, Tp, w->adj_depr_side, rS, src, sE)) {
+    if (w->entry_act == 1 && H != w->src && (double)p->rS > w->Sp - w->Tp &&
+        outside_depression(m, p->g, p->base, p->depr, p->cat, x, y, p->lxH, p->lyH, w->Tp,
+                           w->adj_depr_side, p->rS, w->src, w->sE)) {
         block(w, ENTERS_DEPRESSION, x, y, H);
-        return;
+        return 1;
     }
-    /* crest line at a vertex (B19.51): a hexspine thread leaving (entering) a depression end */
-    if (spine) {
-        if (w->exit_act == 1 && Sp >= Tp && crest_sides(m, src, (w->entry_a + 3) % 6)) {
+    if (w->spine) {
+        if (w->exit_act == 1 && w->Sp >= w->Tp && crest_sides(m, w->src, (w->entry_a + 3) % 6)) {
             block(w, CREST_EXIT, x, y, H);
-            return;
+            return 1;
         }
-        if (w->entry_act == 1 && Tp >= Sp && crest_sides(m, tgt, w->entry_a)) {
+        if (w->entry_act == 1 && w->Tp >= w->Sp && crest_sides(m, w->tgt, w->entry_a)) {
             block(w, CREST_ENTRY, x, y, H);
-            return;
+            return 1;
         }
     }
-    /* R2 building exit (A6.8 Ex. 2), for the source and, mirrored, for the target */
-    if (TA(t, TA_BUILDING_TERRAIN) == 1 && sE != tE) {
-        if (w->left == 0 && H != src && !(sE > g + h)) {
+    return 0;
+}
+
+/* R2 building exit (A6.8 Ex. 2), for the source and, mirrored, for the target. */
+static ALWAYS_INLINE int rule_building_exit(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    const i64 x = p->x, y = p->y, H = p->H, g = p->g, h = p->h, t = p->t;
+    if (TA(t, TA_BUILDING_TERRAIN) == 1 && w->sE != w->tE) {
+        if (w->left == 0 && H != w->src && !(w->sE > g + h)) {
             block(w, LEAVE_BUILDING, x, y, H);
-            return;
+            return 1;
         }
-        if (w->cand_h < 0 && H != tgt && !(tE > g + h) && TA(HX(tgt, HX_CENTRE), TA_BUILDING) == 1 &&
-            !INSIDE_EXT(tgt, x, y)) {
+        if (w->cand_h < 0 && H != w->tgt && !(w->tE > g + h) &&
+            TA(HX(w->tgt, HX_CENTRE), TA_BUILDING) == 1 && !INSIDE_EXT(w->tgt, x, y)) {
             /* mirrored for the target: blocks if the thread stays in building terrain from
              * here to the target (decided when the walk ends).  A pixel inside the target's
              * extended border is the target's here, as one inside the source's is the
@@ -953,80 +974,98 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
             w->cand_h = H;
         }
     }
-    /* R3 hexside terrain (B9.2, B9.52, B23.71) */
-    if (hexs == 1 && !(flags & F_CLIFF)) {
-        if (flags & F_ROWHOUSE) {
-            /* rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  In the height tests a rooftop end
-             * counts one level lower, and a rooftop does not look through the walls of its own
-             * hex nor of the hex across its first exit hexside: the roof overlooks them. */
-            int exempt = (w->sroof == 1 && (H == src || H == w->roof_nb_s)) ||
-                         (w->troof == 1 && (H == tgt || H == w->roof_nb_t));
-            double Sr = (double)(sE - w->sroof), Tr = (double)(tE - w->troof);
-            double lor = Sr < Tr ? Sr : Tr, hir = Sr > Tr ? Sr : Tr;
-            double wt = (double)(g + h);
-            if (!exempt) {
-                if ((wt > Sr && wt > Tr) || (wt == Sr && wt == Tr && half == 1 && !(w->sroof && w->troof)) ||
-                    (wt == hir && wt > lor)) {
-                    block(w, ROWHOUSE, x, y, H);
-                    return;
-                }
-                /* the blind-hex test takes the wall as the half-level obstacle it is (its
-                 * top + 1/2 strictly between the ends) and a rooftop end half a level down,
-                 * as every blind-hex test does (B23.8, A6.4; LOS-SPEC 6.2) */
-                if (lo < wt + 0.5 && wt + 0.5 < hi &&
-                    blind(w, (double)h, (double)g, H, t, x, y, 0, 0.0)) {
-                    block(w, ROWHOUSE, x, y, H);
-                    return;
-                }
-            }
-        } else {
-            int L = nearest_loc(m, x, y, H);
-            i64 e = w->e;
-            i64 ee = e >= 0 ? (e + 3) % 6 : -1;
-            int bocage = (flags & F_BOCAGE) != 0;
-            int ign = ignored_for_end(m, src, e, H, L, spine) || ignored_for_end(m, tgt, ee, H, L, spine);
-            if (ign && bocage && L >= 0 && H != src && H != tgt) {
-                /* a bocage spine hexside is not ignored (R3 step 3.4) */
-                ign = 0;
-                i64 ends[2] = {src, tgt};
-                for (int i = 0; i < 2; i++) {
-                    i64 X = ends[i];
-                    if (X == H)
-                        ign = 1;
-                    for (int k = 0; k < 6; k++)
-                        if (NB(X, k) == H && L == (k + 3) % 6)
-                            ign = 1;
-                }
-            }
-            if (!ign) {
-                if (bocage) {
-                    /* bocage (B9.52): a hedge one level high that also makes blind hexes */
-                    double top = (double)(g + 1);
-                    if ((top > Sp && top > Tp) || (top == hi && top > lo)) {
-                        block(w, BOCAGE, x, y, H);
-                        return;
-                    }
-                    if (lo < top && top < hi && blind(w, 1.0, (double)g, H, t, x, y, 0, 0.0)) {
-                        block(w, BOCAGE, x, y, H);
-                        return;
-                    }
-                } else if (g == sE && g == tE) {
-                    /* walls and hedges (B9.2) block LOS at their own level */
-                    block(w, HEXSIDE, x, y, H);
-                    return;
-                }
-            }
+    return 0;
+}
+
+/* R3.1 rowhouse walls (B23.71; LOS-SPEC 4.6 R3.1).  In the height tests a rooftop end counts
+ * one level lower, and a rooftop does not look through the walls of its own hex nor of the hex
+ * across its first exit hexside: the roof overlooks them. */
+static ALWAYS_INLINE int rule_rowhouse(Trace *w, const Pixel *p)
+{
+    const i64 x = p->x, y = p->y, H = p->H;
+    int exempt = (w->sroof == 1 && (H == w->src || H == w->roof_nb_s)) ||
+                 (w->troof == 1 && (H == w->tgt || H == w->roof_nb_t));
+    double Sr = (double)(w->sE - w->sroof), Tr = (double)(w->tE - w->troof);
+    double lor = Sr < Tr ? Sr : Tr, hir = Sr > Tr ? Sr : Tr;
+    double wt = (double)(p->g + p->h);
+    if (exempt)
+        return 0;
+    if ((wt > Sr && wt > Tr) || (wt == Sr && wt == Tr && p->half == 1 && !(w->sroof && w->troof)) ||
+        (wt == hir && wt > lor)) {
+        block(w, ROWHOUSE, x, y, H);
+        return 1;
+    }
+    /* the blind-hex test takes the wall as the half-level obstacle it is (its top + 1/2
+     * strictly between the ends) and a rooftop end half a level down, as every blind-hex test
+     * does (B23.8, A6.4; LOS-SPEC 6.2) */
+    if (w->lo < wt + 0.5 && wt + 0.5 < w->hi &&
+        blind(w, (double)p->h, (double)p->g, H, p->t, x, y, 0, 0.0)) {
+        block(w, ROWHOUSE, x, y, H);
+        return 1;
+    }
+    return 0;
+}
+
+/* R3 hexside terrain (B9.2, B9.52): walls and hedges, bocage; rowhouse walls (rule_rowhouse).
+ * Cliffs are not hexside obstacles here (R4, R9). */
+static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    const i64 x = p->x, y = p->y, H = p->H, g = p->g;
+    const i64 src = w->src, tgt = w->tgt;
+    if (!(p->hexs == 1 && !(p->flags & F_CLIFF)))
+        return 0;
+    if (p->flags & F_ROWHOUSE)
+        return rule_rowhouse(w, p);
+    int L = nearest_loc(m, x, y, H);
+    i64 e = w->e;
+    i64 ee = e >= 0 ? (e + 3) % 6 : -1;
+    int bocage = (p->flags & F_BOCAGE) != 0;
+    int ign = ignored_for_end(m, src, e, H, L, w->spine) || ignored_for_end(m, tgt, ee, H, L, w->spine);
+    if (ign && bocage && L >= 0 && H != src && H != tgt) {
+        /* a bocage spine hexside is not ignored (R3 step 3.4) */
+        ign = 0;
+        i64 ends[2] = {src, tgt};
+        for (int i = 0; i < 2; i++) {
+            i64 X = ends[i];
+            if (X == H)
+                ign = 1;
+            for (int k = 0; k < 6; k++)
+                if (NB(X, k) == H && L == (k + 3) % 6)
+                    ign = 1;
         }
     }
-    /* relevance: the end hexes, and hexes as far from an end as the ends are apart */
-    if (H == src || H == tgt || rT == R || rS == R)
-        return;
-    if (inh == 1 && t != centre)
-        return;
-    /* cliff spine inputs (R4 step 2) */
-    int cliff_spine = 0;
-    i64 mm = 0;
-    if (spine && pymod(rS, 2) == 1) {
+    if (ign)
+        return 0;
+    if (bocage) {
+        /* bocage (B9.52): a hedge one level high that also makes blind hexes */
+        double top = (double)(g + 1);
+        if ((top > w->Sp && top > w->Tp) || (top == w->hi && top > w->lo)) {
+            block(w, BOCAGE, x, y, H);
+            return 1;
+        }
+        if (w->lo < top && top < w->hi && blind(w, 1.0, (double)g, H, p->t, x, y, 0, 0.0)) {
+            block(w, BOCAGE, x, y, H);
+            return 1;
+        }
+    } else if (g == w->sE && g == w->tE) {
+        /* walls and hedges (B9.2) block LOS at their own level */
+        block(w, HEXSIDE, x, y, H);
+        return 1;
+    }
+    return 0;
+}
+
+/* R4 step 2 inputs: on an odd range step of a hexspine thread, is the nearer of the two side
+ * hexsides a cliff?  Then p->mm is the lower ground beside it (the pixel's hex or the hex
+ * across, unless an end). */
+static ALWAYS_INLINE void cliff_spine_inputs(const Trace *w, Pixel *p)
+{
+    const KMap *m = w->m;
+    const i64 x = p->x, y = p->y, H = p->H;
+    p->cliff_spine = 0;
+    p->mm = 0;
+    if (w->spine && pymod(p->rS, 2) == 1) {
         i64 a = w->entry_a;
         i64 c1 = (a + 5) % 6, c2 = (a + 2) % 6;
         i64 sside;
@@ -1035,121 +1074,167 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
         else
             sside = c2;
         if (TA(H6(H, sside, H6_LOC_T), TA_FLAGS) & F_CLIFF) {
-            cliff_spine = 1;
+            p->cliff_spine = 1;
             i64 o = NB(H, sside);
-            mm = base;
-            if (o >= 0 && o != src && o != tgt && HX(o, HX_BASE) < mm)
-                mm = HX(o, HX_BASE);
+            p->mm = p->base;
+            if (o >= 0 && o != w->src && o != w->tgt && HX(o, HX_BASE) < p->mm)
+                p->mm = HX(o, HX_BASE);
         }
     }
-    /* R4 ground level (A6.2) */
-    if (cat == C_BRIDGE)
-        w->gign = H;
-    i64 mx = sE > tE ? sE : tE;
-    if (!(cliff_spine && mm <= mx)) {
-        if ((double)g > Sp && (double)g > Tp && H != w->gign) {
-            block(w, GROUND_HIGHER, x, y, H);
-            return;
+}
+
+/* R4 ground level (A6.2): ground higher than both ends blocks, unless ignored (a bridge, the
+ * R1b hex) or a cliff spine's lower side is no higher than the higher end. */
+static ALWAYS_INLINE int rule_ground(Trace *w, const Pixel *p)
+{
+    if (p->cat == C_BRIDGE)
+        w->gign = p->H;
+    i64 mx = w->sE > w->tE ? w->sE : w->tE;
+    if (!(p->cliff_spine && p->mm <= mx)) {
+        if ((double)p->g > w->Sp && (double)p->g > w->Tp && p->H != w->gign) {
+            block(w, GROUND_HIGHER, p->x, p->y, p->H);
+            return 1;
         }
     }
-    int same_level = g == sE && g == tE;
-    /* R5 split terrain */
-    if (split != 0.0 && same_level) {
-        if (TA(t, TA_LOW_OBS) == 1) {
-            block(w, SPLIT_SAME_LEVEL, x, y, H);
-            return;
+    return 0;
+}
+
+/* Split terrain at the level of both ends (its lower part: obstacle or hindrance). */
+static ALWAYS_INLINE int split_same_level(const Trace *w, const Pixel *p)
+{
+    return p->split != 0.0 && p->g == w->sE && p->g == w->tE;
+}
+
+/* R5 split terrain: its lower part acts when both ends are at its level. */
+static ALWAYS_INLINE int rule_split(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    if (split_same_level(w, p)) {
+        if (TA(p->t, TA_LOW_OBS) == 1) {
+            block(w, SPLIT_SAME_LEVEL, p->x, p->y, p->H);
+            return 1;
         }
-        if (TA(t, TA_LOW_HIND) == 1) {
-            add_hindrance(w, t, H, x, y);
+        if (TA(p->t, TA_LOW_HIND) == 1) {
+            add_hindrance(w, p->t, p->H, p->x, p->y);
             if (w->reason != 0)
-                return;
+                return 1;
         }
     }
-    /* R6 half-level (A6.2) */
-    if (half == 1 && hexs == 0) {
-        double s2 = (double)sE, t2 = (double)tE;
+    return 0;
+}
+
+/* R6 half-level terrain (A6.2) at the level of both ends (a single rooftop end half a level
+ * down). */
+static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
+{
+    if (p->half == 1 && p->hexs == 0) {
+        double s2 = (double)w->sE, t2 = (double)w->tE;
         if (w->sroof + w->troof == 1) {
             if (w->sroof == 1)
                 s2 -= 0.5;
             else
                 t2 -= 0.5;
         }
-        if ((double)(g + h) == s2 && (double)(g + h) == t2) {
-            if (obst == 1) {
-                block(w, HALF_LEVEL, x, y, H);
-                return;
+        if ((double)(p->g + p->h) == s2 && (double)(p->g + p->h) == t2) {
+            if (p->obst == 1) {
+                block(w, HALF_LEVEL, p->x, p->y, p->H);
+                return 1;
             }
-            add_hindrance(w, t, H, x, y);
+            add_hindrance(w, p->t, p->H, p->x, p->y);
             if (w->reason != 0)
-                return;
+                return 1;
         }
     }
-    /* R7 higher than both (A6.2) */
-    double top = (double)(g + h);
-    if (half == 1 && hexs == 0)
+    return 0;
+}
+
+/* R7 higher than both ends (A6.2): an obstacle blocks, a hindrance counts. */
+static ALWAYS_INLINE int rule_higher_than_both(Trace *w, const Pixel *p)
+{
+    double top = (double)(p->g + p->h);
+    if (p->half == 1 && p->hexs == 0)
         top += 0.5;
-    if (!((split != 0.0 && same_level) || (flags & F_BOCAGE))) {
-        if (top > Sp && top > Tp) {
-            if (obst == 1 && !(flags & F_LIGHT_WOODS)) {
-                block(w, HIGHER_THAN_BOTH, x, y, H);
-                return;
+    if (!(split_same_level(w, p) || (p->flags & F_BOCAGE))) {
+        if (top > w->Sp && top > w->Tp) {
+            if (p->obst == 1 && !(p->flags & F_LIGHT_WOODS)) {
+                block(w, HIGHER_THAN_BOTH, p->x, p->y, p->H);
+                return 1;
             }
-            if (!((cat == C_BRIDGE || (flags & F_ROAD_NAME)) && (double)g > Sp && (double)g > Tp)) {
-                add_hindrance(w, t, H, x, y);
+            if (!((p->cat == C_BRIDGE || (p->flags & F_ROAD_NAME)) && (double)p->g > w->Sp &&
+                  (double)p->g > w->Tp)) {
+                add_hindrance(w, p->t, p->H, p->x, p->y);
                 if (w->reason != 0)
-                    return;
+                    return 1;
             }
         }
     }
-    /* R8 height advantage (A6.2) */
-    double top8 = (double)(g + h);
-    if (half == 1 && bld == 1)
+    return 0;
+}
+
+/* R8 height advantage (A6.2): terrain as high as the higher end and above the lower one, with
+ * its exceptions (B10.2, cliff spines, the ignored ground of R1b, depressions, water). */
+static ALWAYS_INLINE int rule_height_advantage(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    const i64 x = p->x, y = p->y, H = p->H, src = w->src, tgt = w->tgt;
+    const i64 sE = w->sE, tE = w->tE, base = p->base, h = p->h;
+    double top8 = (double)(p->g + h);
+    if (p->half == 1 && p->bld == 1)
         top8 += 0.5;
-    if (top8 == hi && top8 > lo && !(flags & (F_BOCAGE | F_ROWHOUSE))) {
-        int skip = 0;
-        if (top8 == (double)g) {
-            /* B10.2 exception: the part of a hex next to the higher end */
-            if (rS == 1 && sE > base &&
-                d2(x, y, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)) < d2(lxH, lyH, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)))
-                skip = 1;
-            if (rT == 1 && tE > base &&
-                d2(x, y, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)) < d2(lxH, lyH, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)))
-                skip = 1;
-        }
-        if (cliff_spine && mm < mx)
+    if (!(top8 == w->hi && top8 > w->lo && !(p->flags & (F_BOCAGE | F_ROWHOUSE))))
+        return 0;
+    int skip = 0;
+    if (top8 == (double)p->g) {
+        /* B10.2 exception: the part of a hex next to the higher end */
+        if (p->rS == 1 && sE > base &&
+            d2(x, y, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)) < d2(p->lxH, p->lyH, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)))
             skip = 1;
-        if (!(depr != 0 && h >= 1)) {
-            i64 gi = w->gign;
-            if (gi >= 0 && (H == gi || INSIDE_EXT(gi, x, y)))
-                skip = 1;
-            if ((w->exit_act == 1 || w->entry_act == 1) && depr != 0)
-                skip = 1;
-        }
-        if (TA(centre, TA_CATEGORY) == C_WATER && h < 1) {
-            if (rS == 1 && sE > tE && TA(HX(tgt, HX_CENTRE), TA_CATEGORY) == C_WATER)
-                skip = 1;
-            if (rT == 1 && tE > sE && TA(HX(src, HX_CENTRE), TA_CATEGORY) == C_WATER)
-                skip = 1;
-        }
-        if (!skip) {
-            if (flags & F_ORCHARD_OOS) {
-                add_hindrance(w, t, H, x, y);
-                if (w->reason != 0)
-                    return;
-            } else {
-                block(w, HEIGHT_ADVANTAGE, x, y, H);
-                return;
-            }
-        }
+        if (p->rT == 1 && tE > base &&
+            d2(x, y, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)) < d2(p->lxH, p->lyH, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)))
+            skip = 1;
     }
-    /* R9 blind hex (A6.4, B10.23) */
+    i64 mx = sE > tE ? sE : tE;
+    if (p->cliff_spine && p->mm < mx)
+        skip = 1;
+    if (!(p->depr != 0 && h >= 1)) {
+        i64 gi = w->gign;
+        if (gi >= 0 && (H == gi || INSIDE_EXT(gi, x, y)))
+            skip = 1;
+        if ((w->exit_act == 1 || w->entry_act == 1) && p->depr != 0)
+            skip = 1;
+    }
+    if (TA(p->centre, TA_CATEGORY) == C_WATER && h < 1) {
+        if (p->rS == 1 && sE > tE && TA(HX(tgt, HX_CENTRE), TA_CATEGORY) == C_WATER)
+            skip = 1;
+        if (p->rT == 1 && tE > sE && TA(HX(src, HX_CENTRE), TA_CATEGORY) == C_WATER)
+            skip = 1;
+    }
+    if (skip)
+        return 0;
+    if (p->flags & F_ORCHARD_OOS) {
+        add_hindrance(w, p->t, H, x, y);
+        return w->reason != 0;
+    }
+    block(w, HEIGHT_ADVANTAGE, x, y, H);
+    return 1;
+}
+
+/* R9 blind hex (A6.4, B10.23): terrain strictly between the ends' heights that makes the
+ * pixel's hex blind blocks (an obstacle) or counts (a hindrance; or the ground itself, a
+ * crest, blocks). */
+static ALWAYS_INLINE void rule_blind(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    const i64 x = p->x, y = p->y, H = p->H, t = p->t, g = p->g, h = p->h, flags = p->flags;
+    const i64 src = w->src, tgt = w->tgt;
+    const double lo = w->lo, hi = w->hi;
     if (flags & F_BOCAGE)
         return;
     i64 c = (flags & F_CLIFF) ? 1 : 0;
     if (!(lo < (double)(g + h + c) && (double)(g + h + c) < hi))
         return;
     int cliff_flag = 0;
-    if (!spine) {
+    if (!w->spine) {
         i64 gh = HEX_AT(x, y);
         if (gh >= 0 && HX(gh, HX_HAS_CLIFF)) {  /* (a hex with no cliff hexside: none near) */
             int L = nearest_loc(m, x, y, gh);
@@ -1161,36 +1246,67 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
         cliff_flag = (HX(src, HX_DEPRESSION) != 0 && H6(src, e, H6_CLIFF) != 0 && H6(src, (e + 1) % 6, H6_CLIFF) != 0) ||
                      (HX(tgt, HX_DEPRESSION) != 0 && H6(tgt, (e + 3) % 6, H6_CLIFF) != 0 && H6(tgt, (e + 4) % 6, H6_CLIFF) != 0);
     }
-    double gg = cliff_spine ? (double)mm : (double)g;
+    double gg = p->cliff_spine ? (double)p->mm : (double)g;
     double delta = (h == 0 && !cliff_flag) ? lowest_crossed_depression(w, H) : 0.0;
-    if (blind(w, (double)h, gg, H, t, x, y, cliff_flag, delta)) {
-        if (obst == 1 && hexs == 0) {
-            if ((TA(centre, TA_FLAGS) & F_ROOFLESS) || (inh == 1 && t != centre))
-                return;
-            if (spine && bld == 1) {
-                if (pymod(rT, 2) == 0) {
-                    block(w, BLIND_OBSTACLE, x, y, H);
-                    return;
-                }
-                if (w->sroof == 1 || w->troof == 1)
-                    block(w, BLIND_CREST, x, y, H);
+    if (!blind(w, (double)h, gg, H, t, x, y, cliff_flag, delta))
+        return;
+    if (p->obst == 1 && p->hexs == 0) {
+        if ((TA(p->centre, TA_FLAGS) & F_ROOFLESS) || (p->inh == 1 && t != p->centre))
+            return;
+        if (w->spine && p->bld == 1) {
+            if (pymod(p->rT, 2) == 0) {
+                block(w, BLIND_OBSTACLE, x, y, H);
                 return;
             }
-            block(w, BLIND_OBSTACLE, x, y, H);
-            return;
-        }
-        /* a hindrance or crest: the ground itself may make the hex blind (B10.23) */
-        if (lo < (double)(g + c) && (double)(g + c) < hi) {
-            double delta0 = !cliff_flag ? lowest_crossed_depression(w, H) : 0.0;
-            if (blind(w, 0.0, gg, H, t, x, y, cliff_flag, delta0)) {
+            if (w->sroof == 1 || w->troof == 1)
                 block(w, BLIND_CREST, x, y, H);
-                return;
-            }
-        }
-        if ((flags & F_ORCHARD_OOS) && rT != 1)
             return;
-        add_hindrance(w, t, H, x, y);
+        }
+        block(w, BLIND_OBSTACLE, x, y, H);
+        return;
     }
+    /* a hindrance or crest: the ground itself may make the hex blind (B10.23) */
+    if (lo < (double)(g + c) && (double)(g + c) < hi) {
+        double delta0 = !cliff_flag ? lowest_crossed_depression(w, H) : 0.0;
+        if (blind(w, 0.0, gg, H, t, x, y, cliff_flag, delta0)) {
+            block(w, BLIND_CREST, x, y, H);
+            return;
+        }
+    }
+    if ((flags & F_ORCHARD_OOS) && p->rT != 1)
+        return;
+    add_hindrance(w, t, H, x, y);
+}
+
+/* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
+ * (LOS-SPEC 4.6): R1-R3 everywhere, R4-R9 in the hexes between the ends. */
+static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
+{
+    const KMap *m = w->m;
+    Pixel p = {
+        .x = x, .y = y, .t = t, .g = g, .H = H,
+        .flags = TA(t, TA_FLAGS), .cat = TA(t, TA_CATEGORY), .half = TA(t, TA_HALF),
+        .hexs = TA(t, TA_HEXSIDE), .bld = TA(t, TA_BUILDING), .obst = TA(t, TA_OBSTACLE),
+        .inh = TA(t, TA_INHERENT), .h = TA(t, TA_HEIGHT), .split = m->split[t],
+        .depr = HX(H, HX_DEPRESSION), .base = HX(H, HX_BASE), .centre = HX(H, HX_CENTRE),
+        .lxH = HX(H, HX_LOS_X), .lyH = HX(H, HX_LOS_Y),
+    };
+    if (H != w->cur)
+        enter_hex(w, &p);
+    p.rS = w->rs;
+    p.rT = w->rt;
+    if (rule_depression(w, &p) || rule_building_exit(w, &p) || rule_hexside(w, &p))
+        return;
+    /* relevance: the end hexes, and hexes as far from an end as the ends are apart */
+    if (H == w->src || H == w->tgt || p.rT == w->R || p.rS == w->R)
+        return;
+    if (p.inh == 1 && t != p.centre)
+        return;
+    cliff_spine_inputs(w, &p);
+    if (rule_ground(w, &p) || rule_split(w, &p) || rule_half_level(w, &p) ||
+        rule_higher_than_both(w, &p) || rule_height_advantage(w, &p))
+        return;
+    rule_blind(w, &p);
 }
 
 /* True if no rule can react to this pixel (fast path, no depression rule active).
@@ -1588,18 +1704,44 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
                           i64 *visited);
 
-/* One trace (a single query; trace_many's workers call it per pair too).  With fog (fog = (top, d, drm), see fog_total(); NULL: no
- * fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
+/* One trace (a single query, hexwx_trace(); hexwx_trace_many() calls it per pair too).  With
+ * fog (fog = (top, d, drm), see fog_total(); NULL: no fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
-HEXWX_API void hexwx_trace(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
-                 int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys,
-                 i64 thread_len, i64 detail, const i64 *fog, i64 *fl, i64 *fk, i64 *out)
+static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof,
+                         i64 t_roof, int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh,
+                         i64 *thread, i64 *tkeys, i64 thread_len, i64 detail, const i64 *fog,
+                         i64 *fl, i64 *fk, i64 *out)
 {
     i64 visited = 0;
     i64 *note = fog_between(fog, sE, tE) ? fl : NULL;
     trace_counted(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
                   thread_len, detail, note, out, &visited);
     out[6] = fog ? fog_total(m, src, tgt, sE, tE, note, fog, fk) : 0;
+}
+
+/* One single query (mirrored by hexwx._native._Query; its scratch fields set once per
+ * scratch, the pair's fields per query): the pair src -> tgt at elevations sE, tE, rooftop
+ * ends where s_roof / t_roof is 1, the thread recorded when detail is 1, fog (top, d, drm) or
+ * NULL; the scratch as trace_single() takes it; out receives (reason, block_x, block_y,
+ * block_hex, hindrance_total, n_thread, fog LV). */
+typedef struct Query {
+    const KMap *m;
+    i64 src, tgt, sE, tE, s_roof, t_roof, detail;
+    const i64 *fog;
+    int32_t *xs, *ys;
+    i64 xy_len;
+    i64 *hv, *hh, *thread, *tkeys;
+    i64 thread_len;
+    i64 *fl, *fk;
+    i64 out[7];
+} Query;
+
+/* Answer one query (LOS-SPEC 4): one argument, so that a call from Python is cheap. */
+HEXWX_API void hexwx_trace(Query *q)
+{
+    trace_single(q->m, q->src, q->tgt, q->sE, q->tE, q->s_roof, q->t_roof, q->xs, q->ys,
+                 q->xy_len, q->hv, q->hh, q->thread, q->tkeys, q->thread_len, q->detail, q->fog,
+                 q->fl, q->fk, q->out);
 }
 
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
@@ -1629,7 +1771,7 @@ static i64 mirrored_reason(i64 r)
     }
 }
 
-/* The walk of hexwx_trace(), adding the number of pixels it read to *visited; fl (or NULL)
+/* The walk of trace_single(), adding the number of pixels it read to *visited; fl (or NULL)
  * receives each range key's lowest ground, FOG_ABSENT where no hex of the thread has the key:
  * the keys of the trace whose answer stands (they count from the lower hex id either way). */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
@@ -1890,12 +2032,12 @@ typedef struct TraceMany {
     int16_t *lv;
 } TraceMany;
 
-/* Trace the pairs i0 <= i < i1 of `job`, each exactly as hexwx_trace() does. */
+/* Trace the pairs i0 <= i < i1 of `job`, each exactly as a single query (hexwx_trace()). */
 HEXWX_API void hexwx_trace_many(const TraceMany *job, const Buffers *s, i64 i0, i64 i1)
 {
     i64 thread[1], tkeys[1], out[7];
     for (i64 i = i0; i < i1; i++) {
-        hexwx_trace(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
+        trace_single(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
                     job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s->xs,
                     s->ys, s->xy_len, s->hv, s->hh, thread, tkeys, 1, 0, job->fog, s->fl, NULL,
                     out);

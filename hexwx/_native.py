@@ -30,9 +30,14 @@ the map, the upright board's order in a frame).
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
-module keeps the Python names and calls it through :mod:`ctypes`.  The kernel keeps no state
-of its own (callers pass their scratch), every call releases the GIL while it runs, and the
-all-pairs functions run on the CPUs of the process's affinity (or ``threads=``).
+module keeps the Python names and is the one place that calls it (through :mod:`ctypes`):
+the kernel's functions take named structs (``struct Query``, ``TraceMany``, ``AllPairs``,
+mirrored here and checked against the C source by tests/architecture/test_kernel_source.py),
+write into arrays the caller allocates and return no status, so they cannot fail.  The kernel keeps no state
+of its own (callers pass their scratch) and starts no threads (it is portable C99); every call
+releases the GIL while it runs, and the batch functions (:func:`trace_many`, the all-pairs
+ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
+process's affinity (or ``threads=``).
 
 Fog (E3 3.31, 3.311): every function takes an optional ``fog`` spec (:func:`fog_spec`: the fog
 top, the scale of the heights and the density DRM).  With it the walk also notes the lowest
@@ -45,9 +50,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -144,6 +150,31 @@ class _KMap(ctypes.Structure):
                 ("nframes", _i64), ("frames", _ptr), ("ox", _i64), ("oy", _i64)]
 
 
+class _Query(ctypes.Structure):
+    """One single query for ``hexwx_trace`` (struct Query): the pair's fields are set per
+    query, the scratch's once per :class:`Scratch`; ``out`` receives the answer."""
+
+    _fields_ = [("m", ctypes.POINTER(_KMap)), ("src", _i64), ("tgt", _i64), ("sE", _i64),
+                ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("detail", _i64),
+                ("fog", _ptr), ("xs", _ptr), ("ys", _ptr), ("xy_len", _i64), ("hv", _ptr),
+                ("hh", _ptr), ("thread", _ptr), ("tkeys", _ptr), ("thread_len", _i64),
+                ("fl", _ptr), ("fk", _ptr), ("out", _i64 * 7)]
+
+
+class Traced(NamedTuple):
+    """The answer of :func:`trace`: the reason code (``CLEAR`` or why blocked), the blocking
+    pixel and hex (-1: none), the terrain hindrance total, the hexes of the thread recorded in
+    the scratch, and the fog LV (0 without fog)."""
+
+    reason: int
+    block_x: int
+    block_y: int
+    block_hex: int
+    hindrance: int
+    n_thread: int
+    fog_lv: int
+
+
 class _Buffers(ctypes.Structure):
     """One worker's scratch for the batch functions (struct Buffers): pixels of the walk
     (``xy_len`` each) and per-key hindrances and lowest ground (:data:`_HV_LEN` each)."""
@@ -190,8 +221,7 @@ def clib() -> ctypes.CDLL:
         # Every function is reentrant (no global state: callers pass their own scratch, see
         # Scratch) and is called through CDLL, which releases the GIL while it runs, so
         # single traces from several Python threads run in parallel.
-        lib.hexwx_trace.argtypes = [kp, _i64, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64,
-                                    _ptr, _ptr, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr]
+        lib.hexwx_trace.argtypes = [ctypes.POINTER(_Query)]
         lib.hexwx_trace.restype = None
         bp = ctypes.POINTER(_Buffers)
         lib.hexwx_trace_many.argtypes = [ctypes.POINTER(_TraceMany), bp, _i64, _i64]
@@ -315,7 +345,7 @@ class Scratch:
     """
 
     __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "fl", "fk", "_addr", "buffers")
+                 "fl", "fk", "_addr", "buffers", "query", "query_ref", "answer")
 
     def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
         self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
@@ -331,6 +361,12 @@ class Scratch:
                                                    self.thread, self.tkeys, self.fl, self.fk))
         #: the same arrays as the batch functions take them (struct Buffers)
         self.buffers = _Buffers(*self._addr[:4], self._addr[6], self.maxlen)
+        #: the single query's argument (struct Query), its scratch fields set here once
+        xs, ys, hv, hh, thread, tkeys, fl, fk = self._addr
+        self.query = _Query(xs=xs, ys=ys, xy_len=self.maxlen, hv=hv, hh=hh, thread=thread,
+                            tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk)
+        self.query_ref = ctypes.byref(self.query)
+        self.answer = np.frombuffer(self.query.out, np.int64)   # a view of query.out
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -340,14 +376,13 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 
 
 def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int, fog: np.ndarray | None = None,
-          ) -> tuple[int, int, int, int, int, int, int]:
-    """Trace one LOS; returns (reason, block_x, block_y, block_hex, hindrance_total, n_thread,
-    fog LV) -- the fog LV 0 without ``fog`` (:func:`fog_spec`).
+          scratch: Scratch, detail: int, fog: np.ndarray | None = None) -> Traced:
+    """Trace one LOS (:class:`Traced`; the fog LV 0 without ``fog``, :func:`fog_spec`).
 
     The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
     in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
-    kernel runs.
+    kernel runs.  The call passes one struct (the scratch's, see ``struct Query``), so it costs
+    little more than the walk.
     """
     p = _prepared(M, T)
     src, tgt = int(src), int(tgt)
@@ -356,12 +391,11 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     if scratch.keys <= p.max_range:
         raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
                          f"needs {p.max_range + 1}")
-    out = (_i64 * 7)()
-    xs, ys, hv, hh, thread, tkeys, fl, fk = scratch._addr
-    clib().hexwx_trace(p.ref, src, tgt, int(sE), int(tE), int(s_roof), int(t_roof),
-                       xs, ys, scratch.maxlen, hv, hh, thread, tkeys, scratch.thread_len,
-                       int(detail), _fog_arg(fog), fl, fk, ctypes.addressof(out))
-    return out[0], out[1], out[2], out[3], out[4], out[5], out[6]
+    q = scratch.query
+    q.m, q.src, q.tgt, q.sE, q.tE = p.pointer, src, tgt, int(sE), int(tE)
+    q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
+    clib().hexwx_trace(scratch.query_ref)
+    return Traced._make(scratch.answer.tolist())
 
 
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
@@ -419,14 +453,16 @@ def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, 
     Dynamic scheduling: each thread takes the next block when it has finished one, so threads
     slowed by other work on the machine take fewer.  The kernel starts no threads of its own
     (it is portable C99); it releases the GIL while a block runs (ctypes does), so the blocks
-    run in parallel.  If a thread cannot be started the others take its blocks.
+    run in parallel.  The helpers are the idle threads of a pool kept for the process (no
+    thread start per call); one that has not begun when this thread runs out of blocks is
+    called off.
     """
     lock = threading.Lock()
     total = [0]
     errors: list[BaseException] = []
 
     def work() -> None:
-        scratch = Scratch(maxlen)
+        scratch = _scratch(maxlen)
         done = 0
         try:
             while not errors:
@@ -440,20 +476,83 @@ def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, 
         with lock:
             total[0] += done
 
-    workers = []
-    for _ in range(threads - 1):
-        t = threading.Thread(target=work, name="hexwx-kernel", daemon=True)
-        try:
-            t.start()
-        except RuntimeError:           # no more threads: the running ones take the blocks
-            break
-        workers.append(t)
+    helpers = [_Helpers.submit(work) for _ in range(_Helpers.ensure(threads - 1))]
     work()
-    for t in workers:
-        t.join()
+    for task in helpers:
+        task.wait_or_call_off()
     if errors:
         raise errors[0]
     return total[0]
+
+
+class _Task:
+    """One helper's share of a :func:`_share` call: pending, running, done or called off."""
+
+    __slots__ = ("fn", "state", "done")
+
+    def __init__(self, fn: Callable[[], None]) -> None:
+        self.fn, self.state, self.done = fn, "pending", threading.Event()
+
+    def wait_or_call_off(self) -> None:
+        """Call the task off if no helper has begun it, else wait until it ends."""
+        with _Helpers.lock:
+            if self.state == "pending":
+                self.state = "called off"
+                return
+        self.done.wait()
+
+
+class _Helpers:
+    """The process's helper threads for :func:`_share`: daemon threads kept idle between calls,
+    as many as the most any call has asked for (at most 255), so no call waits for a thread to
+    start.  Concurrent calls queue their tasks; each caller works through its own blocks too,
+    so none depends on a helper being free."""
+
+    lock = threading.Lock()
+    tasks: queue.SimpleQueue[_Task] = queue.SimpleQueue()
+    started = 0
+
+    @classmethod
+    def ensure(cls, count: int) -> int:
+        """Start helpers up to ``count`` in all; returns how many there are, at most ``count``."""
+        with cls.lock:
+            while cls.started < min(count, 255):
+                try:
+                    threading.Thread(target=cls._serve, name="hexwx-kernel", daemon=True).start()
+                except RuntimeError:   # no more threads: the running ones take the blocks
+                    break
+                cls.started += 1
+            return min(count, cls.started)
+
+    @classmethod
+    def submit(cls, fn: Callable[[], None]) -> _Task:
+        task = _Task(fn)
+        cls.tasks.put(task)
+        return task
+
+    @classmethod
+    def _serve(cls) -> None:
+        while True:
+            task = cls.tasks.get()
+            with cls.lock:
+                if task.state != "pending":
+                    continue
+                task.state = "running"
+            try:
+                task.fn()
+            finally:
+                task.done.set()
+
+
+_SCRATCH = threading.local()
+
+
+def _scratch(maxlen: int) -> Scratch:
+    """This thread's batch scratch, kept between calls (reallocated for a longer walk)."""
+    s: Scratch | None = getattr(_SCRATCH, "batch", None)
+    if s is None or s.maxlen < maxlen:
+        s = _SCRATCH.batch = Scratch(maxlen)
+    return s
 
 
 def _row_blocks(n: int, a0: int, a1: int, threads: int) -> Iterator[tuple[int, int]]:
@@ -611,6 +710,44 @@ def fog_straight(fog: np.ndarray, lo: int, levels: int, ranges: int) -> np.ndarr
     out = np.zeros((levels, levels, ranges), np.int32)
     clib().hexwx_fog_straight(_fog_arg(fog), int(lo), int(levels), int(ranges), out.ctypes.data)
     return out
+
+
+def grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
+                     nrows: np.ndarray) -> np.ndarray:
+    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6."""
+    border = np.ascontiguousarray(border, np.int32)
+    first = np.ascontiguousarray(first, np.int32)
+    nrows = np.ascontiguousarray(nrows, np.int32)
+    if border.ndim != 3 or border.shape[1:] != (6, 2) or first.shape != nrows.shape:
+        raise ValueError("grid lookup needs border [n, 6, 2] and first/nrows per column")
+    out = np.empty((W, H), np.int32)
+    clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
+                                 len(first), out.ctypes.data)
+    return out
+
+
+def inherent_pass(centre: np.ndarray, border: np.ndarray, W: int, H: int, terrain: np.ndarray,
+                   inherent: np.ndarray, lx: np.ndarray, ly: np.ndarray, loc: np.ndarray,
+                   on: np.ndarray) -> None:
+    """Replace ``centre[h]`` (int32, in place) by inherent terrain filling hex h: the first
+    inherent pixel, column by column inside the border's bounding box, whose nearest location
+    is the centre (LOS-SPEC 2.2 step 6).  (:mod:`hexwx.hexmap.derive`)"""
+    if centre.dtype != np.int32 or not centre.flags.c_contiguous:
+        raise ValueError("centre must be a C-contiguous int32 array")
+    n = len(centre)
+    terrain = np.ascontiguousarray(terrain, np.uint8)
+    if terrain.shape != (W, H):
+        raise ValueError(f"terrain raster has shape {terrain.shape}, expected {(W, H)}")
+    inherent = np.ascontiguousarray(inherent, np.int8)
+    if inherent.shape != (256,):
+        raise ValueError("inherent needs one entry per terrain code (256)")
+    args = [np.ascontiguousarray(a, np.int32) for a in (border, lx, ly, loc, on)]
+    if args[0].shape != (n, 6, 2) or args[3].shape != (n, 6, 2) or args[4].shape != (n, 6):
+        raise ValueError("inherent pass needs border and loc [n, 6, 2] and on [n, 6]")
+    border, lx, ly, loc, on = args
+    clib().hexwx_inherent_pass(n, centre.ctypes.data, border.ctypes.data, W, H, terrain.ctypes.data,
+                               inherent.ctypes.data, lx.ctypes.data, ly.ctypes.data,
+                               loc.ctypes.data, on.ctypes.data)
 
 
 def _check_range(p: _Prepared) -> None:

@@ -42,7 +42,8 @@ except ImportError:  # pragma: no cover - not POSIX: no locks, stale files stay
     fcntl = None  # type: ignore[assignment]
 from hexwx.limits import inputs_read
 
-__all__ = ["check_output", "csv_cell", "open_output", "printable", "write_output", "STDOUT"]
+__all__ = ["check_output", "csv_cell", "open_output", "printable", "remove_stale_temporaries",
+           "write_output", "STDOUT"]
 
 #: The name that means standard output.
 STDOUT = "-"
@@ -147,10 +148,16 @@ def _temp_beside(p: Path) -> tuple[int, Path]:
     raise DataError(f"cannot write {str(p)!r}: no unused temporary name in {str(p.parent)!r}")
 
 
-def _remove_stale(p: Path) -> None:
+def remove_stale_temporaries(p: str | os.PathLike[str], min_age: float = 2.0) -> None:
     """Remove the temporary files of earlier writes of ``p`` whose writer died (killed with
     SIGKILL, or the machine went down): regular files of this user named as
-    :func:`_temp_beside` names them, that nobody holds locked.  A live writer holds its lock."""
+    :func:`_temp_beside` names them, that nobody holds locked, at least ``min_age`` seconds
+    old (a writer locks its file right after creating it).  A live writer holds its lock."""
+    _remove_stale(Path(p), min_age)
+
+
+def _remove_stale(p: Path, min_age: float = 2.0) -> None:
+    """See :func:`remove_stale_temporaries`."""
     if fcntl is None:
         return
     name = re.compile(re.escape(f".{p.name}.") + r"[0-9a-f]{12}\.tmp")
@@ -166,7 +173,7 @@ def _remove_stale(p: Path) -> None:
             # (a writer locks its file right after creating it: a file seconds old is not
             # one being created now)
             if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and \
-                    st.st_ctime < time.time() - 2:
+                    st.st_ctime <= time.time() - min_age:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)   # OSError: a live writer's
                 os.unlink(path)
         except OSError:

@@ -17,7 +17,7 @@ at ground level (fog LV and deficits) and at random location elevations, ``all_p
 a few row blocks with fog (pixels read included), ``trace_many`` of random locations with
 rooftops, blocking pixels and fog, and single traces with the thread, hindrance keys and fog
 codes.  ``--against LIB`` loads another build of the kernel (e.g. ``hexwx/_loskernel.c`` of
-another commit, compiled with the flags of pyproject.toml) and alternates runs of the two in
+another commit, compiled with the flags setup.py gives GCC) and alternates runs of the two in
 this process: wall and CPU medians, and whether the two answered alike.  Needs
 ``$HEXWX_VASL_DIR``.
 """

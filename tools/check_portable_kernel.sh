@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python}"
-STRICT=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -Werror -pedantic)
+STRICT=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -Werror -pedantic -Wvla)  # (MSVC has no VLAs)
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK" 2>/dev/null || true' EXIT
 

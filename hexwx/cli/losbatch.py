@@ -78,8 +78,9 @@ def _parse_levels(label: str, values: list[str], lines: list[int], column: str) 
         try:
             out[i] = int(v) if len(v) <= 6 else int("x")   # (no map has a level of 7 digits)
         except ValueError:
-            raise DataError(f"{label} line {lines[i]}: {column} {v[:40]!r} is not a level "
-                            f"(a whole number in the hex: 0 ground, building levels, rooftop)") from None
+            raise DataError(f"{label} line {lines[i]}: {column} {v[:40]!r} is not a whole number "
+                            f"of up to 6 digits (a level in the hex: 0 ground, building levels, "
+                            f"rooftop)") from None
     return out
 
 

@@ -36,7 +36,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
 
     name = args.name or Path(args.save).stem
     doc, off = scenario_document(save, name=name, map_names=canonical, m=m,
-                                 overlays=not args.ignore_board_extras)
+                                 whole_boards=args.ignore_board_extras)
     units = doc.get("units", [])
     counters = doc.get("counters", [])
     from hexwx.io.vsav_pieces import save_contents
@@ -50,7 +50,7 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
             f"and location marker(s) become [[counters]]"]
     head += [f"note: {u.id}: {u.note}" for u in contents.units if u.note]
     head += [f"ignored: {line}" for line in contents.unknown]
-    extras = save.unsupported()
+    extras = save.unsupported(with_crops=args.ignore_board_extras)
     if args.ignore_board_extras:
         extras += [f"board {b.written} has overlay {o!r}" for b in save.boards for o in b.overlays]
     if extras:

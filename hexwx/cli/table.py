@@ -15,6 +15,9 @@ examples:
   hexwx table scenarios/table_huzzah_fog_lifts.toml --fire french-guns allied-guns --json
   hexwx table scenarios/table_agv_village_and_wood.toml --fire batterie-a-pied 52nd --turn 4
   hexwx table scenarios/table_agv_village_and_wood.toml --move 52nd --turn 5
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --advance french-1 cuirassiers -o adv.png
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --charge french-1 allied-1 --json
+  hexwx table scenarios/table_huzzah_fog_lifts.toml --command general-foy
 
 Lengths are shown in the table's unit (in or cm).  Sight is exact geometry: dense terrain and
 hills block when higher than both ends, other units' bases block; the visibility distance is
@@ -25,10 +28,11 @@ the smaller of the weather's and (Mini-Nap 2) the time of day's.  See docs/table
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "table",
-        description="Answer questions about a tabletop scenario file on a given turn: can a "
-                    "unit see another, the range and arc of fire, and a unit's movement "
-                    "allowance under the weather and ground.  With no question, print an "
-                    "outline of the scenario and the turn's weather.",
+        description="Answer questions about a tabletop scenario file on a given turn: can a\n"
+                    "unit see another, can it shoot at it (sight, range and band, arc, face, the\n"
+                    "weather's effect on fire), a unit's movement allowance, and Huzzah!'s\n"
+                    "orders as geometry.  With no question, print an outline of the scenario\n"
+                    "and the turn's weather.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", metavar="SCENARIO", help="tabletop scenario file (.toml)")
     q = p.add_mutually_exclusive_group()
@@ -96,14 +100,21 @@ def move_json(sc: Any, unit_id: str, turn: int, *, outline: bool = False) -> dic
                            "weather_report": _weather_json(sc, turn, rep, sc.visibility_cm(turn))}
     if outline:
         import shapely
-        geom = reach_area(t, unit_id, t.from_unit(a.allowance))
+        reading = REACH_READING
+        if sc.rules == "huzzah":
+            from hexwx.tabletop.orders import HUZZAH_REACH_READING, group_moves
+            geom = shapely.union_all([m.area for order in ("advance", "retire")
+                                      for m in group_moves(t, [unit_id], order)])
+            reading = HUZZAH_REACH_READING
+        else:
+            geom = reach_area(t, unit_id, t.from_unit(a.allowance))
         r = lambda v: round(t.to_unit(v), 3)  # noqa: E731
         polys = [[[[r(x), r(y)] for x, y in ring.coords]
                   for ring in (g.exterior, *g.interiors)]
                  for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
         out["reach"] = {"distance": out["allowance"],
                         "area": round(t.to_unit(t.to_unit(geom.area)), 3),
-                        "polygons": polys, "reading": REACH_READING}
+                        "polygons": polys, "reading": reading}
     return out
 
 
@@ -236,7 +247,7 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
         print(f"move {f(c.allowance)}; contact {f(c.contact) if c.contact is not None else 'none'} "
               f"ahead: {'reaches' if c.reaches else 'does not reach'}")
         if c.face:
-            print(f"charges the enemy's {c.face}: {c.face_rule}")
+            print(f"{'charges' if c.reaches else 'would charge'} the enemy's {c.face}: {c.face_rule}")
         if c.touches_with:
             print(f"first touches with its {c.touches_with}")
         for n in c.notes:

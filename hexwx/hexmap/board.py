@@ -52,8 +52,11 @@ class HexMap:
     move_overrides: Mapping[str, Any] = field(default_factory=dict, repr=False)
     roads: np.ndarray | None = field(default=None, repr=False)   # bool [n, 6]: road hexsides (map files)
     fills: np.ndarray | None = field(default=None, repr=False)   # int32 [n]: whole-hex fill code, -1 none
-    #: VASL layouts: (archive path, x, y, rotated) of each board's art on the map's pixels.
-    board_images: tuple[tuple[str, int, int, bool], ...] = field(default=(), repr=False)
+    #: VASL layouts: (archive path, x, y, rotated, clip) of each board's art on the map's
+    #: pixels, painted in this order; clip (x, y, w, h) in the board's pixels keeps only that
+    #: part of the art (a cropped board's crop), None the whole art.
+    board_images: tuple[tuple[str, int, int, bool, tuple[int, int, int, int] | None], ...] = \
+        field(default=(), repr=False)
     #: VASL overlays on those boards: (index into board_images, overlay archive, image entry,
     #: x, y of the image on the upright board), in drawing order.
     overlay_art: tuple[tuple[int, str, str, int, int], ...] = field(default=(), repr=False)

@@ -20,8 +20,9 @@ its A1 lies at the bottom right of its place (:meth:`BoardPlacement.cell_of`).
 """
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
@@ -67,6 +68,16 @@ def parse_hexside(text: str) -> tuple[str, int]:
     if side.isdigit() and 0 <= int(side) <= 5:
         return hex_name.strip(), int(side)
     raise UsageError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5 in {text!r}")
+
+
+def board_px_x(col0: int) -> int:
+    """Map pixel x of global column ``col0`` (a board's column A), to the nearest whole pixel."""
+    return int(math.floor(HEX_WIDTH_PX * col0 + 0.5))
+
+
+def board_px_y(row0: int) -> int:
+    """Map pixel y where a board whose row index 0 lies at global row ``row0`` starts."""
+    return int(math.floor(HEX_HEIGHT_PX * row0 + 0.5))
 
 
 def column_letters(col: int) -> str:
@@ -129,13 +140,55 @@ def board_neighbour(name: str, side: int) -> str | None:
 
 
 @dataclass(frozen=True)
+class HexWindow:
+    """The printed hexes of a board a crop keeps: columns ``col_lo..col_hi`` (indices, A = 0),
+    rows ``a_lo..a_hi`` of the A-type columns (A, C, ...) and ``b_lo..b_hi`` of the B-type
+    columns (B, D, ..., whose rows 0 and 10 are the board's half hexes).  The whole board is
+    (0, 32, 1, 10, 0, 10)."""
+
+    col_lo: int = 0
+    col_hi: int = BOARD_COLUMNS - 1
+    a_lo: int = 1
+    a_hi: int = BOARD_ROWS
+    b_lo: int = 0
+    b_hi: int = BOARD_ROWS
+
+    def holds(self, bc: int, brow: int) -> bool:
+        """True if the board's printed hex (column index ``bc``, row number ``brow``) is kept."""
+        lo, hi = (self.a_lo, self.a_hi) if bc % 2 == 0 else (self.b_lo, self.b_hi)
+        return self.col_lo <= bc <= self.col_hi and lo <= brow <= hi
+
+    @property
+    def whole(self) -> bool:
+        return self == WHOLE_BOARD
+
+
+WHOLE_BOARD = HexWindow()
+
+
+@dataclass(frozen=True)
 class BoardPlacement:
-    """One geomorphic board of a map: its label (e.g. ``"2"``) and place in the layout."""
+    """One geomorphic board of a map: its label (e.g. ``"2"``) and place in the layout.
+
+    ``col0``/``row0`` put the board's column A / row index 0 at that global column and row
+    index (default: ``32 * bx``, ``10 * by``, boards side by side); a cropped board keeps only
+    the hexes of its ``window`` and may lie closer to its neighbours (VASL places cropped
+    boards by their cropped sizes).  ``col0`` is even: the hex grids of two boards mesh only
+    when their A-type columns line up."""
 
     label: str
     bx: int  # board column in the layout (0 = leftmost)
     by: int  # board row in the layout (0 = top)
     rotated: bool = False  # turned 180 degrees: printed hex ids run from the bottom right
+    col0: int | None = None
+    row0: int | None = None
+    window: HexWindow = WHOLE_BOARD
+
+    @property
+    def origin(self) -> tuple[int, int]:
+        """(global column, global row index) of the board's column A, row index 0."""
+        return (32 * self.bx if self.col0 is None else self.col0,
+                10 * self.by if self.row0 is None else self.row0)
 
     def cell_of(self, bc: int, brow: int) -> tuple[int, int]:
         """Global (column, row index) of the board's printed hex (column index ``bc``, row
@@ -144,22 +197,48 @@ class BoardPlacement:
         if self.rotated:
             ri = (9 if bc % 2 == 0 else 10) - ri
             bc = BOARD_COLUMNS - 1 - bc
-        return 32 * self.bx + bc, 10 * self.by + ri
+        c0, r0 = self.origin
+        return c0 + bc, r0 + ri
+
+    def printed_at(self, c: int, r: int) -> tuple[int, int] | None:
+        """(column index, row number) of the board's printed hex at global column ``c``, row
+        index ``r``; None if the board has none there (or its crop leaves it out)."""
+        c0, r0 = self.origin
+        bc, ri = c - c0, r - r0
+        if not 0 <= bc < BOARD_COLUMNS:
+            return None
+        if self.rotated:
+            bc = BOARD_COLUMNS - 1 - bc
+            ri = (9 if bc % 2 == 0 else 10) - ri
+        brow = ri + 1 if bc % 2 == 0 else ri
+        return (bc, brow) if brow in rows_in_column(bc) and self.window.holds(bc, brow) else None
+
+    def printed_hexes(self) -> Iterable[tuple[int, int]]:
+        """(column index, row number) of every printed hex of the board, in its own order
+        (column A top to bottom, then B, ...: VASL's column-major order)."""
+        for bc in range(BOARD_COLUMNS):
+            for brow in rows_in_column(bc):
+                yield bc, brow
 
 
 @dataclass(frozen=True, eq=False)
 class Grid:
     """The hex cells of a map of one or more geomorphic boards, with their geometry.
 
-    Cells are numbered column-major over the whole map: global column ``c`` (0 .. 32*nbx) and
-    row index ``r`` (0-based within the column: even-index columns have 10*nby rows, odd-index
-    columns 10*nby + 1).  All per-cell geometry is precomputed as numpy arrays.
+    Cells are numbered column-major over the whole map: global column ``c`` (0 .. ncols - 1)
+    and row index ``r`` (0-based within the column: even-index columns have ``nrows`` rows,
+    odd-index columns ``nrows + 1``).  A cropped board's hexes outside its crop are not cells
+    of the map (ids count the kept hexes only).  All per-cell geometry is precomputed as numpy
+    arrays.
     """
 
     boards: tuple[BoardPlacement, ...]
     nbx: int
     nby: int
+    #: every cell of the boards' rectangle, kept or not (the geometry a cropped map's is cut from)
+    whole_rectangle: bool = False
     ncols: int = field(init=False)
+    nrows: int = field(init=False)
     col: np.ndarray = field(init=False, repr=False)
     row: np.ndarray = field(init=False, repr=False)
     dy2: np.ndarray = field(init=False, repr=False)
@@ -167,6 +246,8 @@ class Grid:
     centre_x: np.ndarray = field(init=False, repr=False)
     centre_y: np.ndarray = field(init=False, repr=False)
     _first: np.ndarray = field(init=False, repr=False)
+    _sub: np.ndarray = field(init=False, repr=False)
+    _outside: Mapping[str, str] = field(init=False, repr=False)
     _names: tuple[str, ...] = field(init=False, repr=False)
     _lookup: Mapping[str, int] = field(init=False, repr=False)
 
@@ -194,19 +275,33 @@ class Grid:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        ncols = 32 * self.nbx + 1
+        ncols = max(b.origin[0] for b in self.boards) + BOARD_COLUMNS
+        nrows = max(b.origin[1] for b in self.boards) + BOARD_ROWS
+        if any(b.origin[0] % 2 or b.origin[0] < 0 or b.origin[1] < 0 for b in self.boards):
+            bad = next(b for b in self.boards if b.origin[0] % 2 or min(b.origin) < 0)
+            raise UsageError(f"board {bad.label!r} cannot lie at column {bad.origin[0]}, row "
+                             f"{bad.origin[1]} of the map: its hexes would not mesh with the "
+                             f"others'; expected a crop that meets its neighbour on a hex "
+                             f"column of the same kind (A, C, ... next to A, C, ...)")
         set_(self, "ncols", ncols)
-        per_col = 10 * self.nby + np.arange(ncols, dtype=np.int32) % 2  # rows_in_global_column
+        set_(self, "nrows", nrows)
+        per_col = nrows + np.arange(ncols, dtype=np.int32) % 2  # rows_in_global_column
         first = np.zeros(ncols + 1, dtype=np.int32)
         np.cumsum(per_col, out=first[1:])
         col = np.repeat(np.arange(ncols, dtype=np.int32), per_col)
         row = (np.arange(len(col), dtype=np.int32) - first[col]).astype(np.int32)
-        set_(self, "col", col)
-        set_(self, "row", row)
-        set_(self, "_first", first)
-        set_(self, "dy2", 2 * row + (1 - col % 2))
-        set_(self, "centre_x", col * HEX_WIDTH_PX)
-        set_(self, "centre_y", HEX_HEIGHT_PX / 2 + row * HEX_HEIGHT_PX - (col % 2) * HEX_HEIGHT_PX / 2)
+        # the hexes some board keeps (a crop leaves the others out of the map)
+        covered = np.zeros(len(col), bool)
+        for b in self.boards:
+            for bc, brow in b.printed_hexes():
+                if b.window.holds(bc, brow):
+                    c, r = b.cell_of(bc, brow)
+                    covered[int(first[c]) + r] = True
+        if self.whole_rectangle:
+            covered[:] = True
+        kept = np.flatnonzero(covered).astype(np.int32)
+        sub = np.full(len(col) + 1, -1, np.int32)      # full cell -> map hex (index -1: none)
+        sub[kept] = np.arange(len(kept), dtype=np.int32)
         # neighbours of every hex at once: cell(c + dc, r + dr) or -1 off the map
         offs = np.array(NEIGHBOUR_OFFSETS, dtype=np.int32)[col % 2]      # [n, 6, 2]
         c2 = col[:, None] + offs[:, :, 0]
@@ -215,25 +310,62 @@ class Grid:
         c2c = np.where(inside, c2, 0)
         inside &= (r2 >= 0) & (r2 < per_col[c2c])
         nb = np.where(inside, first[c2c] + r2, -1).astype(np.int32)
+        nb = sub[nb[kept]]
+        col, row = col[kept], row[kept]
+        set_(self, "col", col)
+        set_(self, "row", row)
+        set_(self, "_first", first)
+        set_(self, "_sub", sub)
+        set_(self, "dy2", 2 * row + (1 - col % 2))
+        set_(self, "centre_x", col * HEX_WIDTH_PX)
+        set_(self, "centre_y", HEX_HEIGHT_PX / 2 + row * HEX_HEIGHT_PX - (col % 2) * HEX_HEIGHT_PX / 2)
         set_(self, "neighbours", nb)
         names: list[str] = [""] * len(col)
         lookup: dict[str, int] = {}
+        outside: dict[str, str] = {}
         multi = len(self.boards) > 1
         for b in self.boards:
-            for bc in range(BOARD_COLUMNS):
-                for brow in rows_in_column(bc):
-                    h = self.cell(*b.cell_of(bc, brow))
-                    plain = f"{column_letters(bc)}{brow}"
-                    full = f"{b.label}{plain}"
-                    if not names[h]:
-                        names[h] = full if multi else plain
-                    lookup[full.upper()] = h
+            for bc, brow in b.printed_hexes():
+                plain = f"{column_letters(bc)}{brow}"
+                full = f"{b.label}{plain}"
+                if not b.window.holds(bc, brow):
+                    outside[full.upper()] = b.label
                     if not multi:
-                        lookup[plain] = h
+                        outside[plain] = b.label
+                    continue
+                h = self.cell(*b.cell_of(bc, brow))
+                if not names[h]:
+                    names[h] = full if multi else plain
+                lookup[full.upper()] = h
+                if not multi:
+                    lookup[plain] = h
         set_(self, "_names", tuple(names))
         set_(self, "_lookup", lookup)
-        freeze(self, "col", "row", "dy2", "neighbours", "centre_x", "centre_y", "_first", "_lookup")
+        set_(self, "_outside", {k: v for k, v in outside.items() if k not in lookup})
+        freeze(self, "col", "row", "dy2", "neighbours", "centre_x", "centre_y", "_first", "_sub",
+               "_lookup", "_outside")
         self._check_labels()
+
+    @property
+    def cropped(self) -> bool:
+        """True if a crop leaves some hexes of the boards' rectangle out of the map."""
+        return len(self.col) < int(self._first[-1])
+
+    @property
+    def kept(self) -> np.ndarray:
+        """int32 [n]: each map hex's index among all cells of the boards' rectangle."""
+        return np.flatnonzero(self._sub[:-1] >= 0).astype(np.int32)
+
+    @property
+    def remap(self) -> np.ndarray:
+        """int32 [cells + 1]: the map hex of each cell of the boards' rectangle, -1 where a
+        crop leaves it out (and at index -1)."""
+        return self._sub
+
+    def uncropped(self) -> "Grid":
+        """The boards' whole rectangle: every cell, whether a board's crop keeps it or not."""
+        return Grid(tuple(replace(b, window=WHOLE_BOARD) for b in self.boards), self.nbx, self.nby,
+                    whole_rectangle=True)
 
     def _check_labels(self) -> None:
         """UsageError unless every hex of every board can be addressed by its name: a label
@@ -249,23 +381,34 @@ class Grid:
             if sum(o.label.upper() == b.label.upper() for o in self.boards) > 1:
                 raise UsageError(f"board label {b.label!r} is used twice (labels are read "
                                  f"without regard to case)")
-            for bc in range(BOARD_COLUMNS):
-                name = f"{b.label}{column_letters(bc)}5"
+            for bc in range(b.window.col_lo, b.window.col_hi + 1):
+                brow = b.window.a_hi if bc % 2 == 0 else b.window.b_hi
+                if not b.window.holds(bc, brow):
+                    continue
+                name = f"{b.label}{column_letters(bc)}{brow}"
                 try:
                     ok = self.parse(name) == self._lookup[name.upper()]
                 except UsageError:
                     ok = False
                 if not ok:
                     raise UsageError(f"board label {b.label!r} cannot be told from the column "
-                                     f"letters: {name!r} does not name hex {column_letters(bc)}5 "
+                                     f"letters: {name!r} does not name hex "
+                                     f"{column_letters(bc)}{brow} "
                                      f"of board {b.label!r}; expected a label such as '2' or '2b'")
 
     # -- cells -------------------------------------------------------------------------------
     def rows_in_global_column(self, c: int) -> int:
-        return 10 * self.nby + (c % 2)
+        return self.nrows + (c % 2)
 
     def cell(self, c: int, r: int) -> int:
-        """The hex at global column ``c``, row index ``r``, or -1 if off the map."""
+        """The hex at global column ``c``, row index ``r``, or -1 if off the map (or cropped)."""
+        if 0 <= c < self.ncols and 0 <= r < self.rows_in_global_column(c):
+            return int(self._sub[int(self._first[c]) + r])
+        return -1
+
+    def full_cell(self, c: int, r: int) -> int:
+        """Index of (``c``, ``r``) among all cells of the boards' rectangle, cropped or not
+        (the pixel lookup's numbering); -1 outside the rectangle."""
         if 0 <= c < self.ncols and 0 <= r < self.rows_in_global_column(c):
             return int(self._first[c]) + r
         return -1
@@ -279,11 +422,11 @@ class Grid:
 
     @property
     def width_px(self) -> int:
-        return BOARD_WIDTH_PX * self.nbx
+        return board_px_x(self.ncols - BOARD_COLUMNS) + BOARD_WIDTH_PX
 
     @property
     def height_px(self) -> int:
-        return BOARD_HEIGHT_PX * self.nby
+        return board_px_y(self.nrows - BOARD_ROWS) + BOARD_HEIGHT_PX
 
     # -- names -------------------------------------------------------------------------------
     def name(self, h: Hex) -> str:
@@ -302,9 +445,13 @@ class Grid:
             if key in self._lookup:
                 return self._lookup[key]
             if board and len(self.boards) == 1 and board.upper() == self.boards[0].label.upper():
-                plain = f"{col}{row}"
-                if plain in self._lookup:
-                    return self._lookup[plain]
+                key = f"{col}{row}"
+                if key in self._lookup:
+                    return self._lookup[key]
+            if key in self._outside:
+                raise UsageError(f"hex {text!r} is outside the crop of board "
+                                 f"{self._outside[key]!r}: a cropped board keeps only the hexes "
+                                 f"inside its crop; expected a hex such as {self.name(0)!r}")
         boards = ", ".join(b.label for b in self.boards if b.label) or "unnamed"
         raise UsageError(
             f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
@@ -338,9 +485,12 @@ class Grid:
         return h
 
     def is_half_hex(self, h: Hex) -> bool:
-        """True for a half hex on the map's outer edge (columns A/GG, odd-column rows 0/last)."""
+        """True for a half hex on the map's outer edge (its first and last columns, and the
+        first and last rows of B-type columns; a crop's cut makes half hexes too)."""
         c, r = int(self.col[h]), int(self.row[h])
-        return c in (0, self.ncols - 1) or (c % 2 == 1 and r in (0, 10 * self.nby))
+        rows = self.row[self.col == c]
+        return c in (int(self.col[0]), int(self.col[-1])) or (
+            c % 2 == 1 and r in (int(rows.min()), int(rows.max())))
 
     # -- geometry ----------------------------------------------------------------------------
     def distance(self, a: Hex, b: Hex) -> int:
@@ -394,10 +544,11 @@ class Grid:
 
     def board_cells(self, i: int) -> np.ndarray:
         """int32 [346]: the hexes of board ``self.boards[i]`` in the order of the board's own
-        printed hexes (column A top to bottom, then B, ...: the ids of the board alone)."""
+        printed hexes (column A top to bottom, then B, ...: the ids of the board alone); -1
+        for a hex its crop leaves out."""
         b = self.boards[i]
-        return np.array([self.cell(*b.cell_of(bc, brow)) for bc in range(BOARD_COLUMNS)
-                         for brow in rows_in_column(bc)], np.int32)
+        return np.array([self.cell(*b.cell_of(bc, brow)) if b.window.holds(bc, brow) else -1
+                         for bc, brow in b.printed_hexes()], np.int32)
 
     @cached_property
     def owners(self) -> np.ndarray:
@@ -405,7 +556,8 @@ class Grid:
         join hex the later board of the two, right of or below the join, as VASL composes."""
         out = np.full(len(self.col), -1, np.int32)
         for i in sorted(range(len(self.boards)), key=lambda i: (self.boards[i].by, self.boards[i].bx)):
-            out[self.board_cells(i)] = i
+            cells = self.board_cells(i)
+            out[cells[cells >= 0]] = i
         out.setflags(write=False)
         return out
 
@@ -414,7 +566,8 @@ class Grid:
         """bool [n]: the hex lies on a join, two boards' half hexes forming one playing hex."""
         count = np.zeros(len(self.col), np.int32)
         for i in range(len(self.boards)):
-            count[self.board_cells(i)] += 1
+            cells = self.board_cells(i)
+            count[cells[cells >= 0]] += 1
         out: np.ndarray = count > 1
         out.setflags(write=False)
         return out
@@ -423,6 +576,6 @@ class Grid:
         """The board whose hex ``h`` is (for seam cells, the first board in layout order)."""
         c, r = int(self.col[h]), int(self.row[h])
         for b in self.boards:
-            if 32 * b.bx <= c <= 32 * b.bx + 32 and 10 * b.by <= r <= 10 * b.by + 10:
+            if b.printed_at(c, r) is not None:
                 return b
         raise AssertionError("cell outside every board")  # pragma: no cover

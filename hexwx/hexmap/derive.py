@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hexwx import _native as K
 from hexwx.frozen import freeze
 from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
 from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, upright_board_geometry
@@ -111,7 +112,7 @@ def derive(grid: Grid, geo: PixelGeometry, elevation: np.ndarray, terrain: np.nd
     depression = cat[centre] == Category.DEPRESSION
     centre_raw = centre.copy()
     # 6. inherent terrain filling the hex (after levels are created)
-    _inherent_pass(centre, geo.border, geo.width, geo.height, terrain, a["inherent"], lx, ly, loc, on)
+    K.inherent_pass(centre, geo.border, geo.width, geo.height, terrain, a["inherent"], lx, ly, loc, on)
     # 7. hexside pass 2, hex by hex in id order (VASL's column-major reset): own location
     #    point, then the side of a shared hexside a neighbour finished earlier has.  A
     #    neighbour not yet reset does not count, so where both location points of a hexside
@@ -162,28 +163,3 @@ def _derive_upright(out: dict[str, np.ndarray], grid: Grid, i: int, elevation: n
         out[name][h] = getattr(up, name)[u]
     for name in ("side_terrain", "loc_terrain", "loc_depression", "cliff"):
         out[name][h[:, None], turn[None, :]] = getattr(up, name)[u]
-
-
-def _inherent_pass(centre: np.ndarray, border: np.ndarray, W: int, H: int, terrain: np.ndarray,
-                   inherent: np.ndarray, lx: np.ndarray, ly: np.ndarray, loc: np.ndarray,
-                   on: np.ndarray) -> None:
-    """Replace ``centre[h]`` (int32, in place) by inherent terrain filling hex h: the first
-    inherent pixel, column by column inside the border's bounding box, whose nearest location
-    is the centre (LOS-SPEC 2.2 step 6).  The loop is C, in ``hexwx/_loskernel.c``."""
-    from hexwx._native import clib
-    if centre.dtype != np.int32 or not centre.flags.c_contiguous:
-        raise ValueError("centre must be a C-contiguous int32 array")
-    n = len(centre)
-    terrain = np.ascontiguousarray(terrain, np.uint8)
-    if terrain.shape != (W, H):
-        raise ValueError(f"terrain raster has shape {terrain.shape}, expected {(W, H)}")
-    inherent = np.ascontiguousarray(inherent, np.int8)
-    if inherent.shape != (256,):
-        raise ValueError("inherent needs one entry per terrain code (256)")
-    args = [np.ascontiguousarray(a, np.int32) for a in (border, lx, ly, loc, on)]
-    if args[0].shape != (n, 6, 2) or args[3].shape != (n, 6, 2) or args[4].shape != (n, 6):
-        raise ValueError("inherent pass needs border and loc [n, 6, 2] and on [n, 6]")
-    border, lx, ly, loc, on = args
-    clib().hexwx_inherent_pass(n, centre.ctypes.data, border.ctypes.data, W, H, terrain.ctypes.data,
-                               inherent.ctypes.data, lx.ctypes.data, ly.ctypes.data,
-                               loc.ctypes.data, on.ctypes.data)

@@ -23,6 +23,8 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from hexwx import _native as K
+from hexwx.errors import UsageError
 from hexwx.frozen import freeze
 from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_SIDE_PX,
                                  HEX_WIDTH_PX, Grid)
@@ -58,9 +60,12 @@ class _Lookup:
     first: np.ndarray
     nrows: np.ndarray
     turns: tuple[tuple[int, int, np.ndarray], ...] = ()
+    #: a cropped map: the lookup runs over the boards' whole rectangle, whose cell i is map
+    #: hex remap[i] (-1 for a hex the crop leaves out; remap[-1] = -1)
+    remap: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        freeze(self, "border", "first", "nrows")
+        freeze(self, "border", "first", "nrows", "remap")
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,6 +95,8 @@ class PixelGeometry:
         a plain map picture never pays for it."""
         k = self.lookup
         out = _grid_lookup_all(self.width, self.height, k.border, k.first, k.nrows)
+        if k.remap is not None:
+            out = k.remap[out]
         for x0, y0, cells in k.turns:
             rect = upright_board_geometry().hex_at[::-1, ::-1]
             out[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX] = np.where(
@@ -136,6 +143,8 @@ def build_geometry(grid: Grid, physical: bool = True) -> PixelGeometry:
 
 
 def _build(grid: Grid, physical: bool) -> PixelGeometry:
+    if grid.cropped:
+        return _cropped(grid, build_geometry(grid.uncropped(), physical))
     W, H = grid.width_px, grid.height_px
     # every hex at once
     X = np.asarray(grid.centre_x, np.float64)[:, None]   # [n, 1]: the exact centres
@@ -152,7 +161,7 @@ def _build(grid: Grid, physical: bool) -> PixelGeometry:
     on_map = np.ones((len(grid), 6), bool)
     for hexes, sides in ((c == 0, (4, 5)), (c == grid.ncols - 1, (1, 2)),
                          ((c % 2 == 1) & (r == 0), (0, 1, 5)),
-                         ((c % 2 == 1) & (r == 10 * grid.nby), (2, 3, 4))):  # odd columns' last row
+                         ((c % 2 == 1) & (r == grid.nrows), (2, 3, 4))):  # odd columns' last row
         on_map[np.ix_(hexes, sides)] = False
     first = np.array([grid.cell(c, 0) for c in range(grid.ncols)], np.int32)
     nrows = np.array([grid.rows_in_global_column(c) for c in range(grid.ncols)], np.int32)
@@ -163,6 +172,20 @@ def _build(grid: Grid, physical: bool) -> PixelGeometry:
         turns.append(_turn_board(grid, i, los_x, los_y, border, ext, loc))
     return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map,
                          _Lookup(composed, first, nrows, tuple(turns)), tuple(turned))
+
+
+def _cropped(grid: Grid, whole: PixelGeometry) -> PixelGeometry:
+    """The geometry of a cropped map: its hexes' part of the geometry of the boards' whole
+    rectangle (a hex keeps its printed shape and points; a crop only leaves hexes out)."""
+    if whole.turned:
+        raise UsageError("a layout with cropped boards cannot have boards turned round "
+                         "(rotated) yet; lay the boards upright or leave the crops out")
+    kept = grid.kept
+    lk = whole.lookup
+    return PixelGeometry(whole.width, whole.height, whole.los_x[kept], whole.los_y[kept],
+                         whole.border[kept], whole.ext[kept], whole.loc[kept],
+                         whole.side_on_map[kept],
+                         _Lookup(lk.border, lk.first, lk.nrows, (), grid.remap))
 
 
 def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border: np.ndarray,
@@ -185,16 +208,5 @@ def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border
     return BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by, cells
 
 
-def _grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
-                     nrows: np.ndarray) -> np.ndarray:
-    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6."""
-    from hexwx._native import clib
-    border = np.ascontiguousarray(border, np.int32)
-    first = np.ascontiguousarray(first, np.int32)
-    nrows = np.ascontiguousarray(nrows, np.int32)
-    if border.ndim != 3 or border.shape[1:] != (6, 2) or first.shape != nrows.shape:
-        raise ValueError("grid lookup needs border [n, 6, 2] and first/nrows per column")
-    out = np.empty((W, H), np.int32)
-    clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
-                                 len(first), out.ctypes.data)
-    return out
+#: (the module's name for it, so that tests can count the lookups a map load makes)
+_grid_lookup_all = K.grid_lookup_all

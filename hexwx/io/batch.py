@@ -189,6 +189,9 @@ def load_spec(path: str | Path) -> BatchSpec:
 
 # -- running -----------------------------------------------------------------------------------
 
+#: Seconds to reach a Dask scheduler (``--dask ADDRESS``) before giving up.
+DASK_CONNECT_SECONDS = 5
+
 @dataclass(frozen=True)
 class TaskResult:
     """What one task did: files written and skipped (already there)."""
@@ -235,14 +238,74 @@ def run_local(tasks: list[BatchTask], jobs: int,
                 on_done(results[-1])
         return results
     import multiprocessing as mp
+    import os
+    from concurrent.futures.process import BrokenProcessPool
     ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = [pool.submit(run_task, t) for t in tasks]
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_die_with,
+                               initargs=(os.getpid(),))
+    futures = {pool.submit(run_task, t): t for t in tasks}
+    try:
         for f in as_completed(futures):
-            results.append(f.result())
+            try:
+                results.append(f.result())
+            except BrokenProcessPool:
+                unfinished = [futures[g] for g in futures if not g.done() or g.exception()]
+                names = "; ".join(f"{t.map} under {t.state.name}" for t in unfinished[:3])
+                more = f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else ""
+                raise DataError(f"a batch worker process died (killed, or out of memory) while "
+                                f"running the jobs {names}{more}; their tables were not "
+                                f"written") from None
             if on_done:
                 on_done(results[-1])
+    except BaseException:
+        _stop(pool, tasks)       # an error, a dead worker, Ctrl-C, SIGTERM: nothing left running
+        raise
+    pool.shutdown()
     return results
+
+
+def _die_with(parent: int) -> None:
+    """In each worker process: exit when the batch's own process is gone, however it ended
+    (SIGKILL included), rather than run on holding memory and the output pipes."""
+    import os
+    import threading
+    import time
+
+    def gone() -> bool:
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        try:                     # (Linux: killed but not yet reaped is gone too)
+            with open(f"/proc/{parent}/stat", "rb") as fh:
+                stat = fh.read()
+            return stat[stat.rindex(b")") + 2:][:1] == b"Z"
+        except (OSError, ValueError):
+            return False
+
+    def watch() -> None:
+        while not gone():
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hexwx-parent-watch", daemon=True).start()
+
+
+def _stop(pool: ProcessPoolExecutor, tasks: list[BatchTask]) -> None:
+    """Kill the pool's workers, wait for them, and remove the temporary files of the tables
+    they were writing (hexwx.outputs: a dead writer's lock is released)."""
+    from hexwx.outputs import remove_stale_temporaries
+    workers = list(getattr(pool, "_processes", {}).values())   # (no public way to kill them)
+    for w in workers:
+        w.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
+    for w in workers:
+        w.join(5)
+    for t in tasks:
+        for lv in t.levels:
+            remove_stale_temporaries(t.output(lv), min_age=0)
 
 
 def _with_threads(t: BatchTask, threads: int) -> BatchTask:
@@ -271,7 +334,7 @@ def run_dask(tasks: list[BatchTask], address: str, jobs: int | None = None,
         per = 1 if opts.get("processes", True) else None
     else:
         try:
-            client = Client(address, timeout="20s")
+            client = Client(address, timeout=f"{DASK_CONNECT_SECONDS}s")
         except (OSError, TimeoutError) as exc:
             raise DataError(f"--dask {address}: cannot reach the scheduler: {exc}") from None
         per = None

@@ -34,7 +34,10 @@ import numpy as np
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, BoardPlacement, Grid
+from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX,
+                                 HEX_WIDTH_PX, WHOLE_BOARD, BoardPlacement, Grid, board_px_x,
+                                 board_px_y)
+from hexwx.io.crop import Crop, parse_crop
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
 from hexwx.io.overlays import OverlaySpec, parse_overlay
@@ -51,7 +54,8 @@ VASL_DIR_ENV = "HEXWX_VASL_DIR"
 #: The environment variable naming VASL's terrain table (hexwx.io.vasl reads it too).
 METADATA_ENV = "HEXWX_VASL_METADATA"
 
-_BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})$")
+_BOARD_RE = re.compile(r"^(?P<rot>[rR])?(?:bd|BD)?(?P<num>[0-9]{1,3}[a-zA-Z]?|[a-zA-Z][a-zA-Z0-9]{0,7})"
+                       r"(?:\[(?P<crop>[^\]]*)\])?$")
 
 
 @dataclass(frozen=True)
@@ -63,11 +67,13 @@ class BoardSpec:
     label: str = ""
     path: str | None = None      # an explicit archive path (else found in the board folder)
     ssr: tuple[str, ...] = ()    # SSRs for this board only (VASL saves give them per board)
+    crop: Crop | None = None     # the part of the board in play (hexwx.io.crop)
     overlays: tuple[OverlaySpec, ...] = ()   # VASL overlays laid on this board, in order
 
     @property
     def written(self) -> str:
-        return ("r" if self.rotated else "") + (self.path or self.number)
+        text = ("r" if self.rotated else "") + (self.path or self.number)
+        return text + (f"[{self.crop.text}]" if self.crop is not None else "")
 
 
 def parse_board(text: str) -> BoardSpec:
@@ -82,8 +88,9 @@ def parse_board(text: str) -> BoardSpec:
                          f"'bd02' or 'r02' (rotated)")
     num = m["num"]
     label = num.lstrip("0") or "0" if num[0].isdigit() else num
+    crop = None if m["crop"] is None else parse_crop(m["crop"], f"board {t!r}: crop")
     overlays = tuple(parse_overlay(o, f"board {t!r}") for o in extra)
-    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label, overlays=overlays)
+    return BoardSpec(number=num, rotated=bool(m["rot"]), label=label, overlays=overlays, crop=crop)
 
 
 def is_layout_text(text: str) -> bool:
@@ -93,7 +100,8 @@ def is_layout_text(text: str) -> bool:
 
 
 def parse_layout_text(text: str) -> list[list[BoardSpec]]:
-    """An inline layout: rows separated by ``/``, boards in a row by ``,``."""
+    """An inline layout: rows separated by ``/``, boards in a row by ``,``; a board may carry
+    a crop in brackets (``"02[A-P],03[P-GG]"``, :mod:`hexwx.io.crop`)."""
     return [[parse_board(b) for b in row.split(",")] for row in text.split("/")]
 
 
@@ -112,10 +120,11 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
             return BoardSpec(number=p.name, label=board_label(p) or p.stem, path=str(p))
         return parse_board(item)  # raises with the expected forms
     if isinstance(item, Mapping):
-        unknown = set(item) - {"board", "label", "ssr", "overlays"}
+        unknown = set(item) - {"board", "label", "ssr", "overlays", "crop"}
         if unknown or "board" not in item:
             raise UsageError(f"{where}: a board entry is {{board = \"r02\", label = \"2b\", "
-                             f"ssr = [...], overlays = [...]}} (board required), got {dict(item)!r}")
+                             f"ssr = [...], overlays = [...], crop = \"A-P;1-5\"}} (board "
+                             f"required), got {dict(item)!r}")
         spec = board_spec(item["board"], where)
         label = item.get("label", spec.label)
         if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,6}", label):
@@ -123,6 +132,12 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
         ssr = item.get("ssr", ())
         if not (isinstance(ssr, (list, tuple)) and all(isinstance(s, str) for s in ssr)):
             raise UsageError(f"{where}: ssr of board {spec.written!r} must be a list of SSR names")
+        crop = spec.crop
+        if "crop" in item:
+            if crop is not None:
+                raise UsageError(f"{where}: board {spec.written!r} is cropped twice (in its name "
+                                 f"and in crop = ...); give the crop once")
+            crop = parse_crop(item["crop"], f"{where}: crop of board {spec.written!r}")
         ovr = item.get("overlays", ())
         if not isinstance(ovr, (list, tuple)):
             raise UsageError(f"{where}: overlays of board {spec.written!r} must be a list like "
@@ -130,7 +145,8 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
         overlays = spec.overlays + tuple(
             o if isinstance(o, OverlaySpec) else parse_overlay(o, f"{where}: board {spec.written!r}")
             for o in ovr)
-        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr), overlays)
+        return BoardSpec(spec.number, spec.rotated, label, spec.path, tuple(ssr), crop=crop,
+                         overlays=overlays)
     raise UsageError(f"{where}: expected a board name like 'r02' or {{board = ..., label = ...}}, "
                      f"got {item!r}")
 
@@ -258,7 +274,8 @@ def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, 
     """The composed map, from the on-disk cache (:mod:`hexwx.io.mapcache`) when it holds it."""
     request: dict[str, Any] = {
         "specs": [[[s.number, s.rotated, s.label, s.path, list(s.ssr)]
-                   + ([[o.written for o in s.overlays]] if s.overlays else []) for s in row]
+                   + ([[o.written for o in s.overlays]] if s.overlays else [])
+                   + ([s.crop.text] if s.crop is not None else []) for s in row]
                   for row in specs],
         "meta": meta, "ssr": list(ssr), "name": name}
     if overlay_files or persist:
@@ -279,19 +296,23 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     nby, nbx = len(specs), len(specs[0])
     flat = [s for r in specs for s in r]
     turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
-    placements: list[BoardPlacement] = []
-    for by, row in enumerate(specs):
-        for bx, s in enumerate(row):
-            if turned:
-                placements.append(BoardPlacement(s.label, nbx - 1 - bx, nby - 1 - by, False))
-            else:
-                placements.append(BoardPlacement(s.label, bx, by, s.rotated))
+    if any(s.crop is not None for s in flat):
+        placements = cropped_placements(specs)
+    else:
+        placements = []
+        for by, row in enumerate(specs):
+            for bx, s in enumerate(row):
+                if turned:
+                    placements.append(BoardPlacement(s.label, nbx - 1 - bx, nby - 1 - by, False))
+                else:
+                    placements.append(BoardPlacement(s.label, bx, by, s.rotated))
     grid = Grid(tuple(placements), nbx, nby)
     W, H = BOARD_WIDTH_PX, BOARD_HEIGHT_PX
-    elevation = np.zeros((W * nbx, H * nby), np.int8)
-    terrain = np.zeros((W * nbx, H * nby), np.uint8)
+    elevation = np.zeros((grid.width_px, grid.height_px), np.int8)
+    terrain = np.zeros((grid.width_px, grid.height_px), np.uint8)
     stairs = np.zeros(len(grid), bool)
-    images: list[tuple[str, int, int, bool]] = []
+    images: list[tuple[str, int, int, bool, tuple[int, int, int, int] | None]] = []
+    crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int]]] = []
     art: list[tuple[int, str, str, int, int]] = []
     for i, (s, pl, (path, _)) in enumerate(zip(flat, placements, stamps)):
         r = _read(Path(path))
@@ -310,14 +331,23 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
                 raise DataError(f"board {s.written!r}: {exc}") from None
         if pl.rotated:
             elev, terr = elev[::-1, ::-1], terr[::-1, ::-1]
-        x0, y0 = W * pl.bx, H * pl.by
+        x0, y0 = board_px_x(pl.origin[0]), board_px_y(pl.origin[1])
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
+        clip = s.crop.rectangle() if s.crop is not None else None
+        if clip is not None:
+            crops.append((x0, y0, elev, terr, clip))
         cells = grid.board_cells(i)     # VASL's column-major order: the stairway bytes' order
-        stairs[cells[r.stairways[:len(cells)]]] = True
-        images.append((path, x0, y0, pl.rotated))
+        on_stairs = cells[r.stairways[:len(cells)]]
+        stairs[on_stairs[on_stairs >= 0]] = True
+        images.append((path, x0, y0, pl.rotated, clip))
+    # cropped boards placed close together overlap: each board's crop rectangle is its own
+    # (painted after the whole boards, which fill only what no crop claims)
+    for x0, y0, elev, terr, (cx, cy, cw, ch) in crops:
+        elevation[x0 + cx:x0 + cx + cw, y0 + cy:y0 + cy + ch] = elev[cx:cx + cw, cy:cy + ch]
+        terrain[x0 + cx:x0 + cx + cw, y0 + cy:y0 + cy + ch] = terr[cx:cx + cw, cy:cy + ch]
     written = "/".join(",".join(s.written for s in row) for row in specs)
-    label = name or (written if len(flat) > 1 else Path(stamps[0][0]).name)
+    label = name or (written if len(flat) > 1 or flat[0].crop else Path(stamps[0][0]).name)
     if ssr:
         label += f" ({', '.join(ssr)})"
     image = read_board_image(stamps[0][0]) if len(flat) == 1 and not placements[0].rotated else None
@@ -326,6 +356,37 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
                   stairways=_stairway_bytes(stairs), image_bytes=image,
                   board_images=tuple(images), overlay_art=tuple(art),
                   shown_turned=turned)
+
+
+def cropped_placements(specs: Sequence[Sequence[BoardSpec]]) -> list[BoardPlacement]:
+    """Where the boards of a layout with crops lie, as VASL places them: each board right of
+    the boards before it in its row and below those above it in its column, by their cropped
+    sizes (ASLMap.buildVASLMap).  Board (0, 0) keeps its own columns (a crop starting at hexrow
+    P keeps P at its printed place); a board whose hex columns would not mesh with the first
+    board's is refused by :class:`Grid`."""
+    rects = [[(s.crop.rectangle(f"board {s.written!r}: crop") if s.crop else
+               (0, 0, BOARD_WIDTH_PX, BOARD_HEIGHT_PX)) for s in row] for row in specs]
+    for row in specs:
+        for s in row:
+            if s.rotated:
+                raise UsageError(f"board {s.written!r}: a layout with cropped boards cannot have "
+                                 f"boards turned round (rotated) yet; lay the boards upright or "
+                                 f"leave the crops out")
+    out: list[tuple[BoardSpec, int, int, int, int]] = []
+    for by, row in enumerate(specs):
+        for bx, s in enumerate(row):
+            x = sum(rects[by][k][2] for k in range(bx))
+            y = sum(rects[k][bx][3] for k in range(by))
+            cx, cy = rects[by][bx][:2]
+            out.append((s, bx, by, round((x - cx) / HEX_WIDTH_PX), round((y - cy) / HEX_HEIGHT_PX)))
+    c_first, r_first = out[0][3], out[0][4]
+    col_shift = -min(c - c_first for _s, _bx, _by, c, _r in out)
+    col_shift += col_shift % 2
+    row_shift = -min(r - r_first for _s, _bx, _by, _c, r in out)
+    return [BoardPlacement(s.label, bx, by, s.rotated, c - c_first + col_shift,
+                           r - r_first + row_shift,
+                           s.crop.window(f"board {s.written!r}: crop") if s.crop else WHOLE_BOARD)
+            for s, bx, by, c, r in out]
 
 
 def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:

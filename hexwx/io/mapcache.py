@@ -49,7 +49,7 @@ import stat as statmod
 import time
 import weakref
 import zlib
-from dataclasses import fields
+from dataclasses import astuple, fields
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
@@ -58,7 +58,7 @@ from numpy.lib import format as npformat
 
 from hexwx._cache import megabytes_setting
 from hexwx.hexmap.board import HexMap, seed
-from hexwx.hexmap.coords import BoardPlacement, Grid
+from hexwx.hexmap.coords import BoardPlacement, Grid, HexWindow
 from hexwx.hexmap.derive import HexTerrain
 from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
@@ -82,9 +82,9 @@ DEFAULT_MAX_MB = 1024
 CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py",
         "limits.py", "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
-        "hexmap/transform.py", "io/edit_tables.py", "io/layout.py", "io/layout_edits.py",
-        "io/mapcache.py", "io/mapfile.py", "io/overlays.py", "io/ssr.py", "io/tomlfile.py",
-        "io/vasl.py",
+        "hexmap/transform.py", "io/crop.py", "io/edit_tables.py", "io/layout.py",
+        "io/layout_edits.py", "io/mapcache.py", "io/mapfile.py", "io/overlays.py", "io/ssr.py",
+        "io/tomlfile.py", "io/vasl.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
         "weather/asl/state.py", "weather/asl/terrain_changes.py")
 
@@ -202,6 +202,10 @@ _ALIGN = 64
 _HEAD_CRC = 8
 
 
+#: This user's id (None where there is none: Windows, whose folders have no POSIX modes).
+_UID: int | None = os.getuid() if hasattr(os, "getuid") else None
+
+
 def _private(folder: Path) -> bool:
     """Whether ``folder`` is a folder of this user that no one else may write to: entries in
     any other folder could be replaced by another user, so the cache is not used there."""
@@ -209,7 +213,9 @@ def _private(folder: Path) -> bool:
         st = os.stat(folder)
     except OSError:
         return False
-    return statmod.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+    if _UID is None:
+        return statmod.S_ISDIR(st.st_mode)
+    return statmod.S_ISDIR(st.st_mode) and st.st_uid == _UID and not st.st_mode & 0o022
 
 
 def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
@@ -306,11 +312,10 @@ def _slurp(path: Path) -> np.ndarray | None:
     later cannot touch a map in use (a mapped file cut short kills its reader with SIGBUS),
     and a FIFO or device at the name is never waited on."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
-        getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        st = os.fstat(fd)
-        if not statmod.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+        getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags), "rb", buffering=0) as fh:
+        st = os.fstat(fh.fileno())
+        if not statmod.S_ISREG(st.st_mode) or (_UID is not None and st.st_uid != _UID):
             return None
         size = st.st_size
         buf = np.empty(size + _ALIGN, np.uint8)
@@ -318,14 +323,12 @@ def _slurp(path: Path) -> np.ndarray | None:
         data = buf[start:start + size]
         view, got = memoryview(data.data), 0
         while got < size:
-            n = os.readv(fd, [view[got:]])
-            if n <= 0:
+            n = fh.readinto(view[got:])
+            if not n:
                 return None   # cut short while read
             got += n
-        if os.read(fd, 1):
+        if fh.read(1):
             return None       # grew while read
-    finally:
-        os.close(fd)
     buf.flags.writeable = data.flags.writeable = False
     return data
 
@@ -487,8 +490,9 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if isinstance(v, np.ndarray):
             put(f"geometry.{f.name}", v)
         elif isinstance(v, _Lookup):         # what the pixel lookup is made from
-            for name in ("border", "first", "nrows"):
-                put(f"geometry.lookup.{name}", getattr(v, name))
+            for name in ("border", "first", "nrows", "remap"):
+                if getattr(v, name) is not None:
+                    put(f"geometry.lookup.{name}", getattr(v, name))
             for i, (_x0, _y0, cells) in enumerate(v.turns):
                 put(f"geometry.lookup.turns.{i}", cells)
             plain[f.name] = [[int(x0), int(y0)] for x0, y0, _cells in v.turns]
@@ -517,7 +521,8 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
               "overlay_art": [list(o) for o in m.overlay_art],
               "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
-              "grid": {"boards": [[b.label, b.bx, b.by, b.rotated] for b in m.grid.boards],
+              "grid": {"boards": [[b.label, b.bx, b.by, b.rotated, b.col0, b.row0,
+                                   list(astuple(b.window))] for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
               "table": _table_record(m.table), "geometry": plain, "kernel": nested("kernel", km),
               "kernel_terrain": len(kt),
@@ -530,8 +535,10 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     for name, target in header["alias"].items():
         arrays[name] = arrays[target]
     gr = header["grid"]
-    grid = Grid(tuple(BoardPlacement(str(lb), int(bx), int(by), bool(rot))
-                      for lb, bx, by, rot in gr["boards"]), int(gr["nbx"]), int(gr["nby"]))
+    grid = Grid(tuple(BoardPlacement(str(lb), int(bx), int(by), bool(rot),
+                                     None if c0 is None else int(c0), None if r0 is None else int(r0),
+                                     HexWindow(*(int(v) for v in win)))
+                      for lb, bx, by, rot, c0, r0, win in gr["boards"]), int(gr["nbx"]), int(gr["nby"]))
     image = arrays.get("image_bytes")
     m = HexMap(name=header["name"], grid=grid, table=_table(header["table"]),
                elevation=arrays["elevation"], terrain=arrays["terrain"],
@@ -539,8 +546,9 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                image_bytes=None if image is None else image.tobytes(),
                move_overrides=header["move_overrides"], roads=arrays.get("roads"),
                fills=arrays.get("fills"),
-               board_images=tuple((str(p), int(x), int(y), bool(r))
-                                  for p, x, y, r in header["board_images"]),
+               board_images=tuple((str(p), int(x), int(y), bool(r),
+                                   None if c is None else (int(c[0]), int(c[1]), int(c[2]), int(c[3])))
+                                  for p, x, y, r, c in header["board_images"]),
                overlay_art=tuple((int(i), str(a), str(e), int(x), int(y))
                                  for i, a, e, x, y in header.get("overlay_art", ())),
                shown_turned=bool(header.get("shown_turned", False)))
@@ -550,7 +558,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
         if f.name == "lookup":
             geo_args[f.name] = _Lookup(
                 border=arrays["geometry.lookup.border"], first=arrays["geometry.lookup.first"],
-                nrows=arrays["geometry.lookup.nrows"],
+                nrows=arrays["geometry.lookup.nrows"], remap=arrays.get("geometry.lookup.remap"),
                 turns=tuple((int(x0), int(y0), arrays[f"geometry.lookup.turns.{i}"])
                             for i, (x0, y0) in enumerate(v)))
         else:

@@ -7,10 +7,11 @@ has its ESCs escaped with a backslash (VASSAL's ``SequenceEncoder``: a delimiter
 element is preceded by ``\\``; an element ending in ``\\`` or quoted in ``'`` is wrapped in
 quotes).  The commands read here:
 
-* ``bd<TAB>X<TAB>Y<TAB>NAME<TAB>[CROP x y w h<TAB>]VER<TAB>ver<TAB>[OVR<TAB>name<TAB>h1<TAB>h2<TAB>]*
-  [SSR<TAB>rules][<TAB>ZOOM<TAB>z]``, repeated (``bd<TAB>`` again) for every board: the board
-  at column X, row Y of the layout, ``r`` before NAME = turned 180 degrees (VASL's
-  ``ASLBoard.getState``).
+* ``bd<TAB>X<TAB>Y<TAB>NAME<TAB>[x<TAB>y<TAB>w<TAB>h<TAB>]VER<TAB>ver<TAB>[OVR<TAB>name<TAB>h1<TAB>h2<TAB>]*
+  [SSR<TAB>rules][<TAB>ZOOM<TAB>z][<TAB>FH<TAB>true|false]``, repeated (``bd<TAB>`` again) for
+  every board: the board at column X, row Y of the layout, ``r`` before NAME = turned 180
+  degrees, ``x y w h`` its crop (VASL's ``ASLBoard.getState``; :func:`parse_board_command`).
+  ``bd<TAB>`` alone: no boards chosen yet.
 * ``+/id/type/state``: a piece.  Type and state are VASSAL trait chains: the outermost trait
   first, each inner chain tab-joined and escaped one level deeper, the basic piece last
   (``piece;clone;delete;image;name`` with state ``map;x;y;...``).  ``x, y`` are pixels of the
@@ -184,6 +185,8 @@ class SaveBoard:
     ssr: tuple[str, ...] = ()
     zoom: float = 1.0
     copy_label: str = ""          # set for a second copy of a board: "2b", "2c", ...
+    full_hex: bool | None = None  # FH: the crop was made to the nearest full hex row
+    extras: tuple[str, ...] = ()  # fields of newer VASL versions hexwx does not know
 
     @property
     def written(self) -> str:
@@ -214,62 +217,69 @@ class SaveBoard:
 _INT = re.compile(r"-?\d{1,9}$")
 #: The board magnifications read (VASL offers 0.25 to 4).
 _ZOOMS = (0.01, 100.0)
+#: A field keyword of a board entry: upper-case letters only (VER, OVR, SSR, ZOOM, FH and any
+#: newer one).  VASL's terrain SSR names all have lower-case letters (NoGrain, WoodsToBrush).
+_KEYWORD = re.compile(r"[A-Z]{2,}$")
+#: Keywords and how many values follow them (SSR: every value up to the next keyword; OVR may
+#: add a fourth, VASL's "persist elevation" true/false).
+_FIELD_VALUES = {"VER": 1, "OVR": 3, "ZOOM": 1, "FH": 1}
 
 
 def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
-    """The boards of a ``bd`` command; DataError naming the save on a malformed one."""
+    """The boards of a ``bd`` command (none for ``bd<TAB>`` alone: no map chosen yet);
+    DataError naming the save on a malformed one.
+
+    Per board, after ``X Y [r]NAME``: an optional crop ``x y w h`` (board pixels, -1 = that
+    side uncropped; both sizes -1 or 0 = no crop, as VASL reads it), then keyword fields in any
+    order: ``VER v``, ``OVR name hex1 hex2 [true|false]`` (an overlay, kept as the string
+    ``"name hex1 hex2[ persist]"`` in :attr:`SaveBoard.overlays` for :mod:`hexwx.io.overlays`:
+    never an SSR), ``SSR`` followed by terrain SSR names up to the next keyword, ``ZOOM z``,
+    ``FH true|false`` (newer VASL: the crop was made to the nearest full hex row; the hexes it
+    keeps are the same).  Any other upper-case keyword is a field of a newer VASL: it and its
+    values (up to the next keyword) are kept in :attr:`SaveBoard.extras`, never read as SSRs.
+    """
     count = cmd.count("bd\t")   # checked before any board is read (their layout is quadratic)
     if count > LAYOUT_BOARDS.value:
         raise DataError(f"{source}: {count:,} boards exceeds {LAYOUT_BOARDS.describe()}")
     boards = []
     for chunk in cmd.split("bd\t")[1:]:
-        f = chunk.split("\t")
-        if len(f) < 3 or not (_INT.match(f[0]) and _INT.match(f[1])) or not f[2].strip():
+        f = [t.strip() for t in chunk.split("\t")]
+        if not any(f):
+            continue                  # "bd<TAB>" and nothing else: no board chosen yet
+        if len(f) < 3 or not (_INT.match(f[0]) and _INT.match(f[1])) or not f[2]:
             raise DataError(f"{source}: malformed board entry 'bd\\t{chunk[:40]}' in the save; "
                             f"expected bd<TAB>X<TAB>Y<TAB>NAME")
-        name = f[2].strip()
+        name = f[2]
         rotated = name.startswith("r") and len(name) > 1
         if rotated:
             name = name[1:]
-        rest = f[3:]
+        rest = [t for t in f[3:] if t]
         crop = None
         if len(rest) >= 4 and all(_INT.match(t) for t in rest[:4]):
             crop = (int(rest[0]), int(rest[1]), int(rest[2]), int(rest[3]))
             rest = rest[4:]
-        version = ""
-        overlays: list[str] = []
-        ssr: tuple[str, ...] = ()
-        zoom = 1.0
-        i = 0
-        while i < len(rest):
-            tok = rest[i]
-            if tok == "VER" and i + 1 < len(rest):
-                version, i = rest[i + 1], i + 2
-            elif tok == "OVR":
-                overlays.append(" ".join(t for t in rest[i + 1:i + 4] if t))
-                i += 4
-                if i < len(rest) and rest[i].lower() == "true":   # VASL's "persist elevation"
-                    overlays[-1] += " persist"
-                    i += 1
-            elif tok == "SSR":
-                tail = "\t".join(rest[i + 1:])
-                tail = tail.split("\tZOOM\t")[0]
-                ssr = tuple(tail.split())
-                if "\tZOOM\t" in "\t".join(rest[i + 1:]):
-                    z = "\t".join(rest[i + 1:]).split("\tZOOM\t")[1].split("\t")[0]
-                    zoom = _zoom(z, source, name)
-                break
-            elif tok == "ZOOM" and i + 1 < len(rest):
-                zoom, i = _zoom(rest[i + 1], source, name), i + 2
-            else:
-                i += 1
         if crop is not None and crop[2] <= 0 and crop[3] <= 0:
             crop = None
+        fields = _keyword_fields(rest)
+        version = next((v[0] for k, v in fields if k == "VER" and v), "")
+        overlays = tuple(" ".join(v[:3]) + (" persist" if v[3:4] and v[3].lower() == "true" else "")
+                         for k, v in fields if k == "OVR")
+        ssr = tuple(s for k, v in fields if k == "SSR" for s in v)
+        zoom = 1.0
+        full_hex: bool | None = None
+        extras: list[str] = []
+        for k, v in fields:
+            if k == "ZOOM" and v:
+                zoom = _zoom(v[0], source, name)
+            elif k == "FH":
+                if not v or v[0].lower() not in ("true", "false"):
+                    raise DataError(f"{source}: board {name}: FH {' '.join(v)!r} is not true or "
+                                    f"false")
+                full_hex = v[0].lower() == "true"
+            elif k not in _FIELD_VALUES and k != "SSR":
+                extras.append(" ".join([k, *v]).strip())
         boards.append(SaveBoard(name, int(f[0]), int(f[1]), rotated, version, crop,
-                                tuple(overlays), ssr, zoom))
-    if not boards:
-        raise DataError(f"{source}: the board command names no board; expected "
-                        f"bd<TAB>X<TAB>Y<TAB>NAME")
+                                overlays, ssr, zoom, full_hex=full_hex, extras=tuple(extras)))
     seen: dict[str, int] = {}
     for i, b in enumerate(boards):
         n = seen.get(b.label, 0)
@@ -279,6 +289,30 @@ def parse_board_command(cmd: str, source: str) -> tuple[SaveBoard, ...]:
                 raise DataError(f"{source}: board {b.name} is laid {n + 1} times; expected at most 25 copies")
             boards[i] = replace(b, copy_label=f"{b.label}{'bcdefghijklmnopqrstuvwxyz'[n - 1]}")
     return tuple(boards)
+
+
+def _keyword_fields(tokens: list[str]) -> list[tuple[str, list[str]]]:
+    """(keyword, values) of a board entry's fields, in order.  SSR names may also come as one
+    space-separated field; a token before the first keyword is a field of its own (extras)."""
+    words = [w for t in tokens for w in t.split()]
+    out: list[tuple[str, list[str]]] = []
+    i = 0
+    while i < len(words):
+        k = words[i]
+        if not _KEYWORD.match(k):
+            out.append(("", [k]))          # a stray value: kept as an extra
+            i += 1
+            continue
+        n = _FIELD_VALUES.get(k)
+        j = i + 1
+        while j < len(words) and (n is None or j - i - 1 < n) and not (
+                _KEYWORD.match(words[j]) and (n is None or k == "SSR")):
+            j += 1
+        if k == "OVR" and j < len(words) and words[j].lower() in ("true", "false"):
+            j += 1                             # VASL's "persist elevation" flag
+        out.append((k, words[i + 1:j]))
+        i = j
+    return out
 
 
 def _zoom(text: str, source: str, board: str) -> float:
@@ -398,6 +432,8 @@ class VaslSave:
 
     def _check_grid(self) -> None:
         cells = [(b.x, b.y) for b in self.boards]
+        if not cells:
+            return                    # no boards yet: a map is refused when asked for (rows)
         if len(set(cells)) != len(cells):
             dup = next(c for c in cells if cells.count(c) > 1)
             raise DataError(f"{self.source}: two boards at layout column {dup[0]}, row {dup[1]}")
@@ -409,9 +445,16 @@ class VaslSave:
                             f"the same number of boards")
 
     # -- layout ----------------------------------------------------------------------------
+    def require_boards(self) -> None:
+        """DataError in one line if the save has no boards (its board command is empty)."""
+        if not self.boards:
+            raise DataError(f"{self.source}: the save has no boards (its board command is empty: "
+                            f"no map was chosen in VASL yet); expected a save with boards")
+
     @property
     def rows(self) -> list[list[SaveBoard]]:
         """The boards as layout rows, top to bottom, each left to right."""
+        self.require_boards()
         nx = max(b.x for b in self.boards) + 1
         ny = max(b.y for b in self.boards) + 1
         at = {(b.x, b.y): b for b in self.boards}
@@ -468,14 +511,18 @@ class VaslSave:
         return [pc for pc in self.pieces if self.locate(pc) is None]
 
     # -- what hexwx cannot compose ---------------------------------------------------------
-    def unsupported(self) -> list[str]:
-        """Board features hexwx does not apply to the map, one phrase each (empty if none).
-        Overlays are applied (:mod:`hexwx.io.overlays`)."""
+    def unsupported(self, *, with_crops: bool = False) -> list[str]:
+        """Board features hexwx does not apply to the map, one phrase each (empty if none);
+        ``with_crops``: every crop too (what --ignore-board-extras leaves out).  Overlays are
+        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts of
+        upright boards."""
         out = []
+        turned = any(b.rotated for b in self.boards)   # crops are composed with upright boards
         for b in self.boards:
-            if b.crop is not None:
+            if b.crop is not None and (turned or with_crops):
                 out.append(f"board {b.written} is cropped to x={b.crop[0]} y={b.crop[1]} "
-                           f"w={b.crop[2]} h={b.crop[3]}")
+                           f"w={b.crop[2]} h={b.crop[3]}"
+                           + (" in a layout with turned boards" if turned and not with_crops else ""))
             if b.zoom != 1.0:
                 out.append(f"board {b.written} is magnified x{b.zoom:g}")
         return out
@@ -608,9 +655,11 @@ def unit_ids(placed: list[PlacedPiece]) -> list[str]:
 
 
 def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
-    """DataError naming the crops/overlays/zoom hexwx would not apply, unless ``ignore``."""
+    """DataError naming the overlays/zoom (and crops of turned boards) hexwx would not apply,
+    unless ``ignore``; DataError if the save has no boards."""
+    save.require_boards()
     bad = save.unsupported()
     if bad and not ignore:
-        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes whole, unmagnified "
-                        f"boards; give --ignore-board-extras to use the whole boards as they "
-                        f"are (pieces keep their hexes)")
+        raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
+                        f"crops only among upright boards; give --ignore-board-extras to use the "
+                        f"whole boards as they are (pieces keep their hexes)")

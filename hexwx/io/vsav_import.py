@@ -1,8 +1,9 @@
 """From a VASL save to hexwx: the save's map, and a hex scenario of its pieces.
 
-* :func:`load_save_map` composes the save's boards (with their SSRs and overlays) through
-  :func:`hexwx.io.layout.load_layout`.  Crops and magnified boards are refused with a
-  one-line error naming them unless ``ignore_board_extras`` asks for the whole boards.
+* :func:`load_save_map` composes the save's boards (with their SSRs, crops and overlays)
+  through :func:`hexwx.io.layout.load_layout`.  Magnified boards and crops of turned boards
+  are refused with a one-line error naming them unless ``ignore_board_extras`` asks for the
+  whole boards (no crops, no overlays).
 * :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
   and SSRs as the ``[map]`` table, one ``[[units]]`` entry per unit on the boards at its
   Location and one ``[[counters]]`` entry per LOS counter or location marker
@@ -27,7 +28,7 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
     save = read_save(path)
     check_supported(save, ignore=ignore_board_extras)
     from hexwx.io.layout import load_layout
-    rows, common = layout_spec(save, overlays=not ignore_board_extras)
+    rows, common = layout_spec(save, whole_boards=ignore_board_extras)
     try:
         return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata,
                            ssr=common + tuple(ssr), name=Path(path).name,
@@ -36,18 +37,35 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
         raise DataError(f"{path}: {exc}") from None
 
 
+def board_command_map(cmd: str, *, source: str = "board command", vasl_dir: str | Path | None = None,
+                      vasl_metadata: str | Path | None = None) -> Any:
+    """The map a save's ``bd`` command text describes (its boards, crops and SSRs), as
+    :func:`load_save_map` composes it; DataError naming ``source`` for what it cannot compose."""
+    from hexwx.io.layout import load_layout
+    from hexwx.io.vsav import parse_board_command
+    save = VaslSave(source, parse_board_command(cmd.strip("\x1b"), source), ())
+    check_supported(save)
+    rows, common = layout_spec(save)
+    try:
+        return load_layout(rows, vasl_dir=vasl_dir, metadata=vasl_metadata, ssr=common)
+    except HexwxError as exc:
+        raise DataError(f"{source}: {exc}") from None
+
+
 def common_ssr(save: VaslSave) -> tuple[str, ...]:
     """The SSRs every board of the save names, in the order of the first board."""
     first = save.boards[0].ssr
     return tuple(s for s in first if all(s in b.ssr for b in save.boards))
 
 
-def layout_spec(save: VaslSave, *, overlays: bool = True) -> tuple[list[list[Any]], tuple[str, ...]]:
+def layout_spec(save: VaslSave, *, whole_boards: bool = False) -> tuple[list[list[Any]], tuple[str, ...]]:
     """The layout rows and the SSRs of the whole map.
 
-    A row entry is the board name (``"r05"``), or ``{board, ssr, overlays}`` for a board with
-    SSRs of its own besides those every board has (which apply to the whole map, first) or
-    with overlays (left out when ``overlays`` is false: the whole boards as they are)."""
+    A row entry is the board name (``"r05"``), or ``{board, ssr, crop, overlays}`` for a board
+    with SSRs of its own besides those every board has (which apply to the whole map, first),
+    a crop (the save's pixel rectangle) or overlays; ``whole_boards`` leaves crops and
+    overlays out (the whole boards as they are)."""
+    save.require_boards()
     common = common_ssr(save)
     rows: list[list[Any]] = []
     for row in save.rows:
@@ -59,7 +77,9 @@ def layout_spec(save: VaslSave, *, overlays: bool = True) -> tuple[list[list[Any
                 entry["label"] = b.copy_label
             if own:
                 entry["ssr"] = own
-            if b.overlays and overlays:
+            if b.crop is not None and not whole_boards:
+                entry["crop"] = list(b.crop)
+            if b.overlays and not whole_boards:
                 entry["overlays"] = list(b.overlays)
             out.append(entry if len(entry) > 1 else b.written)
         rows.append(out)
@@ -67,7 +87,7 @@ def layout_spec(save: VaslSave, *, overlays: bool = True) -> tuple[list[list[Any
 
 
 def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], str] | None = None,
-                      m: Any = None, overlays: bool = True
+                      m: Any = None, whole_boards: bool = False
                       ) -> tuple[dict[str, Any], list[SavePiece]]:
     """The hex scenario of ``save`` as a TOML-ready dict, and the pieces off the boards.
 
@@ -76,13 +96,14 @@ def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], s
     entrenched, concealed, hidden); LOS counters and location markers become ``[[counters]]``.
     ``map_names`` turns a hex name into the map's own name for it (a join hex is named by the
     board above / left of the join); ``m``, the save's map, checks the levels.
+    ``whole_boards``: the boards without their crops and overlays (--ignore-board-extras).
     """
     from hexwx.io.vsav_pieces import save_contents
-    rows, common = layout_spec(save, overlays=overlays)
+    rows, common = layout_spec(save, whole_boards=whole_boards)
     map_table: dict[str, Any] = {"vasl_boards": rows}
     if common:
         map_table["ssr"] = list(common)
-    if save.persist_elevation and overlays:
+    if save.persist_elevation and not whole_boards:
         map_table["persist_elevation"] = True
     contents = save_contents(save, m, map_names)
     units = []

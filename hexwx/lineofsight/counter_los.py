@@ -434,6 +434,7 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
     oba_hit: dict[int, np.ndarray] = {}
     firer = np.zeros(n, bool)
     r_u = grid.ranges(ua, ub)
+    same = np.flatnonzero(s == t)
     for j, e in enumerate(prep.effects):
         ex, ey, reach = e.circle
         # first cuts: the hex lies within one hex of a shortest path between the ends, and the
@@ -447,7 +448,7 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
         ddx, ddy = dx[iu], dy[iu]
         off = np.abs(ddx * ey - ddy * ex - cross0[iu])      # distance from the line x length
         along = ddx * ex + ddy * ey - along0[iu]
-        near = (off <= slack) & (along >= -slack) & (along <= li * li + slack)
+        near = (off <= slack) & (along >= -slack) & (along <= li * li + slack) & (li > 0)
         # surely in: within the inner circle less a pixel, beside the segment's run (a run of
         # over MIN_RUN_PX: crosses() says so too); the rest get the exact test
         sure = near & (off <= (e.inner - 1.0) * li) & (along >= 0) & (along <= li * li)
@@ -457,6 +458,8 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
         if len(iu):
             on_u[iu] = _crosses_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
         idx = np.flatnonzero(on_u[inv])      # (an end hex is touched: the segment starts in it)
+        if len(same):                        # a pair within one hex meets only that hex's
+            idx = np.union1d(idx, same[s[same] == e.hex])
         if len(idx) == 0:
             continue
         ss, tt, s_e, t_e = s[idx], t[idx], se[idx], te[idx]

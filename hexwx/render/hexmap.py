@@ -163,6 +163,12 @@ def make_view(m: HexMap, *, scale: float = 1.0, window: Sequence[str | Hex] | No
         raise UsageError(f"scale must be a number from 0.05 to 4, got {scale!r}")
     W, H = m.grid.width_px, m.grid.height_px
     turned = bool(getattr(m, "shown_turned", False))   # drawn as VASL shows it
+    if window is None and m.grid.cropped:
+        # a cropped map: the crop, cut through the centres of its outer hexes
+        g = m.grid
+        return View(max(0, math.floor(g.centre_x.min())), max(0, math.floor(g.centre_y.min())),
+                    min(W, math.ceil(g.centre_x.max())), min(H, math.ceil(g.centre_y.max())),
+                    float(scale), turned=turned)
     if window is None:
         return View(0, 0, W, H, float(scale), turned=turned)
     if len(window) != 2:
@@ -401,7 +407,7 @@ def board_art(m: HexMap) -> Image.Image:
 def _compose_art(m: HexMap) -> Image.Image:
     size = (m.grid.width_px, m.grid.height_px)
     placed = m.board_images
-    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False)
+    if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False, None)
                       and not m.overlay_art):
         # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
@@ -412,7 +418,7 @@ def _compose_art(m: HexMap) -> Image.Image:
     from hexwx.io.overlays import board_pieces, paint
     from hexwx.io.vasl import read_board_image
     canvas = Image.new("RGB", size, (255, 255, 255))
-    for i, (path, x, y, rotated) in enumerate(placed):
+    for i, (path, x, y, rotated, clip) in enumerate(placed):
         data = read_board_image(path)
         if not data:
             raise UsageError(f"--background board: the archive {path} has no board image "
@@ -424,8 +430,19 @@ def _compose_art(m: HexMap) -> Image.Image:
         pieces = board_pieces(m.overlay_art, i)
         if pieces:
             art = paint(art, pieces)
-        canvas.paste(art.rotate(180) if rotated else art, (x, y))
+        paste_art(canvas, art.rotate(180) if rotated else art, x, y, clip)
     return canvas
+
+
+def paste_art(canvas: Image.Image, art: Image.Image, x: int, y: int,
+              clip: tuple[int, int, int, int] | None) -> None:
+    """Paste a board's art with its top left at map pixel (x, y); only its ``clip``
+    rectangle (board pixels: a cropped board's crop) when given."""
+    if clip is None:
+        canvas.paste(art, (x, y))
+    else:
+        cx, cy, cw, ch = clip
+        canvas.paste(art.crop((cx, cy, cx + cw, cy + ch)), (x + cx, y + cy))
 
 
 def _open_art(data: bytes, source: str) -> Image.Image:

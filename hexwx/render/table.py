@@ -182,6 +182,23 @@ def label_terrain(labels: Labels, table: Any, view: Frame) -> None:
         labels.place(label, size, cands)
 
 
+def draw_officers(d: ImageDraw.ImageDraw, table: Any, view: Frame, colours: dict[str, RGB],
+                  labels: Labels) -> None:
+    """Each officer (Huzzah! p.16) as a disc in his side's colour ringed in white and black at
+    the centre of his base, his id placed clear beside it."""
+    r = view.fpx(7)
+    size = label_px(view, 12)
+    for o in getattr(table, "officers", ()):
+        x, y = view.c(o.x, o.y)
+        col = colours.get(o.side) or side_colours([o.side])[o.side]
+        d.ellipse((x - r, y - r, x + r, y + r), fill=col, outline=(255, 255, 255), width=view.fpx(2))
+        d.ellipse((x - r - view.fpx(2), y - r - view.fpx(2), x + r + view.fpx(2), y + r + view.fpx(2)),
+                  outline=(0, 0, 0), width=view.fpx(1))
+        labels.block((x - r, y - r, x + r, y + r))
+        labels.place(f"{o.id} ({o.quality})", size,
+                     [(x, y - 2.2 * r), (x, y + 2.2 * r), (x + 5 * r, y), (x - 5 * r, y)])
+
+
 def label_units(labels: Labels, table: Any, view: Frame) -> None:
     """Each unit's id just behind it, or ahead of its arrows, or to a side, wherever it is clear."""
     size = label_px(view)
@@ -209,7 +226,8 @@ def label_units(labels: Labels, table: Any, view: Frame) -> None:
 
 def _side_colours(table: Any) -> dict[str, RGB]:
     """The colour of each side on the table (the one palette, :func:`style.side_colours`)."""
-    return side_colours(u.side for u in table.units)
+    return side_colours([u.side for u in table.units]
+                        + [o.side for o in getattr(table, "officers", ())])
 
 
 def draw_units(d: ImageDraw.ImageDraw, table: Any, view: Frame, colours: dict[str, RGB],
@@ -452,6 +470,7 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
         draw_visibility(d, table, view, vis, units, colours)
     draw_outlines(canvas, view, outlines)
     markers = draw_units(d, table, view, colours, labels)
+    draw_officers(d, table, view, colours, labels)
     label_units(labels, table, view)
     label_outlines(labels, view, outlines)
     label_terrain(labels, table, view)
@@ -463,7 +482,8 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
     captions += [sight_caption(s) for s in sights] + [range_caption(r) for r in ranges] + list(notes)
     image = downsample(canvas, view.size)
     entries = table_legend(kinds, colours, bool(sights), bool(ranges), vis is not None and visibility,
-                           outlines={o.kind for o in outlines})
+                           outlines={o.kind for o in outlines},
+                           officers=bool(getattr(table, "officers", ())))
     if legend:
         image = stack([image, legend_strip(entries, captions, image.width, size=15)])
     return Rendering(image=image, caption="\n".join(captions), markers=tuple(markers),
@@ -472,12 +492,12 @@ def render_table(obj: Any, *, turn: int = 1, sights: Sequence[Any] = (), ranges:
 
 
 #: Legend words of each outline kind.
-OUTLINE_LEGEND = {"reach": "where the order may take the bases", "charge": "charger squared up",
+OUTLINE_LEGEND = {"reach": "where the move may take it", "charge": "charger squared up",
                   "command": "command radius"}
 
 
 def table_legend(kinds: set[str], colours: dict[str, RGB], sights: bool, ranges: bool,
-                 vis: bool, size: int = 20, outlines: Iterable[str] = ()
+                 vis: bool, size: int = 20, outlines: Iterable[str] = (), officers: bool = False
                  ) -> list[tuple[Image.Image, str]]:
     out: list[tuple[Image.Image, str]] = []
     for k, (fill, pattern, ink, width) in TABLE_STYLES.items():
@@ -486,6 +506,8 @@ def table_legend(kinds: set[str], colours: dict[str, RGB], sights: bool, ranges:
                         swatch(size, fill, pattern, ink), k))
     for side, col in colours.items():
         out.append((marker_swatch(size, col, "square"), side))
+    if officers:
+        out.append((marker_swatch(size, (255, 255, 255), "circle"), "officer (side's colour)"))
     if vis:
         out.append((line_swatch(size, (0, 0, 0), 2, (4, 3)), "visibility limit"))
     if sights:

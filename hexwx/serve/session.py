@@ -326,7 +326,7 @@ class Session:
             return [[r(x), r(y)] for x, y in pts]
 
         from hexwx.render.style import side_colours_hex
-        colours = side_colours_hex(u.side for u in t.units)
+        colours = side_colours_hex([u.side for u in t.units] + [o.side for o in t.officers])
         turns = []
         for turn in range(1, sc.turns + 1):
             line, rep, vis = sc.weather_line(turn)
@@ -343,6 +343,9 @@ class Session:
                        "centre": [r(u.centre[0]), r(u.centre[1])],
                        "bases": [[[r(x), r(y)] for x, y in b.corners] for b in u.bases]}
                       for u in t.units],
+            "officers": [{"id": o.id, "side": o.side, "quality": o.quality,
+                          "command_radius": r(o.command_radius_cm), "position": [r(o.x), r(o.y)],
+                          "colour": colours.get(o.side)} for o in t.officers],
             "turns": turns,
         }
 
@@ -441,7 +444,8 @@ def _board_art(m: Any) -> bytes:
     from hexwx.io.vasl import read_board_image
     from hexwx.io.overlays import board_pieces, paint
     canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
-    for i, (path, x0, y0, rotated) in enumerate(m.board_images):
+    from hexwx.render.hexmap import paste_art
+    for i, (path, x0, y0, rotated, clip) in enumerate(m.board_images):
         data = read_board_image(path)
         if not data:
             continue
@@ -457,7 +461,7 @@ def _board_art(m: Any) -> bytes:
             art = paint(art, pieces)     # the overlays' art, as the terrain under them
         if rotated:
             art = art.rotate(180)
-        canvas.paste(art, (int(x0), int(y0)))
+        paste_art(canvas, art, int(x0), int(y0), clip)
     buf = _io.BytesIO()
     canvas.save(buf, "JPEG", quality=85)
     return buf.getvalue()

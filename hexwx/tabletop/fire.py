@@ -174,10 +174,15 @@ class FireAnswer:
         """The answer as the lines ``hexwx table --fire`` prints (without the heading)."""
         u = self.unit
         f = lambda v: "not given" if v is None else ruler(v, u)  # noqa: E731
-        lines = [f"sight: {'yes' if self.sight.visible else 'no'}: line of sight {self.sight.los}; "
-                 + self.sight.reason.split("; range")[0]
-                 + (f"; visibility {f(self.sight.visibility)}" if self.sight.visibility is not None
-                    else "")]
+        sight = self.sight
+        geometry = sight.reason.split("; range")[0]
+        if geometry.startswith(sight.los):
+            geometry = geometry[len(sight.los):].lstrip(": ")
+        vis = "" if sight.visibility is None else (
+            f"; within the visibility of {f(sight.visibility)}" if sight.within_visibility
+            else f"; beyond the visibility of {f(sight.visibility)}")
+        lines = [f"sight: {'yes' if sight.visible else 'no'}: line of sight {sight.los} "
+                 f"({geometry}){vis}"]
         lines.append(f"range: {ruler(self.range, u)} ({self.method})")
         if self.weapon_range is None:
             lines.append("weapon range: not given (the rule set gives none: set [ranges] or "

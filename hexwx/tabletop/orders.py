@@ -10,7 +10,8 @@ range" (seed 002 pp.18-20).  Only the distances and shapes; the order rolls stay
 * **Retire** (p.20): straight backwards up to half the full move, no turning, inclining or
   drifting; a group retires at most half the full move of its slowest unit.
 * **Charge** (p.19): an advance into contact, straight ahead, no drift.  :func:`charge` finds how
-  far ahead the first contact is, whether the move reaches it, which part of the charger
+  far ahead the first contact is, whether the move reaches it (and is not stopped first by what
+  stops an advance: dense terrain, water, another enemy), which part of the charger
   touches first (not the front: disordered, moved back 5 cm), which face of the enemy is
   charged -- the front when most of the charger's frontage would meet the enemy's front,
   otherwise the closest visible face seen from the charger's closer front corner -- and the
@@ -46,6 +47,12 @@ from hexwx.tabletop.sight import range_cm
 DRIFT_CM = 5.0
 #: Huzzah! p.19: a charger touching with anything but its front face moves back this far, cm.
 BOUNCE_CM = 5.0
+#: What a Huzzah! unit's reach outline is (``hexwx table --move UNIT --outline``, the viewer):
+#: the seed moves units only by these orders (its manoeuvre order is not in the seed's text).
+HUZZAH_REACH_READING = ("where an individual order may take the unit's bases this turn: an "
+                        "advance straight ahead with up to 5 cm drift at the end (p.19), a "
+                        "retire straight back up to half the move (p.20); an advance stops "
+                        "short of dense terrain, water and the enemy")
 #: Huzzah! p.18 "Out of range": heavy artillery range, cm.
 OUT_OF_RANGE_CM = 80.0
 
@@ -118,17 +125,18 @@ def _no_advance(table: TableTop, unit: Unit) -> list[tuple[Polygon, str]]:
     return out
 
 
-def advance_stop(table: TableTop, unit: Unit, distance_cm: float) -> tuple[float, str | None]:
+def advance_stop(table: TableTop, unit: Unit, distance_cm: float, *,
+                 ignore: str | None = None) -> tuple[float, str | None]:
     """How far ``unit`` may advance straight ahead within ``distance_cm``, and what stops it:
     dense terrain it is not in ("an advance order cannot be used to occupy or leave dense
     terrain", p.19), water (reading: impassable, as :data:`~hexwx.tabletop.model.TERRAIN_KINDS`
     says) -- neither for a road column on a road (passing through; a bridge or ford) -- and an
-    enemy unit (touching it is a charge, p.19)."""
+    enemy unit (touching it is a charge, p.19) other than ``ignore`` (a charge's target)."""
     ahead, _ = axes(unit.facing)
     far = distance_cm + 1.0
     stops = [(g, what) for g, what in _no_advance(table, unit)]
     stops += [(b.polygon, f"enemy unit {e.id!r}: moving into contact is a charge (p.19)")
-              for e in table.units if e.side != unit.side for b in e.bases]
+              for e in table.units if e.side != unit.side and e.id != ignore for b in e.bases]
     best, why = distance_cm, None
     for base in unit.bases:
         for g, what in stops:
@@ -274,7 +282,10 @@ def charge(table: TableTop, charger_id: str, target_id: str) -> Charge:
                       ("the target is not straight ahead: a charge cannot turn or drift (p.19)",))
     dist, point = first
     touch = min(faces(charger), key=lambda f: LineString([f.a, f.b]).distance(Point(point)))
-    reaches = dist <= allow + 1e-9
+    stop, what = advance_stop(table, charger, min(dist, allow), ignore=target.id)
+    reaches = dist <= allow + 1e-9 and what is None
+    if what is not None:
+        notes.append(f"stopped {stop:.3g} cm ahead by {what}, before the contact")
     if touch.kind != "front":
         notes.append(f"contact with its {touch.name}, not its front face: the charger is "
                      f"disordered and moved back {BOUNCE_CM:g} cm (p.19)")
@@ -293,7 +304,7 @@ def charge(table: TableTop, charger_id: str, target_id: str) -> Charge:
                 f"({corner[0]:.3g}, {corner[1]:.3g}) (p.19)")
     if target.formation == "square":
         notes.append("a square has no flank or rear (p.22)")
-    if not reaches:
+    if dist > allow + 1e-9:
         notes.append(f"contact is {dist:.3g} cm ahead, beyond the move of {allow:g} cm")
     squared = square_up(charger, face) if reaches else ()
     return Charge(charger.id, target.id, allow, dist, reaches, touch.kind, face.name, rule,

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.geometry import MultiPoint, Polygon
 from shapely.ops import nearest_points, unary_union
 from shapely.geometry.base import BaseGeometry
 
@@ -473,7 +473,8 @@ def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
             bits.append("partly blocked by unit " + ", ".join(repr(p) for p in partly_units))
         reason = "; ".join(bits)
     else:
-        reason = f"clear: all {len(viewer.bases)} bases have a line"
+        reason = ("clear: its base has a line" if len(viewer.bases) == 1 else
+                  f"clear: all {len(viewer.bases)} bases have a line")
     reason += f"; range {ruler(table.to_unit(rng), u)}; {why}"
     if visibility_cm is not None and not ok:
         rule = VISIBILITY_RULE[rules]

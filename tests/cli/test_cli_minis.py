@@ -173,3 +173,15 @@ def test_huzzah_dense_fog_does_not_say_unlimited(capsys: pytest.CaptureFixture[s
     fog, clear = out.split("turn  4")
     assert code == 0 and "unlimited" not in fog and "visibility not set" in fog
     assert "foul weather, Huzzah! p.10" in fog and "visibility unlimited" in clear
+
+
+def test_docs_seed_24_example_is_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/minis-weather.md's example: doubles on turns 3 and 5 with no throw on turn 4 are not
+    # "two consecutive Turns" (seed 000 Fog and Mist): turn 5 is mist.
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "minis-weather.md").read_text()
+    start = doc.index("$ hexwx minis weather --rules agv --turns 6 --seed 24\n")
+    block = doc[start:doc.index("```", start)].splitlines()[1:]
+    code, out, _ = cli(capsys, "minis", "weather", "--rules", "agv", "--turns", "6", "--seed", "24")
+    assert code == 0 and out.rstrip().splitlines() == block
+    assert any(line.startswith("turn  5  mist") for line in block)

@@ -187,13 +187,17 @@ def test_bad_saves_are_one_line_errors(tmp_path: Path, capsys):
     assert "NoSuchRule" in _one_line_error(capsys, badssr, "los", badssr, "A1", "A2")
 
 
-def test_crop_and_overlay_are_named_or_explicitly_ignored(tmp_path: Path, capsys):
+def test_crop_is_applied_and_overlay_named_or_explicitly_ignored(tmp_path: Path, capsys):
     vasl_dir()
+    # board 01 from pixel 562 (hexrow K) on: hexes left of K do not exist on the map
     cropped = write_save(tmp_path / "crop.vsav", save_text(
         [board_command("0\t0\t01\t562\t0\t1238\t645\tVER\t6.1")]))
-    err = _one_line_error(capsys, cropped, "los", cropped, "K3", "K5")
-    assert "cropped" in err and "--ignore-board-extras" in err
-    rc, out, err = run(capsys, "los", cropped, "K3", "K5", "--ignore-board-extras")
+    rc, out, err = run(capsys, "los", cropped, "K3", "K5")
+    assert rc == 0, err
+    rc, out, err = run(capsys, "los", cropped, "C3", "K5")
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err
+    assert "'C3'" in err and "outside the crop" in err
+    rc, out, err = run(capsys, "los", cropped, "C3", "K5", "--ignore-board-extras")
     assert rc == 0, err
 
 

@@ -222,3 +222,33 @@ def test_order_drawn_to_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert Image.open(out).size[0] == 1600
     code, _, err = run(capsys, "table", HUZZAH, "--move", "french-1", "-o", str(out))
     assert code == 2 and "-o goes with --advance" in err
+
+
+def test_huzzah_move_outline_is_advance_and_retire_not_a_circle(
+        capsys: pytest.CaptureFixture[str], line_file: str) -> None:
+    # A: one 4 cm infantry base in line at (50, 10) facing north, 15 cm (p.20).  Advance: 15 cm
+    # straight ahead with 5 cm drift, (4 + 10) x (4 + 15) = 266 sq cm; retire: 7.5 cm straight
+    # back, 4 x 11.5 = 46; they share the base (16): 296 sq cm -- not the bases grown by 15 cm
+    # every way (about 16 + 4 x 4 x 15 + pi x 15^2 = 982).
+    code, out, _ = run(capsys, "table", line_file, "--move", "A", "--outline", "--json")
+    reach = json.loads(out)["reach"]
+    assert code == 0 and reach["area"] == pytest.approx(296, abs=0.01)
+    assert "advance straight ahead with up to 5 cm drift" in reach["reading"]
+    (ring,) = reach["polygons"][0][:1]
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((43, 57, 0.5, 27))
+
+
+def test_the_examples_in_docs_tabletop_are_what_the_commands_print(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+    text = (ROOT / "docs" / "tabletop.md").read_text()
+    start = text.index("```\n$ hexwx table ")
+    block = text[start + 4:text.index("```", start + 3)]
+    monkeypatch.chdir(ROOT)
+    examples = block.strip().split("\n\n")
+    assert len(examples) >= 5
+    for example in examples:
+        command, *printed = example.splitlines()
+        code, out, _ = run(capsys, *shlex.split(command[2:])[1:])
+        assert code == 0 and out.rstrip().splitlines() == printed, command

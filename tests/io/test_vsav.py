@@ -9,6 +9,7 @@ import pytest
 from hexwx.errors import DataError
 from hexwx.io.vsav import (decode_saved_game, iter_commands, printed_hex_at, read_save,
                            split_sequence, trait_chain, unit_ids)
+from vasl_boards import vasl_dir
 from vsav_helpers import (board_command, chain, hex_centre_px, piece_command, real_save, save_bytes,
                           save_text, write_save)
 
@@ -147,7 +148,8 @@ def test_crop_shifts_boards_and_pieces(tmp_path):
     save = read_save(p)
     assert save.boards[0].crop == (562, 0, 1238, 645)
     assert [q.hex for q in save.placed()] == ["2I4", "1K3"]
-    assert "cropped" in save.unsupported()[0]
+    assert save.unsupported() == []                  # crops are composed now
+    assert "cropped" in save.unsupported(with_crops=True)[0]
 
 
 # -- hostile saves -----------------------------------------------------------------------------
@@ -234,3 +236,75 @@ def test_nationality_from_layer_images(tmp_path):
     p = _units_save(tmp_path, [BD01], [piece_command("1", "6-2-8 Esq", 700, 600, extra_traits=(emb,))])
     pc = read_save(p).pieces[0]
     assert (pc.nationality, pc.side, pc.kind) == ("Russian", "Allied", "infantry")
+
+
+# -- the bd command: crops, FH, overlays, unknown fields, no boards (issue #24 item 4) ----------
+
+def test_board_fields_fh_overlays_and_unknown_fields_are_not_ssrs() -> None:
+    from hexwx.io.vsav import parse_board_command
+    (b,) = parse_board_command("bd\t0\t0\t02\t0\t0\t844\t-1\tVER\t6.4\tOVR\tovrX1\tK3\tK4\t"
+                               "SSR\tNoGrain\tFH\ttrue", "s")
+    assert b.crop == (0, 0, 844, -1) and b.version == "6.4"
+    assert b.overlays == ("ovrX1 K3 K4",) and b.ssr == ("NoGrain",) and b.full_hex is True
+    # FH right after the crop, an unknown field of a newer VASL after the SSRs, ZOOM last
+    (b,) = parse_board_command("bd\t0\t0\tr05\t0\t323\t-1\t322\tFH\tfalse\tVER\t6.3\t"
+                               "SSR\tWoodsToBrush NoGrain\tNEWFIELD\tx1\tZOOM\t1.5", "s")
+    assert b.rotated and b.full_hex is False and b.ssr == ("WoodsToBrush", "NoGrain")
+    assert b.extras == ("NEWFIELD x1",) and b.zoom == 1.5
+    # a crop with both sizes -1 is no crop (VASL reads it so)
+    (b,) = parse_board_command("bd\t0\t0\t02\t0\t0\t-1\t-1\tVER\t6.4", "s")
+    assert b.crop is None
+    with pytest.raises(DataError, match="FH 'maybe' is not true or false"):
+        parse_board_command("bd\t0\t0\t02\tVER\t6.4\tFH\tmaybe", "s")
+
+
+def test_a_save_with_no_boards_says_so_in_one_line(tmp_path):
+    from hexwx.io.load import load_map
+    p = write_save(tmp_path / "empty.vsav", save_text(["bd\t"]))
+    save = read_save(p)
+    assert save.boards == ()
+    with pytest.raises(DataError) as ei:
+        load_map(p)
+    msg = str(ei.value)
+    assert "has no boards" in msg and str(p) in msg and "\n" not in msg
+    for name in ("no-boards-basic.vsav", "no-boards-hip-concealed.vsav"):
+        with pytest.raises(DataError, match="the save has no boards"):
+            load_map(real_save(name))
+
+
+@pytest.mark.parametrize("crop,words", [
+    ("1000\t0\t900\t-1", "leaves the board"), ("0\t0\t-20\t322", "must be positive"),
+    ("-5\t0\t844\t-1", "left of / above"), ("10\t10\t5\t5", "holds no hex"),
+])
+def test_bad_crops_in_a_save_are_one_line_errors(tmp_path, crop, words):
+    from hexwx.io.load import load_map
+    vasl_dir()
+    p = write_save(tmp_path / "c.vsav", save_text([board_command(f"0\t0\t02\t{crop}\tVER\t6.4")]))
+    with pytest.raises(DataError) as ei:
+        load_map(p)
+    msg = str(ei.value)
+    assert words in msg and str(p) in msg and "'02" in msg and "\n" not in msg
+
+
+def test_a_cropped_save_is_composed_with_its_crop(tmp_path):
+    from hexwx.io.load import load_map
+    vasl_dir()
+    p = write_save(tmp_path / "c.vsav", save_text([board_command(
+        "0\t0\t02\t0\t0\t900\t-1\tVER\t6.4\tFH\tfalse", "1\t0\t03\t900\t0\t900\t-1\tVER\t6.3")]))
+    m = load_map(p)
+    assert len(m) == 346 and m.parse("2Q4") == m.parse("3Q4")
+    whole = load_map(p, ignore_board_extras=True)
+    assert len(whole) == 2 * 346 - 10
+
+
+def test_crops_among_turned_boards_are_named_or_explicitly_ignored(tmp_path):
+    from hexwx.io.load import load_map
+    vasl_dir()
+    p = write_save(tmp_path / "t.vsav", save_text([board_command(
+        "0\t0\t02\t0\t0\t900\t-1\tVER\t6.4", "1\t0\tr03\tVER\t6.3")]))
+    with pytest.raises(DataError) as ei:
+        load_map(p)
+    msg = str(ei.value)
+    assert "in a layout with turned boards" in msg and "--ignore-board-extras" in msg
+    assert "\n" not in msg
+    assert len(load_map(p, ignore_board_extras=True)) == 2 * 346 - 10

@@ -136,6 +136,8 @@ def test_batches_equal_single_queries(bd02) -> None:
     c = Counters.of([f"{k}@{names[h]}" for k, h in zip(kinds, hexes)])
     src = rng.integers(0, len(bd02), 400)
     tgt = rng.integers(0, len(bd02), 400)
+    tgt[:12] = src[:12]                       # within one hex
+    tgt[12:24] = hexes[:12]                   # into a counter's hex
     pairs = los_pairs(bd02, src, tgt, counters=c)
     for i in range(400):
         r = hexwx.los(bd02, int(src[i]), int(tgt[i]), counters=c)

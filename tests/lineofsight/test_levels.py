@@ -217,7 +217,7 @@ def board_path(name: str) -> Path:
 
 @pytest.mark.parametrize("text,message", [
     ("src,tgt\nA1,ZZ9\n", "line 2: tgt 'ZZ9' is not a hex of this map"),
-    ("src,tgt,src_level\nA1,B2,0\nD4,A1,x\n", "line 3: src_level 'x' is not a level"),
+    ("src,tgt,src_level\nA1,B2,0\nD4,A1,x\n", "line 3: src_level 'x' is not a whole number"),
     ("src,tgt,src_level\nA1,B2,0\nD4,A1,4\n", "line 3: src_level: level 4 does not exist in hex D4"),
     ("source,target\nA1,B2\n", "no column 'src'"),
     ("", "empty file"),

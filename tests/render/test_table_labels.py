@@ -60,6 +60,7 @@ def test_shipped_table_renders_have_no_overlapping_labels(path: Path, monkeypatc
     names = {t for t, _ in placed}
     assert {u.id for u in units} <= names and {p.id for p in sc.table.terrain} <= {
         t.split(" (h")[0] for t in names}
+    assert {f"{o.id} ({o.quality})" for o in sc.table.officers} <= names     # officers too
     bases = [b for b in blocked if all(b is not box for _, box in placed)]
     assert len(bases) > sum(len(u.bases) for u in units)     # the bases and the ruler numbers
     for (ta, a), (tb, b) in combinations(placed, 2):

@@ -242,6 +242,16 @@ def test_table_fire_is_the_cli_answer(capsys: pytest.CaptureFixture[str]) -> Non
         assert colours == {"british": "#0072b2", "french": "#d55e00"}   # Okabe-Ito blue, vermillion
 
 
+def test_table_officers_on_the_map() -> None:
+    with running(ROOT / "scenarios" / "table_huzzah_fog_lifts.toml") as srv:
+        status, m = get_json(srv, "/api/map")
+        assert status == 200
+        assert [(o["id"], o["quality"], o["command_radius"], o["position"], o["colour"])
+                for o in m["officers"]] == [
+            ("general-foy", "skilful", 50.0, [75.0, 12.0], "#0072b2"),     # p.16: skilful 50 cm
+            ("general-hill", "average", 40.0, [100.0, 90.0], "#d55e00")]
+
+
 @pytest.mark.parametrize("source,unit,turn,outline", [
     (TABLE, "52nd", 3, False), (TABLE, "52nd", 4, True), (TABLE, "23rd-ld", 12, True),
     (RIVER, "horse-1", 1, True), (RIVER, "guns", 8, False),

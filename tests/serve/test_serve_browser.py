@@ -224,6 +224,21 @@ def test_table_two_units_picked_show_the_fire_answer(page: Page, tmp_path: Path,
         page.screenshot(tmp_path / "table_fire.png")
 
 
+def test_huzzah_table_shows_officers_and_a_flank_shot(page: Page, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    huzzah = ROOT / "scenarios" / "table_huzzah_fog_lifts.toml"
+    with running(huzzah) as srv:
+        open_page(page, srv.url)
+        assert page.js("document.querySelectorAll('#layer-units circle.officer').length") == 2
+        page.click('polygon.base[data-unit="french-1"]')
+        page.click('polygon.base[data-unit="allied-2"]')
+        page.wait("document.getElementById('table-fire').dataset.pair === 'french-1>allied-2'")
+        want = cli_json(capsys, "table", huzzah, "--fire", "french-1", "allied-2", "--json")
+        text = page.js("document.getElementById('table-fire').textContent")
+        assert f"face hit: {want['face']}" in text and want["face"] == "left flank"
+        page.screenshot(tmp_path / "table_huzzah.png")
+
+
 def move_turns(capsys: pytest.CaptureFixture[str], scenario: Path) -> tuple[str, int, int]:
     """A unit and two turns of ``scenario`` whose weather changes its move, found by asking
     ``hexwx table --move`` for every unit and turn (not assumed)."""

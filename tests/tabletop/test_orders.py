@@ -205,3 +205,15 @@ def test_a_road_column_passes_over_a_bridge() -> None:
     # its drift stays off the water: beside the road at the brook there is no area
     assert not m.area.intersects(box(54.5, 70.5, 55, 71.5))
     assert m.area.contains(box(48.5, 70.5, 51.5, 71.5))
+
+
+def test_a_charge_is_stopped_by_what_stops_an_advance() -> None:
+    # p.19: a charge is an advance into contact; the brook 3 cm ahead stops it before the
+    # enemy 8 cm ahead is reached (water impassable: reading).
+    from hexwx.tabletop.model import make_piece
+    brook = make_piece("brook", "water", box(0, 55, 300, 57))
+    t = TableTop(300.0, 300.0, "cm", (brook,),
+                 (unit("C", 50, 50, n=2), unit("T", 50, 62, n=2, facing=180, side="b")), "t")
+    c = charge(t, "C", "T")
+    assert c.contact == pytest.approx(8) and not c.reaches and c.squared == ()
+    assert c.notes == ("stopped 3 cm ahead by water 'brook' (impassable), before the contact",)

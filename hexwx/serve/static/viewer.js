@@ -581,6 +581,12 @@
                              "dominant-baseline": "middle", style: `font-size:${t.width / 60}px` }, ug);
       l.textContent = u.id;
     });
+    (t.officers || []).forEach((o) => {        // Huzzah! officers: a disc at his base's centre
+      const c = el("circle", { cx: o.position[0], cy: Y(o.position[1]), r: t.width / 180, class: "officer",
+                               fill: o.colour, "stroke-width": t.width / 900 }, ug);
+      const tt = el("title", {}, c);
+      tt.textContent = `${o.id} (${o.side}, ${o.quality}: command radius ${o.command_radius} ${t.unit})`;
+    });
     const turn = $("turn");
     turn.max = t.turns.length;
     turn.oninput = refreshTable;
