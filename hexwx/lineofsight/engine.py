@@ -442,7 +442,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     if weather is not None:
         drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
                               fog=res[2] if fog is not None else None)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown, weather=weather)
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,

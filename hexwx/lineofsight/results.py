@@ -237,6 +237,8 @@ class Viewshed:
     drm: np.ndarray
     range: np.ndarray
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+    #: the weather asked about (an AslWeather or None), for drawing its veil
+    weather: Any = field(repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         freeze(self, "blocked", "drm", "range")
@@ -253,7 +255,7 @@ class Viewshed:
         from hexwx.render.core import result_png
         seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
         return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
-                          viewshed_level=self.level)
+                          viewshed_level=self.level, weather=self.weather)
 
     def to_json(self) -> dict[str, Any]:
         """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""
