@@ -121,6 +121,15 @@ BAD: list[tuple[str, str, Any]] = [
     ("Scenario.weather_at", "seed", "x"),
     ("Scenario.on_map", "m", "bd02"),
     ("TableScenario.can_see", "viewer", 5), ("TableScenario.can_see", "turn", 0),
+    # counters: a Counters, None, or a list of Counter / "NAME@HEX[:LEVEL]"
+    ("los", "counters", "White +3 Smoke@C5"), ("los", "counters", 5), ("los", "counters", [5]),
+    ("los", "counters", ["no counter here"]), ("los", "counters", ["White +3 Smoke@ZZ99"]),
+    ("los", "counters", {"White +3 Smoke@C5": 1}),
+    ("viewshed", "counters", 1.5), ("los_table", "counters", "Blaze@C5"),
+    ("path", "counters", 3), ("reach", "counters", [None]),
+    ("Scenario.los", "counters", "Blaze@C5"), ("Scenario.viewshed", "counters", 2),
+    ("Scenario.sight", "counters", [1]), ("Scenario.path", "counters", "Stone Rubble@C5"),
+    ("Scenario.reach", "counters", 7),
 ]
 
 

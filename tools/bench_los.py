@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from hexwx.io.load import load_map
-from hexwx.lineofsight.engine import _fog_cube, _fog_spec, _mist_table, los, los_table  # to time LV before it is memoised
+from hexwx.lineofsight.engine import los, los_table
+from hexwx.lineofsight.pair_lv import _fog_cube, _mist_table, fog_spec  # to time LV before it is memoised
 from hexwx.weather.asl.state import AslWeather
 
 VASL_SECONDS = {"bd02": 5.6, "bd16": 20.0}
@@ -63,7 +64,7 @@ def bench_map(path: Path, meta: Path | None, queries: int, weathers: dict) -> No
     for label, w in weathers.items():
         cold = []
         for _ in range(5):
-            _fog_spec.cache_clear()
+            fog_spec.cache_clear()
             _fog_cube.cache_clear()
             _mist_table.cache_clear()
             cold.append(_time(lambda: los_table(m, weather=w)))

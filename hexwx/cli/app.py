@@ -31,7 +31,7 @@ FLAGS: dict[str, str] = {
     "target_vehicle": "--target-vehicle", "target_camouflaged": "--target-camouflaged",
     "all_locations": "--all-locations", "a": "FROM", "b": "TO", "start": "FROM", "goal": "TO",
     "viewer": "FROM", "target": "TO", "los": "--los", "reach": "--reach",
-    "reach_from": "--reach", "viewshed_from": "--from",
+    "reach_from": "--reach", "viewshed_from": "--from", "counters": "--counter",
 }
 
 

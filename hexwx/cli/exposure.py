@@ -18,17 +18,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hexwx.cli.hex import open_map
+    from hexwx.cli.hex import map_or_scenario
     from hexwx.front.answers import exposure_json
-    from hexwx.front.options import hexes_of, weather_from_args
+    from hexwx.front.options import counters_from_args, hexes_of, weather_from_args
     from hexwx.lineofsight.exposure import exposure
     if args.top < 0:
         raise UsageError(f"--top must be >= 0, got {args.top}")
-    m = open_map(args.map, args)
+    m, scenario, source = map_or_scenario(args, args.map)
+    counters = counters_from_args(args, m, scenario=scenario, source=source)
     if args.json:
-        print(json.dumps(exposure_json(m, args), indent=2))
+        print(json.dumps(exposure_json(m, args, scenario=scenario, counters=counters), indent=2))
         return 0
-    weather = weather_from_args(args)
-    res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather)
+    weather = weather_from_args(args, scenario=scenario)
+    res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather,
+                   counters=counters)
     print(res.describe(args.top))
     return 0

@@ -43,6 +43,13 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
     return m, scn
 
 
+def _counters(args: argparse.Namespace, m: Any, scn: Any) -> Any:
+    """The counters on the map (rubble changes movement, B24): the scenario's or save's and
+    --counter, none with --no-counters."""
+    from hexwx.front.options import counters_from_args
+    return counters_from_args(args, m, scenario=scn, source=getattr(args, "map", None))
+
+
 def _check_mf(value: float | None) -> None:
     if value is not None and not value >= 0:
         raise UsageError(f"bad allowance {value:g} for --mf; expected a number >= 0")
@@ -52,7 +59,7 @@ def _cmd_path(args: argparse.Namespace) -> int:
     from hexwx.front.answers import path_answer, path_json
     _check_mf(args.mf)
     m, scn = _load(args)
-    a, b, res = path_answer(m, scn, args)
+    a, b, res = path_answer(m, scn, args, counters=_counters(args, m, scn))
     if args.json:
         print(path_json(m, a, b, res))
     elif res.found:
@@ -66,8 +73,9 @@ def _cmd_reach(args: argparse.Namespace) -> int:
     from hexwx.front.answers import reach_answer, reach_json_text
     _check_mf(args.mf)
     m, scn = _load(args)
+    counters = _counters(args, m, scn)
     if args.json:
-        print(reach_json_text(m, scn, args))
+        print(reach_json_text(m, scn, args, counters=counters))
     else:
-        print(reach_answer(m, scn, args).describe())
+        print(reach_answer(m, scn, args, counters=counters).describe())
     return 0

@@ -1,5 +1,5 @@
-"""The options of the hex queries (``los``, ``path``, ``reach``, ``exposure``), the map and
-ASL weather flags.
+"""The options of the hex queries (``los``, ``path``, ``reach``, ``exposure``), the map,
+counter and ASL weather flags.
 
 Weather flags have dest names starting with ``wx_``; :func:`weather_from_args` turns them (or a
 scenario's weather) into an :class:`~hexwx.weather.asl.state.AslWeather`.
@@ -144,6 +144,52 @@ def weather_from_args(args: argparse.Namespace, *, scenario: Any = None) -> AslW
     )
 
 
+# -- counters on the map -------------------------------------------------------------------------
+
+def add_counter_options(p: argparse.ArgumentParser) -> None:
+    """``--counter NAME@HEX[:LEVEL]`` (repeatable) and ``--no-counters``: the counters a map
+    command answers with (:func:`counters_from_args`)."""
+    p.add_argument("--counter", action="append", default=[], metavar="NAME@HEX[:LEVEL]",
+                   help="a counter on the map, by the name VASL's piece carries ('White +3 "
+                        "Smoke@I4', 'Burnt Out Wreck@K5', 'Stone Rubble@M2', 'vehicle:T-34@F3', "
+                        "'Blaze@M2:1' inside level 1; '@HEX/S' in bypass at hexside S); "
+                        "repeatable, added to a scenario's or save's counters (docs/counters.md)")
+    p.add_argument("--no-counters", action="store_true",
+                   help="answer as the bare map: no counters from the scenario, the save or "
+                        "--counter")
+
+
+def counters_from_args(args: argparse.Namespace, m: Any, *, scenario: Any = None,
+                       source: Any = None) -> Any:
+    """The :class:`~hexwx.lineofsight.counters.Counters` of a command: the scenario's (its
+    ``[[counters]]`` and vehicles, D9) or, when ``source`` (MAP as given) is a VASL save, the
+    save's LOS counters and vehicles (:mod:`hexwx.io.vsav_pieces`); then every ``--counter``.
+    ``--no-counters``: none (the bare map).  Names, hexes and levels are checked against ``m``
+    here: a bad counter is a one-line UsageError before any work."""
+    from hexwx.lineofsight.counter_los import prepare
+    from hexwx.lineofsight.counters import Counters, parse_counter
+    given = list(getattr(args, "counter", None) or [])
+    if getattr(args, "no_counters", False):
+        if given:
+            raise UsageError("--no-counters answers as the bare map: leave out --counter")
+        return Counters()
+    items: list[Any] = []
+    if scenario is not None:
+        items += scenario.los_counters
+    elif source is not None and str(source).lower().endswith(".vsav"):
+        from hexwx.io.vsav import is_vasl_save   # (not imported for other maps: start-up)
+        if is_vasl_save(source):
+            from hexwx.io.scenario import save_los_counters
+            items += save_los_counters(source, m)
+    try:
+        items += [parse_counter(t) for t in given]
+        counters = Counters(tuple(items))
+        prepare(m, counters)
+    except UsageError as exc:
+        raise UsageError(f"--counter: {exc}") from None
+    return counters
+
+
 # -- hex lists ----------------------------------------------------------------------------------
 
 def hex_list(text: str) -> list[str]:
@@ -192,6 +238,7 @@ def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="the target is a vehicle, not Infantry (winter camouflage range)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_map_options(p)
+    add_counter_options(p)
     add_weather_flags(p)
     return p
 
@@ -209,6 +256,7 @@ def _move_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", metavar="FILE", help="hex scenario: its map (if MAP is left "
                    "out), weather, drifts and unit ids")
     add_map_options(p)
+    add_counter_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_weather_flags(p)
 
@@ -265,7 +313,9 @@ def add_exposure_parser(subparsers: Any) -> argparse.ArgumentParser:
         epilog="examples:\n  hexwx exposure maps/hill_village.toml --fog 0 --fog-drm 1\n"
                "  hexwx exposure bd02 --from A7,N7,I4 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", metavar="MAP", help=MAP_HELP)
+    p.add_argument("map", metavar="MAP", nargs="?", help=MAP_HELP)
+    p.add_argument("--scenario", metavar="FILE",
+                   help="a hex scenario instead of MAP: its map, weather and counters")
     p.add_argument("--level", type=int, default=0, metavar="N",
                    help="level of the exposed location in each hex (default 0; hexes without "
                         "that level are left out)")
@@ -275,5 +325,6 @@ def add_exposure_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="text output: how many most/least exposed hexes to list (default 10)")
     p.add_argument("--json", action="store_true", help="print the counts of every hex as JSON")
     add_map_options(p)
+    add_counter_options(p)
     add_weather_flags(p)
     return p

@@ -40,6 +40,10 @@ _EXT_DELTA = np.array(((-1, -1), (-1, 1), (1, 0), (1, 1), (-1, 1), (-1, 0)), np.
 _LOC_OFFS = np.array(((0.0, -_HALF_H + 1), (_HO - 1, -_HALF_H / 2 + 1), (_HO - 1, _HALF_H / 2 - 1),
                       (0.0, _HALF_H - 1), (-_HO + 1, _HALF_H / 2 - 1), (-_HO + 1, -_HALF_H / 2 + 1)))
 
+#: The hexside location points' offsets from a hex centre, hexsides 0-5 (LOS-SPEC 1.8): a piece
+#: nearer one of them than the centre stands in bypass at that hexside.
+HEXSIDE_POINT_OFFSETS = _LOC_OFFS
+
 
 def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
     """VASL's edge fix: exactly -1 -> 0; integer part size or size+1 -> size-1 (LOS-SPEC 1.3)."""

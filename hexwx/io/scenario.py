@@ -38,6 +38,7 @@ from hexwx.errors import DataError, UsageError
 from hexwx.limits import TURNS
 from hexwx.validate import bad, check_flag, check_path, check_text, check_texts, check_type, whole
 from hexwx.hexmap.coords import is_hex_name
+from hexwx.lineofsight.counters import EMPTY, Counter, Counters, vehicle_counters
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
@@ -50,10 +51,18 @@ if TYPE_CHECKING:  # the TOML reader, dice and weather runs load when a file is 
     from hexwx.movement.covered import CoveredPath
     from hexwx.movement.paths import MovePath, Reach
 
+#: What a query's ``counters=`` takes: None (the scenario's own), a :class:`Counters`, or a
+#: list of :class:`Counter` and ``"NAME@HEX[:LEVEL]"`` strings.
+CountersLike = Counters | Sequence[Counter | str] | None
+
 #: Unit kinds: "other" is any piece that is neither (markers, support weapons, guns).
 UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle", "other")
 TOP_KEYS: tuple[str, ...] = ("name", "map", "vasl_metadata", "month", "turns", "weather",
-                             "drifts", "units", "description")
+                             "drifts", "units", "counters", "description")
+#: Keys of a ``[[units]]`` entry and of a ``[[counters]]`` entry (docs/scenarios.md).
+UNIT_KEYS: tuple[str, ...] = ("id", "side", "hex", "level", "kind", "winter_camouflage",
+                              "nationality", "concealed", "hidden", "hexside", "entrenched")
+COUNTER_KEYS: tuple[str, ...] = ("name", "hex", "level", "hexside")
 #: Fixed weather keys of ``[weather]`` (booleans unless noted).
 FIXED_WEATHER_KEYS: tuple[str, ...] = (
     "base", "fog", "fog_drm", "mist", "overcast", "gusty", "mud", "rain", "falling_snow", "heavy",
@@ -64,7 +73,9 @@ ROLL_WEATHER_KEYS: tuple[str, ...] = ("roll", "seed", "wind", "wind_direction", 
 @dataclass(frozen=True)
 class ScenarioUnit:
     """A unit placed on the map: id, side, hex, level, kind (infantry/vehicle/other), winter
-    camouflage, nationality.  ``side`` is "" for pieces of no side (markers)."""
+    camouflage, nationality; concealed ("?", A12), hidden (HIP, A12.3), in bypass at a hexside
+    (D2.3), in an entrenchment (B27).  ``side`` is "" for pieces of no side (markers).  A unit
+    of kind ``vehicle`` is itself a LOS hindrance (D9) to others' LOS."""
 
     id: str
     side: str
@@ -73,6 +84,10 @@ class ScenarioUnit:
     kind: str = "infantry"
     winter_camouflage: bool = False
     nationality: str = ""
+    concealed: bool = False
+    hidden: bool = False
+    hexside: int | None = None
+    entrenched: bool = False
 
     @property
     def is_infantry(self) -> bool:
@@ -101,7 +116,9 @@ class Scenario:
     Its queries (:meth:`los`, :meth:`viewshed`, :meth:`sight`, :meth:`path`, :meth:`reach`)
     take unit ids or hex names, place each unit at its hex and level, treat vehicles and
     winter camouflage as the units say, and use the scenario's weather unless ``weather=`` is
-    given.  Every option is keyword-only, so that later state (counters) joins as one more.
+    given and its counters (:attr:`los_counters`: the ``[[counters]]`` and the vehicles)
+    unless ``counters=`` is given (an empty ``Counters()`` or ``[]``: the bare map).  Every
+    option is keyword-only.
     """
 
     source: Path                  # the scenario file (TableScenario.source too)
@@ -115,6 +132,7 @@ class Scenario:
     turns: int | None = None
     vasl_metadata: Path | None = None
     map_layout: dict[str, Any] | None = None   # a ``[map]`` table: vasl_boards (+ ssr)
+    counters: Counters = EMPTY                 # the ``[[counters]]`` on the map
     _map: HexMap | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
@@ -158,6 +176,12 @@ class Scenario:
         records = run_weather(self.weather, dice, turn, hexes=hexes)
         return records[2 * (turn - 1)].state
 
+    @property
+    def los_counters(self) -> Counters:
+        """What lies on the map for LOS: the ``[[counters]]`` and the vehicles among the units
+        (a vehicle is a LOS hindrance, D9)."""
+        return Counters(self.counters.items + vehicle_counters(self.units))
+
     def unit(self, unit_id: str, param: str = "unit_id") -> ScenarioUnit:
         """The unit with id ``unit_id`` (an error names the parameter ``param``)."""
         for u in self.units:
@@ -197,15 +221,20 @@ class Scenario:
     def _weather(self, weather: AslWeather | None) -> AslWeather:
         return self.weather if weather is None else check_type(weather, AslWeather, "weather")
 
+    def _counters(self, counters: CountersLike) -> Counters:
+        """``counters`` (checked) or, when None, the scenario's own :attr:`los_counters`."""
+        return self.los_counters if counters is None else Counters.of(counters)
+
     def los(self, viewer: str, target: str, *, from_level: int | None = None,
             to_level: int | None = None, weather: AslWeather | None = None,
             target_vehicle: bool = False, target_camouflaged: bool = False,
-            map: HexMap | None = None) -> LosResult:
+            map: HexMap | None = None, counters: CountersLike = None) -> LosResult:
         """:func:`hexwx.los` between two units or hexes.  Levels default to the units' own
         (ground for a bare hex); the target is Infantry unless it is a vehicle or
         ``target_vehicle``, camouflaged if the unit has Winter Camouflage or
         ``target_camouflaged`` (E3 3.712); ``weather`` replaces the scenario's; ``map``
-        replaces its map (the same boards under other SSRs)."""
+        replaces its map (the same boards under other SSRs); ``counters`` replaces its
+        counters."""
         from hexwx.lineofsight.engine import los
         m = self._map_for(map)
         a, b = self.place(viewer, map=m, param="viewer"), self.place(target, map=m, param="target")
@@ -216,35 +245,40 @@ class Scenario:
                    to_level=_level(to_level, b, "to_level"), weather=self._weather(weather),
                    target_is_infantry=(b.unit.is_infantry if b.unit else True) and not target_vehicle,
                    target_winter_camouflage=bool(b.unit and b.unit.winter_camouflage)
-                   or target_camouflaged)
+                   or target_camouflaged, counters=self._counters(counters))
 
     def viewshed(self, viewer: str, *, level: int | None = None,
-                 weather: AslWeather | None = None, map: HexMap | None = None) -> Viewshed:
+                 weather: AslWeather | None = None, map: HexMap | None = None,
+                 counters: CountersLike = None) -> Viewshed:
         """:func:`hexwx.viewshed` from a unit (at its level unless ``level``) or a hex."""
         from hexwx.lineofsight.engine import viewshed
         m = self._map_for(map)
         a = self.place(viewer, map=m, param="viewer")
-        return viewshed(m, a.hex, level=_level(level, a, "level"), weather=self._weather(weather))
+        return viewshed(m, a.hex, level=_level(level, a, "level"), weather=self._weather(weather),
+                        counters=self._counters(counters))
 
-    def sight(self, viewer: str, *, weather: AslWeather | None = None
-              ) -> tuple[tuple[ScenarioUnit, LosResult], ...]:
+    def sight(self, viewer: str, *, weather: AslWeather | None = None,
+              counters: CountersLike = None) -> tuple[tuple[ScenarioUnit, LosResult], ...]:
         """Who ``viewer`` (a unit id) sees: (unit, LOS to it) for every other unit (markers
         left out), each at its own level, in the scenario's order."""
         unit = self.unit(viewer, "viewer")
-        return tuple((other, self.los(unit.id, other.id, weather=weather))
+        on_map = self._counters(counters)
+        return tuple((other, self.los(unit.id, other.id, weather=weather, counters=on_map))
                      for other in self.units if other.id != unit.id and not other.is_marker)
 
     def path(self, start: str, goal: str, *, unit: str | None = None,
              weather: AslWeather | None = None, mf: float | None = None,
-             avoid_sight_of: Sequence[str] = (), map: HexMap | None = None
-             ) -> MovePath | CoveredPath:
+             avoid_sight_of: Sequence[str] = (), map: HexMap | None = None,
+             counters: CountersLike = None) -> MovePath | CoveredPath:
         """:func:`hexwx.path` from a unit or hex to a unit or hex.  ``unit`` (a movement
         class) defaults to infantry when ``start`` is an infantry unit; ``avoid_sight_of``
-        (units or hexes) asks for the covered approach (:mod:`hexwx.movement.covered`)."""
+        (units or hexes) asks for the covered approach (:mod:`hexwx.movement.covered`, which
+        takes no counters); ``counters`` change the path where they change terrain (rubble)."""
         m = self._map_for(map)
         a, b = self.place(start, map=m, param="start"), self.place(goal, map=m, param="goal")
         kind = _move_class(unit, a)
         wx = self._weather(weather)
+        on_map = self._counters(counters)
         if avoid_sight_of:
             from hexwx.movement.covered import covered_path
             watchers = [self.place(w, map=m, param="avoid_sight_of").hex
@@ -252,22 +286,24 @@ class Scenario:
                                              "a list of unit ids or hex names")]
             return covered_path(m, a.hex, b.hex, unit=kind, watchers=watchers, weather=wx, mf=mf)
         from hexwx.movement.paths import path
-        return path(m, a.hex, b.hex, unit=kind, weather=wx, mf=mf)
+        return path(m, a.hex, b.hex, unit=kind, weather=wx, mf=mf, counters=on_map)
 
     def reach(self, start: str, *, mf: float, unit: str | None = None,
-              weather: AslWeather | None = None, map: HexMap | None = None) -> Reach:
+              weather: AslWeather | None = None, map: HexMap | None = None,
+              counters: CountersLike = None) -> Reach:
         """:func:`hexwx.reach` from a unit or hex (``unit`` as in :meth:`path`)."""
         from hexwx.movement.paths import reach
         m = self._map_for(map)
         a = self.place(start, map=m, param="start")
-        return reach(m, a.hex, unit=_move_class(unit, a), mf=mf, weather=self._weather(weather))
+        return reach(m, a.hex, unit=_move_class(unit, a), mf=mf, weather=self._weather(weather),
+                     counters=self._counters(counters))
 
     def to_json(self) -> dict:
         return {"path": str(self.source), "name": self.name,
                 "map": self.map_layout if self.map_layout is not None else str(self.map_path),
                 "month": self.month, "turns": self.turns, "seed": self.seed,
                 "weather": self.weather.to_json(), "rolls": [r.to_json() for r in self.rolls],
-                "units": [u.__dict__ for u in self.units]}
+                "units": [u.__dict__ for u in self.units], "counters": self.counters.to_json()}
 
 
 def _level(given: int | None, place: Place, name: str) -> int:
@@ -405,7 +441,7 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
     units = []
     seen: set[str] = set()
     for u in t.tables("units", []):
-        u.check_keys(("id", "side", "hex", "level", "kind", "winter_camouflage", "nationality"))
+        u.check_keys(UNIT_KEYS)
         uid = u.str("id")
         if uid in seen:
             raise u.error("id", f"duplicate unit id {uid!r}")
@@ -415,10 +451,21 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
             raise u.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
         units.append(ScenarioUnit(uid, u.str("side", ""), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
-                                  u.bool("winter_camouflage", False), u.str("nationality", "")))
+                                  u.bool("winter_camouflage", False), u.str("nationality", ""),
+                                  u.bool("concealed", False), u.bool("hidden", False),
+                                  u.int("hexside", None, min=0, max=5),
+                                  u.bool("entrenched", False)))
+    counters = []
+    for c in t.tables("counters", []):
+        c.check_keys(COUNTER_KEYS)
+        try:
+            counters.append(Counter(c.str("name"), c.str("hex").upper(),
+                                    c.int("level", 0, min=-1), c.int("hexside", None, min=0, max=5)))
+        except UsageError as exc:
+            raise c.error(None, str(exc)) from None
     sc = Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path,
-                  map_layout)
-    if check_map and (sc.units or sc.weather.drifts):
+                  map_layout, Counters(tuple(counters)))
+    if check_map and (sc.units or sc.weather.drifts or sc.counters):
         check_against_map(sc)
     return sc
 
@@ -426,26 +473,52 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
 def load_save(path: str | Path, *, vasl_metadata: str | Path | None = None,
               vasl_dir: str | Path | None = None, ignore_board_extras: bool = False) -> Scenario:
     """A VASL save as a :class:`Scenario`: its map (:func:`hexwx.io.vsav_import.load_save_map`),
-    clear weather, and the units :func:`hexwx.io.vsav_import.scenario_document` would write."""
+    clear weather, and the units and counters :func:`hexwx.io.vsav_import.scenario_document`
+    would write."""
     from hexwx.io.vsav import read_save
     from hexwx.io.vsav_import import load_save_map
     p = Path(path)
     save = read_save(p)
     m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
                       ignore_board_extras=ignore_board_extras)
-    units = save_units(save, m)
+    units, counters = _save_parts(save, m)
     meta = Path(vasl_metadata) if vasl_metadata else None
-    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m)
+    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m,
+                    counters=counters)
 
 
 def save_units(save: VaslSave, m: HexMap | None = None) -> tuple[ScenarioUnit, ...]:
-    """The pieces on the boards as :class:`ScenarioUnit` (level 0); hex
-    names in ``m``'s own naming when the map is given."""
+    """The units on the boards as :class:`ScenarioUnit` at their Locations; hex names in
+    ``m``'s own naming when the map is given."""
+    return _save_parts(save, m)[0]
+
+
+def save_counters(save: VaslSave, m: HexMap | None = None) -> Counters:
+    """The LOS counters and location markers on the boards as :class:`Counters`."""
+    return _save_parts(save, m)[1]
+
+
+def save_los_counters(path: str | Path, m: HexMap) -> tuple[Counter, ...]:
+    """The counters of VASL save ``path`` that lie on its map ``m`` for LOS: its LOS counters
+    and location markers, and its vehicles (D9)."""
+    from hexwx.io.vsav import read_save
+    units, counters = _save_parts(read_save(path), m)
+    return counters.items + vehicle_counters(units)
+
+
+def _save_parts(save: VaslSave, m: HexMap | None) -> tuple[tuple[ScenarioUnit, ...], Counters]:
+    """(units, counters) of a save, as :func:`hexwx.io.vsav_import.scenario_document` has them."""
     from hexwx.io.vsav_import import scenario_document
     names = (lambda n: str(m.name_of(m.parse(n)))) if m is not None else None
-    doc, _off = scenario_document(save, name="", map_names=names)
-    return tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], 0, u["kind"], False,
-                              u.get("nationality", "")) for u in doc.get("units", []))
+    doc, _off = scenario_document(save, name="", map_names=names, m=m)
+    units = tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], u.get("level", 0),
+                               u["kind"], False, u.get("nationality", ""),
+                               u.get("concealed", False), u.get("hidden", False),
+                               u.get("hexside"), u.get("entrenched", False))
+                  for u in doc.get("units", []))
+    counters = Counters(tuple(Counter(c["name"], c["hex"], c.get("level", 0), c.get("hexside"))
+                              for c in doc.get("counters", [])))
+    return units, counters
 
 
 def check_against_map(sc: Scenario) -> None:
@@ -466,6 +539,12 @@ def check_against_map(sc: Scenario) -> None:
             m.grid.inner_hexside(d.hex, d.hexside, "drift")
         except UsageError as exc:
             raise DataError(f"{sc.source}: drifts[{i}]: {exc}") from None
+    from hexwx.lineofsight.counter_los import prepare
+    for i, c in enumerate(sc.counters):
+        try:
+            prepare(m, Counters((c,)))
+        except UsageError as exc:
+            raise DataError(f"{sc.source}: counters[{i}]: {exc}") from None
 
 
 def _has_cellar(m: Any, h: int) -> bool:

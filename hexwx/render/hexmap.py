@@ -779,6 +779,7 @@ def los_caption(result: LosResult) -> str:
     if hs:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
+            + (f" {x.name}" if getattr(x, "name", None) else "")
             + (f", {x.note}" if getattr(x, "note", "") else "")
             + (f" ({x.rule})" if x.rule else "") for x in hs))
     parts += [f"note: {n}" for n in getattr(r, "notes", ())]
@@ -1041,8 +1042,10 @@ class MapOptions:
     ``background``: ``"terrain"`` (our colours, patterns and level contours) or ``"board"`` (a
     VASL board's own artwork).  ``window``: two hexes, crop to their bounding box.  ``units``:
     scenario units (``id``, ``side``, ``hex``, ``kind``) drawn as counters
-    (:mod:`hexwx.render.units`).  ``viewshed_from``/``reach_from``: the hex the viewshed or
-    reach is counted from (default: the answer's own).
+    (:mod:`hexwx.render.units`).  ``counters``: the counters on the map (SMOKE, wrecks, ...)
+    drawn as small tiles (:mod:`hexwx.render.counters`); the LOS result's own counter
+    hindrances carry their badges on the thread.  ``viewshed_from``/``reach_from``: the hex
+    the viewshed or reach is counted from (default: the answer's own).
     """
 
     los: LosResult | None = None
@@ -1061,6 +1064,7 @@ class MapOptions:
     legend: bool = True
     title: str | None = None
     units: Sequence[object] = ()
+    counters: Sequence[object] = ()
 
     def __post_init__(self) -> None:
         one_of(self.background, BACKGROUNDS, "background")
@@ -1088,6 +1092,10 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
     hex_ids, legend, title, units = o.hex_ids, o.legend, o.title, o.units
     art_map = m                                    # the boards' art is the same in any weather
     m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
+    counters = list(o.counters)
+    if counters:                                   # rubble counters redraw their hexes (B24)
+        from hexwx.lineofsight.counter_los import with_counters
+        m = with_counters(m, counters)[0]
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
@@ -1134,7 +1142,8 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
     # 3. overlays: lines and text at SUPERSAMPLE x on the picture enlarged, then averaged down
     drifts = weather is not None and bool(weather.drifts)
     image = base
-    if drifts or units or any(o is not None for o in (viewshed, exposure, reach, path, los)):
+    if drifts or units or counters or any(a is not None
+                                          for a in (viewshed, exposure, reach, path, los)):
         canvas = base.resize(view.canvas_size, Image.Resampling.NEAREST)
         d = ImageDraw.Draw(canvas)
         if viewshed is not None:
@@ -1147,6 +1156,9 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
             markers += draw_drifts(d, m, view, weather)
         if path is not None:
             markers += draw_path(d, m, view, path)
+        if counters:
+            from hexwx.render.counters import draw_counters
+            markers += draw_counters(d, m, view, counters)
         if units:
             from hexwx.render.units import draw_units
             markers += draw_units(d, m, view, units)
@@ -1159,6 +1171,9 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
     if units:
         from hexwx.render.units import units_caption
         captions.append(units_caption(units))
+    if counters:
+        from hexwx.render.counters import counters_caption
+        captions.append(counters_caption(counters))
     if los is not None:
         captions.append(los_caption(los))
         overlays += ["los"]

@@ -40,12 +40,14 @@ def map_svg(m: HexMap, options: MapOptions | None = None, /, **changes: object) 
 def map_svg_parts(m: HexMap, options: MapOptions | None = None, /,
                   **changes: object) -> tuple[str, str]:
     """(SVG text, caption) of ``m`` with the given overlays (see the module docstring): the
-    caption is the one a PNG render prints, made in the same pass."""
+    caption is the one a PNG render prints, made in the same pass.  The options' ``counters``
+    are drawn on the base picture as a PNG render draws them."""
     o = (options or MapOptions()).but(**changes) if changes else (options or MapOptions())
     los, viewshed, path, reach, exposure = o.los, o.viewshed, o.path, o.reach, o.exposure
     scale, window = o.scale, o.window
     base = render_map(m, MapOptions(weather=o.weather, background=o.background, scale=scale,
-                                    window=window, hex_ids=o.hex_ids, legend=False, title=o.title))
+                                    window=window, hex_ids=o.hex_ids, legend=False, title=o.title,
+                                    counters=o.counters))
     view = make_view(m, scale=scale, window=window)     # (the render's own view: its edges)
     W, H = base.image.size
     k = view.scale
@@ -155,7 +157,7 @@ def map_svg_parts(m: HexMap, options: MapOptions | None = None, /,
                            f'data-kind="{"lv" if lv else "hindrance"}">{shape} fill="{_rgb(bcol, .55)}" '
                            f'stroke="{_rgb(bcol)}" stroke-width="{3 * k}"/>'
                            f'<text class="num" x="{x}" y="{y}">+{hd.drm}</text>'
-                           f'<title>{escape(f"+{hd.drm} {hd.kind} in {hd.hex} ({hd.rule})")}</title></g>')
+                           f'<title>{escape(hd.explain())}</title></g>')
         captions.append(los_caption(los))
     cap_lines = [c for block in captions for c in block.splitlines()] if o.legend else []
     line_h = 18

@@ -59,7 +59,8 @@ class Session:
     """One loaded source and its API.  ``answer(route, query)`` -> (content type, body)."""
 
     def __init__(self, source: str, *, vasl_metadata: str | None = None,
-                 vasl_dir: str | None = None, ssr: tuple[str, ...] = ()) -> None:
+                 vasl_dir: str | None = None, ssr: tuple[str, ...] = (),
+                 counters: Any = None, no_counters: bool = False) -> None:
         self.source = source
         self.kind = source_kind(source)
         self.vasl_metadata, self.vasl_dir, self.ssr = vasl_metadata, vasl_dir, tuple(ssr)
@@ -84,6 +85,16 @@ class Session:
             self.map = self.scenario.map
         else:
             self.map = self._load(())
+        from hexwx.lineofsight.counters import Counters
+        extra = Counters.of(counters)
+        if no_counters and extra:
+            raise UsageError("--no-counters answers as the bare map: leave out --counter")
+        own = self.scenario.los_counters if self.scenario is not None else Counters()
+        #: the counters every answer uses: the scenario's or save's, then --counter
+        self.counters = Counters() if no_counters else own + extra
+        if self.map is not None and self.counters:
+            from hexwx.lineofsight.counter_los import prepare
+            prepare(self.map, self.counters)        # a bad hex or level: an error now
 
     def _load(self, ssr: tuple[str, ...]) -> Any:
         """The map with the server's SSRs and then ``ssr`` (cached by ``load_map``)."""
@@ -205,6 +216,7 @@ class Session:
             "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
             "hexes": hexes, "unit_classes": list(MOVE_CLASSES), "units": [], "weather": None,
+            "counters": self.counters.to_json(),
             "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
         }
         if self.kind == "map" and m.board_images:
@@ -215,7 +227,7 @@ class Session:
             colours = side_colours_hex(u.side for u in self.scenario.units if u.side)
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
                              "kind": u.kind, "colour": colours.get(u.side),
-                             "marker": u.is_marker}
+                             "marker": u.is_marker, "concealed": u.concealed}
                             for u in self.scenario.units]
             w = self.scenario.weather
             out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
@@ -228,7 +240,8 @@ class Session:
         from hexwx.front.answers import los_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("los", query, ["MAP", a, b], consumed=("from", "to"))
-        return _text(los_json_text(self.map_for(args), self.scenario, a, b, args))
+        return _text(los_json_text(self.map_for(args), self.scenario, a, b, args,
+                                   counters=self.counters))
 
     def _viewshed(self, query: Query) -> Answer:
         from hexwx.front.answers import scenario_of
@@ -240,7 +253,8 @@ class Session:
             m = self.map_for(args)
             weather = self._weather(args)
             vs = scenario_of(m, self.scenario).viewshed(a, level=args.from_level,
-                                                        weather=weather, map=m)
+                                                        weather=weather, map=m,
+                                                        counters=self.counters)
             return _json({**vs.to_json(), "weather": weather.to_json()})
         return self._cached(key, make)
 
@@ -248,19 +262,23 @@ class Session:
         from hexwx.front.answers import exposure_json
         args = P.parse("exposure", query, ["MAP"])
         key = ("exposure", json.dumps(sorted(query.items())))
-        return self._cached(key, lambda: _json(exposure_json(self.map_for(args), args, scenario=self.scenario)))
+        return self._cached(key, lambda: _json(exposure_json(self.map_for(args), args,
+                                                             scenario=self.scenario,
+                                                             counters=self.counters)))
 
     def _path(self, query: Query) -> Answer:
         from hexwx.front.answers import path_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("path", query, ["MAP", a, b], consumed=("from", "to"))
-        return _text(path_json_text(self.map_for(args), self.scenario, args))
+        return _text(path_json_text(self.map_for(args), self.scenario, args,
+                                    counters=self.counters))
 
     def _reach(self, query: Query) -> Answer:
         from hexwx.front.answers import reach_json_text
         (a,) = self._endpoints(query, "from")
         args = P.parse("reach", query, ["MAP", a], consumed=("from",))
-        return _text(reach_json_text(self.map_for(args), self.scenario, args))
+        return _text(reach_json_text(self.map_for(args), self.scenario, args,
+                                     counters=self.counters))
 
     def _sight(self, query: Query) -> Answer:
         """Who sees whom: the LOS from the selected unit to every other unit of the scenario."""
@@ -270,7 +288,7 @@ class Session:
         unit = self.scenario.unit(uid)
         args = P.parse("sight", query, [uid], consumed=("unit",))
         weather = self._weather(args)
-        sees = self.scenario.sight(unit.id, weather=weather)
+        sees = self.scenario.sight(unit.id, weather=weather, counters=self.counters)
         rows = [{"target": other.id, "side": other.side, "hex": other.hex,
                  "blocked": res.blocked, "drm": None if res.blocked else res.drm,
                  "range": res.range, "reason": res.reason, "rule": res.rule,

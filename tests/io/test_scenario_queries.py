@@ -102,3 +102,53 @@ def test_table_scenario_queries() -> None:
     assert report == sc.report(1) and visibility == sc.visibility_cm(1)
     assert sc.weather_json(1)["turn"] == 1
     assert sc.move_json(a, turn=1)["weather_report"] == sc.weather_json(1)
+
+
+def _smoke_scenario(tmp_path: Path) -> tuple[Scenario, str, str, str]:
+    """A scenario on hill_village with two units in clear LOS and white SMOKE between them."""
+    m = hexwx.load_map(ROOT / "maps" / "hill_village.toml")
+    t = hexwx.los_table(m)
+    import numpy as np
+    i = int(np.flatnonzero(~t.blocked & (t.hindrance == 0) & (t.range >= 4))[0])
+    r = hexwx.los(m, int(t.src[i]), int(t.tgt[i]))
+    mid = next(th.name for th in r.thread if th.rs == 2)
+    p = tmp_path / "smoke.toml"
+    p.write_text(f'map = "{ROOT / "maps" / "hill_village.toml"}"\n'
+                 f'[[units]]\nid = "a"\nside = "Axis"\nhex = "{r.source}"\n'
+                 f'[[units]]\nid = "b"\nside = "Allied"\nhex = "{r.target}"\n'
+                 f'[[counters]]\nname = "White +3 Smoke"\nhex = "{mid}"\n')
+    return load_scenario(p), r.source, r.target, mid
+
+
+def test_queries_answer_with_the_scenarios_counters_unless_given(tmp_path: Path) -> None:
+    sc, a, b, mid = _smoke_scenario(tmp_path)
+    m = sc.map
+    got = sc.los("a", "b")
+    assert got == hexwx.los(m, a, b, weather=sc.weather, counters=sc.los_counters)
+    assert got.hindrance == 3 and any(h.hex == mid for h in got.hindrances)
+    bare = sc.los("a", "b", counters=[])                    # the bare map
+    assert bare == hexwx.los(m, a, b, weather=sc.weather) and bare.hindrance == 0
+    other = sc.los("a", "b", counters=[f"Gray +2 Smoke@{mid}"])   # these counters instead
+    assert other.hindrance == 2
+    vs = sc.viewshed("a")
+    assert vs.drm[m.parse(b)] == 3 and sc.viewshed("a", counters=[]).drm[m.parse(b)] == 0
+    (unit, res), = sc.sight("a")
+    assert unit.id == "b" and res == got
+    assert sc.sight("a", counters=hexwx.Counters())[0][1] == bare
+
+
+def test_path_and_reach_take_the_scenarios_counters(tmp_path: Path) -> None:
+    sc, a, _b, mid = _smoke_scenario(tmp_path)
+    m = sc.map
+    # SMOKE does not change MF costs: the same path with and without it
+    assert sc.path("a", mid) == sc.path("a", mid, counters=[])
+    rubble = [f"Stone Rubble@{mid}"]
+    want = hexwx.path(m, a, mid, unit="infantry", weather=sc.weather, counters=rubble)
+    got = sc.path("a", mid, counters=rubble)
+    assert got == want and got != sc.path("a", mid)
+    assert "rubble" in " ".join(str(p) for p in got.steps[-1].parts).lower()
+    assert sc.reach("a", mf=4, counters=rubble) == hexwx.reach(
+        m, a, unit="infantry", mf=4, weather=sc.weather, counters=rubble)
+    with pytest.raises(HexwxError) as err:
+        sc.los("a", "b", counters=["Blaze@ZZ99"])
+    assert err.value.param == "counters" and "ZZ99" in str(err.value)
