@@ -7,7 +7,6 @@ archives are written into pytest's tmp_path only.
 """
 from __future__ import annotations
 
-import csv
 import gzip
 import zipfile
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vasl_boards import all_boards, archive, board, metadata, vasl_dir
+from vasl_boards import all_boards, archive, board, golden, metadata, vasl_dir
 from hexwx.cli import main
 from hexwx.errors import DataError
 from hexwx.io.load import load_map
@@ -24,14 +23,6 @@ from hexwx.io.vasl import read_losdata
 
 
 # -- conformance with the goldens ------------------------------------------------------------
-
-def golden(name: str) -> list[dict[str, str]]:
-    p = vasl_dir() / "golden" / f"{name}.csv.gz"
-    if not p.is_file():
-        pytest.skip(f"no golden {p}")
-    with gzip.open(p, "rt", newline="") as fh:
-        return list(csv.DictReader(fh))
-
 
 @pytest.mark.parametrize("name", ["bd02", "bd04", "bd06"])
 def test_agreement_with_vasl_goldens(name: str) -> None:
