@@ -7,6 +7,7 @@ VASL's data is read from ``$HEXWX_VASL_DIR`` (never copied here); the tests skip
 """
 from __future__ import annotations
 
+import io
 import re
 import zipfile
 from pathlib import Path
@@ -214,3 +215,41 @@ def test_cli_los_on_a_half_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["los", str(archive("bd1a")), "A1", "R20", "--vasl-metadata", str(meta)]) == 2
     err = capsys.readouterr().err
     assert "R20" in err and "A-Q" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name,size", [("bd1a", (901, 1290)), ("bda", (2363, 971))])
+def test_render_draws_the_board_art_at_its_own_size(tmp_path: Path, name: str,
+                                                    size: tuple[int, int]) -> None:
+    from PIL import Image
+    out = tmp_path / f"{name}.png"
+    assert main(["render", str(archive(name)), "--vasl-metadata", str(metadata()),
+                 "--background", "board", "-o", str(out)]) == 0
+    drawn = Image.open(out).convert("RGB")
+    assert drawn.size[0] == size[0] and drawn.size[1] >= size[1]      # (a legend below)
+    with zipfile.ZipFile(archive(name)) as zf:
+        art = Image.open(io.BytesIO(zf.read(f"{name}.gif"))).convert("RGB")
+    assert art.size == size
+    # the board's own picture, unscaled and in place, under the hex grid and labels: most
+    # pixels are the art's (the art moved by 20 pixels matches about 0.6-0.7 of them)
+    a = np.asarray(art).astype(int)
+    b = np.asarray(drawn)[:size[1], :size[0]].astype(int)
+    assert (np.abs(a - b).sum(axis=2) < 30).mean() > 0.85
+
+
+
+def test_a_save_with_pieces_on_a_half_board_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A save's piece positions are read against geomorphic board sizes (hexwx.io.vsav): a
+    save of a half board with pieces on it is refused rather than its pieces misplaced; the
+    same save without pieces loads the half board."""
+    from vsav_helpers import board_command, piece_command, save_text, write_save
+    from hexwx.io.vsav_import import load_save_map
+    board_text = "0\t0\t1a\tVER\t6.1"
+    bare = write_save(tmp_path / "bare.vsav", save_text([board_command(board_text)]))
+    m = load_save_map(bare, vasl_dir=vasl_dir(), vasl_metadata=metadata())
+    assert m.grid.shape == board("bd1a").grid.shape
+    with_unit = write_save(tmp_path / "unit.vsav", save_text(
+        [board_command(board_text), piece_command("1", "4-6-7", 300, 300, nationality="ge")]))
+    with pytest.raises(DataError) as exc:
+        load_save_map(with_unit, vasl_dir=vasl_dir(), vasl_metadata=metadata())
+    msg = str(exc.value)
+    assert str(with_unit) in msg and "geomorphic boards only" in msg and "\n" not in msg
