@@ -72,6 +72,11 @@ typedef int64_t i64;
 #define HEXWX_API
 #endif
 
+/* The version of the interface hexwx._native speaks to (structs, exported functions, mirrored
+ * constants): it refuses a library whose number differs from its own, such as one left from an
+ * older install.  Raise it with every change of a struct, a signature or a mirrored constant. */
+#define HEXWX_KERNEL_ABI 2
+
 /* ---- layout ------------------------------------------------------------------------------ */
 
 enum { HX_LOS_X, HX_LOS_Y, HX_COL, HX_DY2, HX_CENTRE, HX_BASE, HX_DEPRESSION, HX_LEVELS,
@@ -2149,6 +2154,12 @@ HEXWX_API void hexwx_all_pairs(const AllPairs *job, const Buffers *s, i64 r0, i6
  * A module with no methods: it exists so that setuptools builds this file as an extension
  * (hexwx/_loskernel*.so, *.abi3.so, *.pyd) and Python can locate it; hexwx._native loads the
  * same file with ctypes and calls the hexwx_* functions above. */
+/* The interface version (HEXWX_KERNEL_ABI, above): hexwx._native checks it at load. */
+HEXWX_API i64 hexwx_kernel_abi(void)
+{
+    return HEXWX_KERNEL_ABI;
+}
+
 #ifndef HEXWX_KERNEL_ONLY
 
 static struct PyModuleDef loskernel_module = {

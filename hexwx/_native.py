@@ -213,6 +213,28 @@ KernelArrays = tuple[np.ndarray, ...]
 GEOMORPHIC_HEX = (56.25, 64.5)
 
 
+#: The kernel interface this module speaks (``HEXWX_KERNEL_ABI`` in ``hexwx/_loskernel.c``).
+KERNEL_ABI = 2
+
+
+def _check_interface(lib: ctypes.CDLL, path: str) -> None:
+    """KernelNotBuiltError unless ``lib`` speaks :data:`KERNEL_ABI` (a library left from an
+    older build would misread every struct this module passes)."""
+    try:
+        version = lib.hexwx_kernel_abi
+    except AttributeError:
+        found: int | None = None
+    else:
+        version.argtypes = []
+        version.restype = _i64
+        found = int(version())
+    if found != KERNEL_ABI:
+        raise KernelNotBuiltError(
+            f"the compiled LOS kernel {path} is from another version of hexwx (interface "
+            f"{found if found is not None else 'unknown'}, this hexwx needs {KERNEL_ABI}); rebuild "
+            f"it with `pip install -e .` and remove any other hexwx/_loskernel*.so beside it")
+
+
 def clib() -> ctypes.CDLL:
     """The compiled kernel library, loaded once (KernelNotBuiltError if it is not built)."""
     global _LIB
@@ -224,6 +246,7 @@ def clib() -> ctypes.CDLL:
             raise KernelNotBuiltError(
                 f"the compiled LOS kernel hexwx._loskernel is not built or does not load ({exc}); "
                 f"reinstall hexwx with `pip install -e .`") from None
+        _check_interface(lib, _loskernel.__file__)
         kp = ctypes.POINTER(_KMap)
         # Every function is reentrant (no global state: callers pass their own scratch, see
         # Scratch) and is called through CDLL, which releases the GIL while it runs, so
@@ -487,12 +510,31 @@ def _share(run: Callable[[Scratch, int, int], int], blocks: Iterator[tuple[int, 
             total[0] += done
 
     helpers = [_Helpers.submit(work) for _ in range(_Helpers.ensure(threads - 1))]
-    work()
-    for task in helpers:
-        task.wait_or_call_off()
+    try:
+        work()
+    finally:
+        _join(helpers, errors)
     if errors:
         raise errors[0]
     return total[0]
+
+
+def _join(helpers: list[_Task], errors: list[BaseException]) -> None:
+    """Wait until no helper runs a block any more: the kernel writes into the caller's arrays,
+    which must outlive every block.  A signal arriving meanwhile (Ctrl-C) stops the helpers
+    after their current block and is raised once they have."""
+    interrupted: BaseException | None = None
+    pending = list(helpers)
+    while pending:
+        try:
+            pending[0].wait_or_call_off()
+            pending.pop(0)
+        except BaseException as exc:
+            if interrupted is None:
+                interrupted = exc
+                errors.append(exc)      # helpers take no further block
+    if interrupted is not None:
+        raise interrupted
 
 
 class _Task:

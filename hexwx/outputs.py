@@ -131,15 +131,32 @@ def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object
     return p
 
 
+#: Temporary files this process has created and not yet renamed or removed.  A name is noted
+#: before its file is created, so a signal at any moment leaves nothing that
+#: :func:`remove_live_temporaries` does not know of.
+_LIVE: set[Path] = set()
+
+
+def remove_live_temporaries() -> None:
+    """Remove every temporary file of a write this process left unfinished (the command line
+    calls it when a signal or an error ends a command)."""
+    for tmp in list(_LIVE):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        _LIVE.discard(tmp)
+
+
 def _temp_beside(p: Path) -> tuple[int, Path]:
     """Create a new, unique, empty file beside ``p``: (descriptor, path); never follows links.
     The file is locked (``flock``) while its writer lives: see :func:`_remove_stale`."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
     for _ in range(100):
         tmp = p.with_name(f".{p.name}.{os.urandom(6).hex()}.tmp")  # as secrets.token_hex
+        _LIVE.add(tmp)
         try:
             fd = os.open(tmp, flags, 0o666)
         except FileExistsError:
+            _LIVE.discard(tmp)
             continue
         if fcntl is not None:
             with contextlib.suppress(OSError):
@@ -223,6 +240,7 @@ def open_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object]
         if not done:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+        _LIVE.discard(tmp)
 
 
 class _TextBridge:

@@ -328,3 +328,27 @@ def test_a_signal_during_a_write_leaves_no_temporary_file(tmp_path, sig):
     assert proc.returncode == 128 + number, err
     assert len(err.strip().splitlines()) == 1, err
     assert not list(tmp_path.glob(".*.tmp")) and out.read_text() == "old"
+
+
+def test_a_signal_right_after_the_temporary_file_is_created_leaves_nothing(tmp_path, monkeypatch):
+    """The window between creating the temporary file and entering the block that removes it:
+    a signal there (simulated by an interrupt raised as the file appears) still leaves no
+    temporary file once the command unwinds."""
+    import hexwx.outputs as outputs
+    from hexwx.cli.app import _run_interruptible
+    created = outputs._temp_beside
+
+    def create_then_interrupt(p):
+        created(p)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(outputs, "_temp_beside", create_then_interrupt)
+    target = tmp_path / "out.csv"
+
+    def command(_args):
+        with outputs.open_output(target) as f:
+            f.write(b"never")
+
+    with pytest.raises(KeyboardInterrupt):
+        _run_interruptible(command, None)
+    assert not list(tmp_path.iterdir())

@@ -38,13 +38,18 @@ def main() -> int:
         p = place(parse_overlay(f"{pl['name']} {pl['hex1']} {pl['hex2']}"), board=pl["board"],
                   vasl_dir=vdir)
         placed = [p.x, p.y, p.width, p.height] == pl["bounds_board"] and p.orientation == pl["orientation"]
-        m = load_map(f"{pl['board']}+{pl['name']}:{pl['hex1']}:{pl['hex2']}")
+        persist = bool(pl.get("persist_elevation_flag") or ref.get("persist_game"))
+        m = load_map(f"{pl['board']}+{pl['name']}:{pl['hex1']}:{pl['hex2']}" + (":persist" if persist else ""))
         px = ref["pixels"]
         w, h = px["width"], px["height"]
         x0, y0 = px["origin_board"]
         how = _runs(px["how_rle"], w)
         vt, ve = _runs(px["terrain_rle"], w), _runs(px["elevation_rle"], w)
-        t, e = m.terrain[x0:x0 + w, y0:y0 + h], m.elevation[x0:x0 + w, y0:y0 + h]
+        W, H = m.terrain.shape                 # (the part on the overlay's own board only)
+        cut = (slice(max(-x0, 0), min(w, W - x0)), slice(max(-y0, 0), min(h, H - y0)))
+        how, vt, ve = how[cut], vt[cut], ve[cut]
+        t = m.terrain[max(x0, 0):min(x0 + w, W), max(y0, 0):min(y0 + h, H)]
+        e = m.elevation[max(x0, 0):min(x0 + w, W), max(y0, 0):min(y0 + h, H)]
         print(f"{f.stem}: placement {'same as VASL' if placed else 'DIFFERS'} "
               f"({pl['image']} at {pl['bounds_board'][:2]})")
         for k, what in KINDS.items():
@@ -53,11 +58,12 @@ def main() -> int:
                 print(f"   {what:15s} {sel.sum():7d} px: terrain agrees {np.mean(t[sel] == vt[sel]):7.2%}, "
                       f"level agrees {np.mean(e[sel] == ve[sel]):7.2%}")
         same_t = same_b = 0
-        for hx in ref["hexes"]:
+        hexes = [hx for hx in ref["hexes"] if str(hx.get("board", pl["board"])) == str(pl["board"])]
+        for hx in hexes:
             i = m.grid.parse(hx["hex"])
             same_t += m.table[int(m.hexes.centre_raw[i])].name == hx["center_terrain"]
             same_b += int(m.hexes.base[i]) == hx["center_elevation"]
-        n = len(ref["hexes"])
+        n = len(hexes)
         print(f"   hexes touched   {n:7d}: centre terrain agrees {same_t}, centre level agrees {same_b}")
     return 0
 

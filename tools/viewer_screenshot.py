@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Make docs/viewer.png (the viewer on maps/hill_village.toml, a LOS in fog) and
+"""Make docs/viewer.png (the viewer on maps/hill_village.toml, a LOS in fog),
 docs/viewer-table.png (a tabletop: a battery's movement this turn, its reach stopped by a
-stream) -- needs Chromium.
+stream) and, with VASL's data ($HEXWX_VASL_DIR), docs/viewer-layout.png (Hube's Pocket,
+r05/r02/r04, drawn as VASL shows it, a blocked LOS) -- needs Chromium.
 
     python tools/viewer_screenshot.py [-o docs/viewer.png] [--table-output docs/viewer-table.png]
+                                      [--layout-output docs/viewer-layout.png]
 """
 from __future__ import annotations
+
+import os
 
 import argparse
 import sys
@@ -21,6 +25,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", default=str(ROOT / "docs" / "viewer.png"))
     ap.add_argument("--table-output", default=str(ROOT / "docs" / "viewer-table.png"))
+    ap.add_argument("--layout-output", default=str(ROOT / "docs" / "viewer-layout.png"))
     a = ap.parse_args()
     exe = find_chromium()
     if exe is None:
@@ -55,6 +60,28 @@ def main() -> None:
                       "document.getElementById('table-explain').dataset.from === 'batterie-a-pied'")
             page.screenshot(Path(a.table_output))
             print(f"wrote {a.table_output}")
+        vasl = os.environ.get("HEXWX_VASL_DIR")
+        if not vasl:
+            print(f"not written: {a.layout_output} (set HEXWX_VASL_DIR to VASL's data)")
+            return
+        with running("r05/r02/r04", vasl_dir=vasl) as srv:
+            page.goto(srv.url)
+            page.wait("document.body && document.body.dataset.ready === '1'")
+            page.js("document.getElementById('zoom-fit').click()")
+            page.click('[data-hex="5K3"]')
+            page.click('[data-hex="2F7"]')
+            page.wait("document.getElementById('los-explain').dataset.pair === '5K3>2F7'")
+            page.js("document.getElementById('zoom-in').click()")
+            # the map's right edge at the stage's, the LOS in the middle of the height
+            _x, y = page.centre_of('[data-hex="2H9"]')
+            page.js(f"(() => {{ const S = window.hexwxViewer, v = S.view;"
+                    "const r = document.getElementById('map').getBoundingClientRect();"
+                    f"v.x = r.width - S.map.width * v.k; v.y += {330 - y};"
+                    "document.getElementById('viewport').setAttribute('transform',"
+                    "`translate(${v.x},${v.y}) scale(${v.k})`); })()")
+            page.mouse("mouseMoved", *page.centre_of('[data-hex="5J2"]'))
+            page.screenshot(Path(a.layout_output))
+            print(f"wrote {a.layout_output}")
     finally:
         page.close()
         browser.close()

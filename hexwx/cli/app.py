@@ -242,6 +242,8 @@ def _run_interruptible(func: Callable[[Any], Any], args: Any) -> int:
     finally:
         for signum, handler in old.items():
             signal.signal(signum, handler)
+        from hexwx.outputs import remove_live_temporaries
+        remove_live_temporaries()   # a signal between a temp file's creation and its try block
 
 
 def _say(message: str) -> None:

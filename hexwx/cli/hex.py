@@ -198,7 +198,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
     p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
     p.add_argument("--target-camouflaged", action="store_true",
-                   help="the target has Winter Camouflage (E3 3.712: +1 LV in snow beyond 8 "
+                   help="the target has Winter Camouflage (E3.712: +1 LV in snow beyond 8 "
                         "hexes, 16 for a vehicle, unless its Location has a positive TEM)")
     p.add_argument("--target-vehicle", action="store_true",
                    help="the target is a vehicle, not Infantry (winter camouflage range)")

@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
         "mud 3.64, ground snow 3.723-3.724, deep snow 3.733-3.7331, drifts 3.752).",
         epilog="examples:\n  hexwx path maps/village.toml A5 E5 --unit truck --mud\n"
         "  hexwx path --scenario scenarios/winter_drifts.toml ski-squad K6 --unit infantry\n"
-        "A drift hexside takes the whole move (3.752): it is used only for a one-step path.  "
+        "A drift hexside takes the whole move (E3.752): it is used only for a one-step path.  "
         "Exit 0 also when there is no path (the JSON says found: false).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)

@@ -20,16 +20,16 @@ WIND_HELP = "wind force: none, mild (Mild Breeze), heavy (Heavy Winds), gusts (d
 
 #: dest names of the boolean weather flags, with the flag and its help.
 _BOOL_FLAGS: tuple[tuple[str, str, str], ...] = (
-    ("wx_mist", "--mist", "Mist: LV +1 per started 6 hexes beyond 6 (E3 3.32)"),
-    ("wx_rain", "--rain", "rain falls (3.51): causes mist; overcast; EC wet"),
-    ("wx_falling_snow", "--falling-snow", "falling snow (3.71): causes mist; overcast"),
-    ("wx_heavy", "--heavy", "precipitation intensified: mist +1 at every range (3.51/3.71)"),
-    ("wx_ground_snow", "--ground-snow", "ground snow (3.72)"),
-    ("wx_deep_snow", "--deep-snow", "deep snow (3.73)"),
-    ("wx_mud", "--mud", "mud (3.6)"),
-    ("wx_overcast", "--overcast", "overcast (3.5): rain may start on wind change DR >= 10"),
-    ("wx_gusty", "--gusty", "gusty (3.4): gusts on wind change DR >= 10"),
-    ("wx_extreme_winter", "--extreme-winter", "extreme winter (3.74)"),
+    ("wx_mist", "--mist", "Mist: LV +1 per started 6 hexes beyond 6 (E3.32)"),
+    ("wx_rain", "--rain", "rain falls (E3.51): causes mist; overcast; EC wet"),
+    ("wx_falling_snow", "--falling-snow", "falling snow (E3.71): causes mist; overcast"),
+    ("wx_heavy", "--heavy", "precipitation intensified: mist +1 at every range (E3.51/E3.71)"),
+    ("wx_ground_snow", "--ground-snow", "ground snow (E3.72)"),
+    ("wx_deep_snow", "--deep-snow", "deep snow (E3.73)"),
+    ("wx_mud", "--mud", "mud (E3.6)"),
+    ("wx_overcast", "--overcast", "overcast (E3.5): rain may start on wind change DR >= 10"),
+    ("wx_gusty", "--gusty", "gusty (E3.4): gusts on wind change DR >= 10"),
+    ("wx_extreme_winter", "--extreme-winter", "extreme winter (E3.74)"),
     ("wx_plowed_roads", "--plowed-roads", "roads are plowed (SSR; 3.723, 3.733)"),
 )
 
@@ -58,9 +58,9 @@ def add_weather_flags(parser: argparse.ArgumentParser, *, month: bool = True) ->
     """
     g = parser.add_argument_group("ASL weather (E3)")
     g.add_argument("--fog", dest="wx_fog", type=int, metavar="LEVEL",
-                   help="fog at LEVEL and lower, -1..4 (3.31)")
+                   help="fog at LEVEL and lower, -1..4 (E3.31)")
     g.add_argument("--fog-drm", dest="wx_fog_drm", type=int, metavar="N", choices=(1, 2, 3),
-                   help="fog density DRM per hex, 1-3 (3.311; default 1)")
+                   help="fog density DRM per hex, 1-3 (E3.311; default 1)")
     for dest, flag, help_ in _BOOL_FLAGS:
         g.add_argument(flag, dest=dest, action="store_true", help=help_)
     if month:
@@ -69,7 +69,7 @@ def add_weather_flags(parser: argparse.ArgumentParser, *, month: bool = True) ->
     g.add_argument("--wind", dest="wx_wind", choices=C.WIND_FORCES, help=WIND_HELP)
     g.add_argument("--drift", dest="wx_drift", type=_drift, action="append", metavar="HEX:SIDE",
                    help="a drift in HEX on hexside SIDE (0=N,1=NE,2=SE,3=S,4=SW,5=NW or the "
-                   "letters); repeatable (3.75)")
+                   "letters); repeatable (E3.75)")
 
 
 def weather_flags_given(args: argparse.Namespace) -> bool:
@@ -253,7 +253,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     u = sub.add_parser("run", help="run the weather turn by turn (Wind Change DR each RPh)",
                        description="Run N Game Turns (two Player Turns each).  At each RPh a "
                        "Wind Change DR (2d6) may start, stop or intensify rain/falling snow, "
-                       "bring gusts, lift fog and create drifts (E3 3.312, 3.4, 3.51, 3.71, "
+                       "bring gusts, lift fog and create drifts (E3.312, E3.4, E3.51, E3.71, "
                        "3.75).  The start is rolled for --month, or given by weather flags or "
                        "--scenario.",
                        epilog="example: hexwx weather run --month Oct --turns 4 --wind heavy "
@@ -283,13 +283,13 @@ def _add_state_flags(parser: argparse.ArgumentParser) -> None:
     """The weather flags without --month and --wind (``run`` has its own)."""
     g = parser.add_argument_group("starting weather (instead of rolling it)")
     g.add_argument("--fog", dest="wx_fog", type=int, metavar="LEVEL",
-                   help="fog at LEVEL and lower, -1..4 (3.31)")
+                   help="fog at LEVEL and lower, -1..4 (E3.31)")
     g.add_argument("--fog-drm", dest="wx_fog_drm", type=int, metavar="N", choices=(1, 2, 3),
-                   help="fog density DRM per hex (3.311)")
+                   help="fog density DRM per hex (E3.311)")
     for dest, flag, help_ in _BOOL_FLAGS:
         g.add_argument(flag, dest=dest, action="store_true", help=help_)
     g.add_argument("--drift", dest="wx_drift", type=_drift, action="append", metavar="HEX:SIDE",
-                   help="a drift in HEX on hexside SIDE; repeatable (3.75)")
+                   help="a drift in HEX on hexside SIDE; repeatable (E3.75)")
 
 
 def _checked_run(args: argparse.Namespace) -> int:

@@ -351,6 +351,9 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     label = name or (written if len(flat) > 1 or flat[0].crop else Path(stamps[0][0]).name)
     if ssr:
         label += f" ({', '.join(ssr)})"
+    if not name and any(s.overlays for s in flat):
+        label += " with overlays " + "; ".join(
+            f"{s.label}: {', '.join(o.written for o in s.overlays)}" for s in flat if s.overlays)
     image = read_board_image(stamps[0][0]) if len(flat) == 1 and not placements[0].rotated else None
     return HexMap(name=label, grid=grid, table=table, elevation=elevation, terrain=terrain,
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",

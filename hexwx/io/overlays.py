@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -264,10 +264,6 @@ class Placement:
     width: int
     height: int
 
-    @property
-    def stem(self) -> str:
-        return Path(self.archive).name
-
 
 def orientation_of(p1: tuple[int, int], p2: tuple[int, int]) -> str:
     """The orientation a-f that hex1 at ``p1`` and hex2 at ``p2`` give (VASL's rule: from
@@ -286,7 +282,7 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
           geometry: HexGridGeometry = GEOMORPHIC) -> Placement:
     """Where ``spec`` lies on ``board`` as VASL places it; one-line errors for an unknown
     overlay, hexes that are not neighbours, an orientation the overlay has no image for."""
-    what = f"board {board}: overlay {spec.written!r}"
+    what = f"board {board!r}: overlay {spec.written!r}"
     path = find_overlay_archive(spec.name, vasl_dir, what)
     arc = read_archive(path)
     hex1, hex2 = arc.place_at or (spec.hex1, spec.hex2)
@@ -329,24 +325,52 @@ _DEFAULT_ORIGINS: dict[str, str] = {
 @lru_cache(maxsize=256)
 def _image_size(path: str, mtime: float, entry: str) -> tuple[int, int]:
     im = _image(path, mtime, entry)
-    return int(im.shape[0]), int(im.shape[1])
+    return int(im.index.shape[1]), int(im.index.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class IndexedImage:
+    """An overlay image as palette indices [height, width] (image rows: the transpose of the
+    rasters' x-major layout) and its palette [n, 4] of RGBA colours (a GIF's own; other images
+    get one made of their colours): the colour table is read once per palette entry."""
+
+    index: np.ndarray
+    palette: np.ndarray
+
+    def rgba(self) -> np.ndarray:
+        """The RGBA pixels [height, width, 4]."""
+        return self.palette[self.index]
 
 
 @lru_cache(maxsize=32)
-def _image(path: str, mtime: float, entry: str) -> np.ndarray:
-    """The RGBA pixels of an overlay image, x-major [width, height, 4] like the rasters."""
+def _image(path: str, mtime: float, entry: str) -> IndexedImage:
     from hexwx.limits import open_image, open_zip, read_zip_entry
     with open_zip(path, "a VASL overlay archive") as zf:
         real = next((n for n in zf.namelist() if n.lower() == entry.lower()), entry)
         data = read_zip_entry(zf, real, source=path)
-    im = open_image(data, source=f"{path}:{entry}", what="overlay image").convert("RGBA")
-    a = np.ascontiguousarray(np.asarray(im).transpose(1, 0, 2))
-    a.setflags(write=False)
-    return a
+    im = open_image(data, source=f"{path}:{entry}", what="overlay image")
+    if im.mode == "P" and isinstance(im.info.get("transparency", 0), int):   # a GIF
+        index = np.asarray(im, np.uint8)
+        pal = np.zeros((256, 4), np.uint8)
+        colours = np.frombuffer(bytes(im.getpalette() or b""), np.uint8)[:768].reshape(-1, 3)
+        pal[:len(colours), :3] = colours
+        pal[:, 3] = 255
+        if "transparency" in im.info:
+            pal[int(im.info["transparency"]), 3] = 0
+    else:
+        rgba = np.asarray(im.convert("RGBA"))
+        packed = rgba.astype(np.uint32) @ np.array([1 << 24, 1 << 16, 1 << 8, 1], np.uint32)
+        keys, inverse = np.unique(packed, return_inverse=True)
+        pal = np.stack([(keys >> k) & 255 for k in (24, 16, 8, 0)], axis=1).astype(np.uint8)
+        index = inverse.reshape(packed.shape).astype(np.int32)
+    index = np.ascontiguousarray(index)
+    index.setflags(write=False)
+    pal.setflags(write=False)
+    return IndexedImage(index, pal)
 
 
-def overlay_pixels(p: Placement) -> np.ndarray:
-    """The RGBA pixels [width, height, 4] of a placed overlay's image (read-only)."""
+def overlay_image(p: Placement) -> IndexedImage:
+    """The image of a placed overlay (read once per file version; read-only arrays)."""
     return _image(p.archive, Path(p.archive).stat().st_mtime, p.image)
 
 
@@ -380,6 +404,7 @@ def _colours(meta: str, mtime: float) -> ColourTable:
     root = metadata_root(meta, mtime)
     table = read_metadata(meta)
     rows: dict[int, tuple[int, int]] = {}
+    code_of = {t.name: t.code for t in reversed(table.types)}   # (first of a name wins)
     for el in root.iter("color"):
         a = el.attrib
         if "red" not in a:
@@ -390,12 +415,7 @@ def _colours(meta: str, mtime: float) -> ColourTable:
             raise DataError(f"{meta}: color {a.get('name', '?')!r}: red/green/blue must be "
                             f"whole numbers") from None
         name, level = a.get("terrain", "UNKNOWN"), a.get("elevation", "UNKNOWN")
-        code = -1
-        if name != "UNKNOWN":
-            try:
-                code = table.code_named(name)
-            except UsageError:
-                code = -1                    # a terrain this table lacks: no terrain
+        code = code_of.get(name, -1)         # UNKNOWN, or a terrain this table lacks: none
         lv = int(level) if re.fullmatch(r"-?[0-9]+", level) else NO_LEVEL
         rows.setdefault(rgb, (code, lv))
     keys = np.array(sorted(rows), np.int64)
@@ -420,66 +440,77 @@ _NEAR = range(2, 7)
 
 def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each ``missing`` pixel (x, y), the pixel (nx, ny) of its nearest neighbour in
-    :data:`_NEAR` whose terrain is known (``terr`` >= 0); pixels with none are left out.
-    Works on the missing pixels only (outlines and dots: a few per cent of an overlay)."""
-    W, H = terr.shape
-    xs, ys = np.nonzero(missing)
+    """For each ``missing`` pixel (row y, column x of the [height, width] arrays), the pixel
+    (ny, nx) of its nearest neighbour in :data:`_NEAR` whose terrain is known (``terr`` >= 0);
+    pixels with none are left out.  Works on the missing pixels only (outlines and dots: a few
+    per cent of an overlay)."""
+    H, W = terr.shape
+    ys, xs = np.nonzero(missing)
     nx, ny = np.full(len(xs), -1), np.full(len(xs), -1)
     for d in _NEAR:
         for sx, sy in ((d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)):
             cx, cy = xs + sx, ys + sy
             ok = (nx < 0) & (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
-            ok[ok] = terr[cx[ok], cy[ok]] >= 0
+            ok[ok] = terr[cy[ok], cx[ok]] >= 0
             nx[ok], ny[ok] = cx[ok], cy[ok]
     found = nx >= 0
-    return xs[found], ys[found], nx[found], ny[found]
+    return ys[found], xs[found], ny[found], nx[found]
 
 
 def _fill_along_rows(values: np.ndarray, missing: np.ndarray, none: int) -> np.ndarray:
-    """``values`` with each ``missing`` pixel given the value of the nearest pixel of its image
-    row that has one (the left one on a tie); ``none`` where its row has none."""
+    """``values`` [height, width] with each ``missing`` pixel given the value of the nearest
+    pixel to its left on its image row that has one, else the nearest to its right; ``none``
+    where its row has none."""
     out = values.copy()
-    W = out.shape[0]
-    has = values != none
-    col = np.arange(W)[:, None]
-    left = np.maximum.accumulate(np.where(has, col, -1), axis=0)
-    right = np.minimum.accumulate(np.where(has, col, 2 * W)[::-1], axis=0)[::-1]
-    near = np.where((left >= 0) & (col - left <= right - col), left, right)
-    fx, fy = np.nonzero(missing & (near < W))
-    out[fx, fy] = values[near[fx, fy], fy]
+    flat = out.reshape(-1)
+    W = values.shape[1]
+    has = (values != none).reshape(-1)
+    pos = np.arange(flat.size, dtype=np.int32)
+    left = np.maximum.accumulate(np.where(has, pos, np.int32(-1)))
+    want = missing.reshape(-1)
+    ok = want & (left >= pos - pos % W)                    # a value to the left, same row
+    flat[ok] = flat[left[ok]]
+    rest = np.flatnonzero(want & ~ok)                        # (runs at the start of a row)
+    known = np.flatnonzero(has)
+    if len(rest) and len(known):
+        nxt = known[np.minimum(np.searchsorted(known, rest), len(known) - 1)]
+        same = (nxt > rest) & (nxt // W == rest // W)
+        flat[rest[same]] = flat[nxt[same]]
     return out
 
 
-def overlay_terrain(rgba: np.ndarray, board_elevation: np.ndarray, board_terrain: np.ndarray,
+def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terrain: np.ndarray,
                     table: TerrainTable, colours: ColourTable, *, name: str, archive: str,
-                    persist: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The terrain codes, levels and a mask of the pixels the overlay ``rgba`` [w, h, 4] sets,
-    over the board's own rasters of the same area.
+                    persist: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The terrain (uint8) and levels (int8) [height, width] of the board's area under the
+    overlay ``image`` once it is laid, from the board's own rasters of that area (also
+    [height, width], image rows).
 
     Opaque pixels take their colour's terrain and level; a colour with no terrain (outlines, hex
     dots) takes both from its nearest neighbour with one; a pixel still without a level (woods
-    are drawn without one) takes the level of the nearest pixel of its image row with one, else
-    the board's.  Depression terrain lies a level below that.  With ``persist`` the board keeps
-    its ground levels, and open ground drawn over the board's open ground leaves the board as it
-    is (VASL draws those pixels transparent).
-    Transparent pixels, and opaque ones with no terrain anywhere near, keep the board.
+    are drawn without one) takes the level of the nearest pixel to its left on its image row
+    that has one (at a row's start: to its right), else the board's.  Depression terrain lies a level below that.  With ``persist`` the board
+    keeps its ground levels, and open ground drawn over the board's open ground leaves the board
+    as it is (VASL draws those pixels transparent).  Transparent pixels, and opaque ones with
+    no terrain anywhere near, keep the board.
     """
     rule = ARCHIVE_RULES.get(archive)
-    rgb = (rgba[..., 0].astype(np.int64) << 16) | (rgba[..., 1].astype(np.int64) << 8) | rgba[..., 2]
-    opaque = rgba[..., 3] > 0
-    terr, level = colours.lookup(rgb)
+    pal = image.palette.astype(np.int64)
+    rgb = (pal[:, 0] << 16) | (pal[:, 1] << 8) | pal[:, 2]
+    p_terr, p_level = colours.lookup(rgb)          # per palette entry
+    p_opaque = pal[:, 3] > 0
     if rule is not None:
-        for (r, g, b), tname in rule.colours:
-            terr[rgb == ((r << 16) | (g << 8) | b)] = table.code_named(tname)
+        own = np.isin(rgb, [(r << 16) | (g << 8) | b for (r, g, b), _ in rule.colours])
         if rule.raised is not None:
-            raised = opaque & (level > 0) & (terr >= 0) & ~np.isin(
-                rgb, [(r << 16) | (g << 8) | b for (r, g, b), _ in rule.colours])
-            terr[raised] = table.code_named(rule.raised)
-    terr[~opaque] = -1
-    level[~opaque | (terr < 0)] = NO_LEVEL
-    xs, ys, nx, ny = _nearest_with_terrain(terr, opaque & (terr < 0))
-    terr[xs, ys], level[xs, ys] = terr[nx, ny], level[nx, ny]   # (both from that neighbour)
+            p_terr[p_opaque & (p_level > 0) & (p_terr >= 0) & ~own] = table.code_named(rule.raised)
+        for (r, g, b), tname in rule.colours:
+            p_terr[rgb == ((r << 16) | (g << 8) | b)] = table.code_named(tname)
+    p_terr[~p_opaque] = -1
+    p_level[~p_opaque | (p_terr < 0)] = NO_LEVEL
+    idx = image.index
+    terr, level, opaque = p_terr[idx], p_level[idx], p_opaque[idx]
+    ys, xs, ny, nx = _nearest_with_terrain(terr, opaque & (terr < 0))
+    terr[ys, xs], level[ys, xs] = terr[ny, nx], level[ny, nx]   # (both from that neighbour)
     sets = opaque & (terr >= 0)
     a = table.arrays()
     if archive == "ovrX":
@@ -489,17 +520,20 @@ def overlay_terrain(rgba: np.ndarray, board_elevation: np.ndarray, board_terrain
             bldg = sets & a["building_terrain"][np.maximum(terr, 0)].astype(bool) \
                 & ~a["hexside"][np.maximum(terr, 0)].astype(bool)
             terr[bldg] = table.code_named(kind)
-    depression = a["category"][np.maximum(terr, 0)] == Category.DEPRESSION
+    board_e = np.ascontiguousarray(board_elevation)
+    board_t = np.ascontiguousarray(board_terrain)
+    below = (a["category"] == Category.DEPRESSION).astype(np.int16)   # per terrain code
+    codes = terr.astype(np.uint8)                     # (-1, no terrain, is masked by sets)
     if persist or (rule is not None and rule.board_levels):
-        ground = board_elevation.astype(np.int16)
+        ground = board_e.astype(np.int16)
     else:
         level = _fill_along_rows(level, sets & (level == NO_LEVEL), NO_LEVEL)
-        ground = np.where(level == NO_LEVEL, board_elevation, level).astype(np.int16)
-    elev = np.where(depression & sets, ground - 1, ground)
+        ground = np.where(level == NO_LEVEL, board_e, level)
     if persist and not name.lower().startswith("og"):
         open_code = table.code_named("Open Ground")
-        sets &= ~((terr == open_code) & (a["category"][board_terrain] == Category.OPEN))
-    return terr, elev, sets
+        sets &= ~((codes == open_code) & (a["category"][board_t] == Category.OPEN))
+    elev = np.clip(ground - below[codes], -128, 127).astype(np.int8)
+    return np.where(sets, codes, board_t), np.where(sets, elev, board_e)
 
 
 def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Sequence[Placement],
@@ -512,18 +546,45 @@ def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Seque
     for p in placements:
         if any(s in p.spec.name for s in _PICTURE_ONLY):
             continue
-        rgba = overlay_pixels(p)
+        image = overlay_image(p)
         x0, y0 = max(p.x, 0), max(p.y, 0)
         x1, y1 = min(p.x + p.width, W), min(p.y + p.height, H)
         if x0 >= x1 or y0 >= y1:
             continue
-        part = rgba[x0 - p.x:x1 - p.x, y0 - p.y:y1 - p.y]
-        t, e, sets = overlay_terrain(part, elev[x0:x1, y0:y1], terr[x0:x1, y0:y1], table,
-                                     colours, name=p.spec.name, archive=Path(p.archive).name,
-                                     persist=persist or p.spec.persist)
-        terr[x0:x1, y0:y1][sets] = t[sets].astype(np.uint8)
-        elev[x0:x1, y0:y1][sets] = np.clip(e[sets], -128, 127).astype(np.int8)
+        part = IndexedImage(image.index[y0 - p.y:y1 - p.y, x0 - p.x:x1 - p.x], image.palette)
+        t, e = overlay_terrain(part, elev[x0:x1, y0:y1].T, terr[x0:x1, y0:y1].T, table, colours,
+                               name=p.spec.name, archive=Path(p.archive).name,
+                               persist=persist or p.spec.persist)
+        terr[x0:x1, y0:y1], elev[x0:x1, y0:y1] = t.T, e.T
+    if any(Path(p.archive).name in _LIPPED for p in placements):
+        terr = dier_lips(terr, table)
     return elev, terr
+
+
+#: Archives whose depressions get a lip on their edge hexsides (F4: a dier's lip).
+_LIPPED = ("ovrD",)
+
+
+def dier_lips(terrain: np.ndarray, table: TerrainTable) -> np.ndarray:
+    """An upright geomorphic board's terrain raster with "Dier Lip" drawn along every hexside of
+    a dier hex (centre pixel Dier) that borders a hex that is not one (F4; VASL's
+    ``setDierLip`` does the same on its hexes)."""
+    from hexwx.hexmap.coords import Grid
+    from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
+    dier, lip = table.code_named("Dier"), table.code_named("Dier Lip")
+    g = Grid.single()
+    W, H = terrain.shape
+    cx = np.clip(g.centre_x.astype(int), 0, W - 1)
+    cy = np.clip(g.centre_y.astype(int), 0, H - 1)
+    is_dier = terrain[cx, cy] == dier
+    shapes = []
+    for h in np.flatnonzero(is_dier):
+        corners = g.corners(int(h))
+        for k in range(6):
+            o = g.neighbours[h, k]
+            if o < 0 or not is_dier[o]:
+                shapes.append((strip(corners[k], corners[(k + 1) % 6], HEXSIDE_HALF_WIDTH), lip))
+    return draw(terrain, shapes) if shapes else terrain
 
 
 # -- board-specific overlays given as SSRs (SSO / BSO) -----------------------------------------
@@ -590,13 +651,16 @@ def place_board_overlays(spec: BoardSpec, archive: Path, ssr: Sequence[str],
 
 
 def split_ssr(names: Iterable[str], board_archive: str | Path,
-              los_rules: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+              los_rules: Mapping[str, tuple[str, str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(terrain SSRs, board overlay SSRs) of ``names``: a name that is one of the board's
-    ``overlaySSRule`` entries and no terrain rule (``LOSSSRule``) is an overlay laid on it."""
+    ``overlaySSRule`` entries is an overlay laid on it, unless VASL's terrain table gives it
+    as data (an ``LOSSSRule`` hexwx applies to the raster); a rule VASL keeps in code only or
+    ignores in LOS (``DenseJungle``, ``NoRoads``) is read from its art instead."""
+    from hexwx.io.ssr import CODE_ONLY, IGNORED
     own = board_overlay_rules(board_archive)
-    los = set(los_rules)
     names = tuple(names)
-    overlays = tuple(n for n in names if n in own and n not in los)
+    overlays = tuple(n for n in names if n in own and (
+        n not in los_rules or los_rules[n][0] in (IGNORED, CODE_ONLY)))
     return tuple(n for n in names if n not in overlays), overlays
 
 
@@ -608,8 +672,8 @@ def paint(art: Image.Image, pieces: Iterable[tuple[str, str, int, int]]) -> Imag
     from PIL import Image
     out = art.convert("RGBA")
     for archive, entry, x, y in pieces:
-        rgba = _image(archive, Path(archive).stat().st_mtime, entry)
-        im = Image.fromarray(np.ascontiguousarray(rgba.transpose(1, 0, 2)), "RGBA")
+        rgba = _image(archive, Path(archive).stat().st_mtime, entry).rgba()
+        im = Image.fromarray(np.ascontiguousarray(rgba), "RGBA")
         sx, sy = max(-x, 0), max(-y, 0)
         if sx < im.width and sy < im.height and x < out.width and y < out.height:
             out.alpha_composite(im.crop((sx, sy, min(im.width, out.width - x),

@@ -46,7 +46,8 @@ class Sighting:
                 "lv": None if r.blocked else r.lv,
                 "drm": None if r.blocked else r.drm,
                 "reason": r.reason, "rule": r.rule, "blocking_hex": r.blocking_hex,
-                "hindrances": [h.to_json() for h in r.hindrances]}
+                "blocking_terrain": r.blocking_terrain, "verdict": r.verdict,
+                "hindrances": [h.to_json() for h in r.hindrances], "notes": list(r.notes)}
 
     def line(self) -> str:
         """One line of text: who, where, and the answer."""

@@ -46,7 +46,7 @@ MOVEMENT_COSTS: Mapping[str, tuple[tuple[float | None, ...], str]] = MappingProx
     "Rubble":           ((3,    3,    4,    _NO,  _NO),  "B24; RULES-NOTES (vehicles: reading)"),
     "Crags":            ((3,    3,    _NO,  _NO,  _NO),  "B17; RULES-NOTES (vehicles: reading)"),
     "Graveyard":        ((2,    2,    2,    _NO,  _NO),  "B18 (reading)"),
-    "Gully":            ((2,    2,    4,    4,    4),    "B19; E3 3.54 EX"),
+    "Gully":            ((2,    2,    4,    4,    4),    "B19; E3.54 EX"),
     "Dry Stream":       ((2,    2,    4,    4,    4),    "B20 (reading: as a gully)"),
     "Shallow Stream":   ((2,    2,    4,    4,    4),    "B20 (reading)"),
     "Water":            ((_NO,  _NO,  _NO,  _NO,  _NO),  "B21"),
@@ -100,7 +100,7 @@ UP_LEVEL_COST: Mapping[str, tuple[str, float]] = MappingProxyType({
     "infantry": ("x", 2), "cavalry": ("x", 2),
     "tracked": ("+", 4), "non-tracked": ("+", 4), "sledge": ("+", 4),
 })
-UP_LEVEL_RULE = "B10.4; RULES-NOTES; E3 3.54 EX"
+UP_LEVEL_RULE = "B10.4; RULES-NOTES; E3.54 EX"
 
 #: Road bonus (B3.4): extra MF for a unit that spends its whole move along road hexsides.
 ROAD_BONUS: Mapping[str, float] = MappingProxyType({"infantry": 1, "cavalry": 1})

@@ -77,7 +77,7 @@ COVER_MIN_SHARE = 0.10
 #: 3.722: Ground/Deep Snow turn marsh/mudflat to Open Ground (the terrain change LOS and render
 #: use too, hexwx.weather.asl.terrain_changes) and freeze streams (movement only).
 SNOW_TERRAIN = {**{c.from_value: (c.to_value, c.rule) for c in GROUND_SNOW_CHANGES},
-                "Shallow Stream": ("Dry Stream", "E3 3.722")}
+                "Shallow Stream": ("Dry Stream", "E3.722")}
 #: 3.73: Deep Snow turns brush to Open Ground.
 DEEP_SNOW_TERRAIN = {c.from_value: (c.to_value, c.rule) for c in DEEP_SNOW_CHANGES}
 #: 3.733: entering these rows is exempt from the Deep Snow +½ MF.
@@ -366,7 +366,7 @@ WEATHER_COMPONENTS = COMPONENTS[4:]
 
 @dataclass(frozen=True)
 class Part:
-    """One addend of a step's cost: what, how much (MF/MP), the rule, and whether weather (3.9)."""
+    """One addend of a step's cost: what, how much (MF/MP), the rule, and whether weather (E3.9)."""
 
     what: str
     cost: float
@@ -578,7 +578,7 @@ def _levels(d: int) -> str:
 def _labels(mt, unit, w, road, dlev, code, hs, entry_label, hs_label, road_rule, cot, road_cot
             ) -> dict[str, Any]:
     """Label functions (edge id -> (what, rule)) for each component, and the "why not" text."""
-    snow_rule = "E3 3.733, 3.723" if w.deep_snow else "E3 3.723"
+    snow_rule = "E3.733, E3.723" if w.deep_snow else "E3.723"
 
     def entry(e: int) -> tuple[str, str]:
         k = int(road[e])
@@ -591,9 +591,9 @@ def _labels(mt, unit, w, road, dlev, code, hs, entry_label, hs_label, road_rule,
 
     def road_adj(e: int) -> tuple[str, str]:
         if w.mud and int(road[e]) == 1:
-            return "mud: unpaved road at Open Ground COT, no road bonus", "E3 3.6"
+            return "mud: unpaved road at Open Ground COT, no road bonus", "E3.6"
         return ("snow: road entry costs at least 1 MP",
-                "E3 3.7331" if w.deep_snow else "E3 3.724")
+                "E3.7331" if w.deep_snow else "E3.724")
 
     def climb(e: int) -> tuple[str, str]:
         op, amount = UP_LEVEL_COST[unit]
@@ -604,24 +604,24 @@ def _labels(mt, unit, w, road, dlev, code, hs, entry_label, hs_label, road_rule,
         return hs_label[int(hs[e])]
 
     def rain(e: int) -> tuple[str, str]:
-        return f"rain: {_levels(int(dlev[e]))} changed", "E3 3.54"
+        return f"rain: {_levels(int(dlev[e]))} changed", "E3.54"
 
     def mud(e: int) -> tuple[str, str]:
-        return "mud: Open Ground hexside", "E3 3.64, 3.65"
+        return "mud: Open Ground hexside", "E3.64, E3.65"
 
     def snow_level(e: int) -> tuple[str, str]:
         kind = "deep snow" if w.deep_snow else "ground snow"
         return f"{kind}: {_levels(int(dlev[e]))} changed", snow_rule
 
     def deep_snow(e: int) -> tuple[str, str]:
-        return "deep snow: hexside", "E3 3.733"
+        return "deep snow: hexside", "E3.733"
 
     def snow_vehicle(e: int) -> tuple[str, str]:
         if w.ground_snow:
-            return f"ground snow: {unit} hexside", "E3 3.724"
+            return f"ground snow: {unit} hexside", "E3.724"
         plowed = bool(road[e]) and w.plowed_roads
         return (f"deep snow: {unit} hexside{' along plowed road' if plowed else ''}",
-                "E3 3.7331")
+                "E3.7331")
 
     def why(e: int) -> str:
         t = mt.table[int(code[e])]

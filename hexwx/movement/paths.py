@@ -75,9 +75,9 @@ class Step:
         bits = [f"{p.what} {'+' if i else ''}{fmt(p.cost)} ({p.rule})"
                 for i, p in enumerate(self.parts)]
         if self.all_mf:
-            bits = [f"drift hexside: all {measure} (E3 3.752)"]
+            bits = [f"drift hexside: all {measure} (E3.752)"]
             if self.bog_drm is not None:
-                bits.append(f"bog check {self.bog_drm:+d} DRM (E3 3.752, D8.21)")
+                bits.append(f"bog check {self.bog_drm:+d} DRM (E3.752, D8.21)")
         return f"{head:<22} " + "; ".join(bits)
 
 
@@ -192,7 +192,7 @@ class Reach:
         if self.by_road_bonus:
             lines.append(f"  * only with the road bonus (+1 MF, whole move along road; {ROAD_BONUS_RULE})")
         if self.whole_move:
-            lines.append(f"  ! across a drift: takes the whole move (E3 3.752)")
+            lines.append(f"  ! across a drift: takes the whole move (E3.752)")
         return "\n".join(lines)
 
 
@@ -293,7 +293,7 @@ class MoveGraph:
         usable = [e for e in into if ec.allowed[e] and not ec.drift[e]]
         if not usable:
             whys = sorted({ec.why_not(e) for e in into if not ec.allowed[e]}
-                          | ({"drift hexsides take the whole move (E3 3.752)"}
+                          | ({"drift hexsides take the whole move (E3.752)"}
                              if any(ec.drift[e] for e in into) else set()))
             return f"{nm(b)} cannot be entered by {self.unit}: {'; '.join(whys)}"
         return f"{nm(b)} cannot be reached from {nm(a)} by {self.unit} (cut off by terrain, " \

@@ -780,7 +780,9 @@ def los_caption(result: LosResult) -> str:
     if hs:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
+            + (f", {x.note}" if getattr(x, "note", "") else "")
             + (f" ({x.rule})" if x.rule else "") for x in hs))
+    parts += [f"note: {n}" for n in getattr(r, "notes", ())]
     if r.drm is not None:   # a blocked LOS has no DRM (text, JSON and .drm agree)
         parts.append(f"terrain hindrance {_sgn(int(r.hindrance))}, LV {_sgn(int(r.lv))}, "
                      f"total DRM {_sgn(int(r.drm))}")

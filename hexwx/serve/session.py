@@ -282,7 +282,7 @@ class Session:
             rows.append({"target": other.id, "side": other.side, "hex": other.hex,
                          "blocked": res.blocked, "drm": None if res.blocked else res.drm,
                          "range": res.range, "reason": res.reason, "rule": res.rule,
-                         "explain": res.explain()})
+                         "verdict": res.verdict, "explain": res.explain()})
         return _json({"unit": unit.id, "hex": unit.hex, "side": unit.side, "sees": rows,
                       "weather": weather.to_json() if weather is not None else None})
 

@@ -81,6 +81,7 @@ def test_exported_functions_are_the_declared_ones() -> None:
 
 def test_mirrored_constants_equal_the_c_ones() -> None:
     assert int(re.search(r"#define HV_LEN (\d+)", SOURCE).group(1)) == K._HV_LEN
+    assert int(re.search(r"#define HEXWX_KERNEL_ABI (\d+)", SOURCE).group(1)) == K.KERNEL_ABI
 
     def enum(first: str) -> list[str]:
         body = re.search(r"enum \{ (%s\b.*?)\};" % first, SOURCE, re.S)
@@ -97,3 +98,21 @@ def test_mirrored_constants_equal_the_c_ones() -> None:
     assert reasons and all(getattr(K, name) == int(v) for name, v in reasons.items())
     fast = dict(re.findall(r"(FAST_\w+) = (\d+)", SOURCE))
     assert fast and all(getattr(K, name) == int(v) for name, v in fast.items())
+
+
+@pytest.mark.parametrize("body", ["", "long long hexwx_kernel_abi(void) { return 1; }"])
+def test_a_library_of_another_interface_is_refused(tmp_path, body: str) -> None:
+    """A kernel library left from an older build (no interface number, or another one) is
+    refused with a message saying how to rebuild, never called with structs it misreads."""
+    import shutil
+    import subprocess
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("no C compiler to build a stand-in old library")
+    src = tmp_path / "old.c"
+    src.write_text("int hexwx_placeholder(void) { return 0; }\n" + body + "\n")
+    lib_path = tmp_path / "old.so"
+    subprocess.run([cc, "-shared", "-fPIC", str(src), "-o", str(lib_path)], check=True)
+    with pytest.raises(K.KernelNotBuiltError, match="another version of hexwx"):
+        K._check_interface(ctypes.CDLL(str(lib_path)), str(lib_path))
+    K._check_interface(K.clib(), "the built kernel")   # the real one passes

@@ -54,7 +54,7 @@ def test_path_json_mud(capsys):
     d = json.loads(out)
     assert rc == 0 and d["found"] and d["hexes"] == ["B5", "C5"] and d["total"] == 2
     rules = [p["rule"] for p in d["steps"][0]["parts"]]
-    assert "E3 3.6" in rules and "E3 3.64, 3.65" in rules
+    assert "E3.6" in rules and "E3.64, E3.65" in rules
     assert d["unit"] == "non-tracked" and d["measure"] == "MP"
 
 

@@ -81,7 +81,7 @@ def test_effects_flags_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "weather", "effects", "--mud", "--rain", "--json")
     assert code == 0
     rules = {e["rule"] for e in json.loads(out)["effects"]}
-    assert {"3.54", "3.64, 3.65", "3.62", "3.53"} <= rules
+    assert {"E3.54", "E3.64, E3.65", "E3.62", "E3.53"} <= rules
     code, _, err = run(capsys, "weather", "effects", "--heavy")
     assert code == 2 and "heavy" in err and "Traceback" not in err
     code, _, err = run(capsys, "weather", "effects", "--fog-drm", "2")

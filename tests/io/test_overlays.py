@@ -88,13 +88,14 @@ def _runs(rows: list[list[int]], width: int) -> np.ndarray:
     return out.T
 
 
-def _single_board(ref: dict) -> bool:
-    return "," not in ref["overlay_spec"].split(":")[0] and "/" not in ref["layout"].split(",", 2)[-1]
+def _persist(ref: dict) -> bool:
+    """The placement keeps the board's levels (the OVR entry's 4th token or the game's flag)."""
+    return bool(ref["placement"].get("persist_elevation_flag") or ref.get("persist_game"))
 
 
 def _load(ref: dict) -> tuple[hexwx.HexMap, hexwx.HexMap]:
     pl = ref["placement"]
-    over = f"{pl['board']}+{pl['name']}:{pl['hex1']}:{pl['hex2']}"
+    over = f"{pl['board']}+{pl['name']}:{pl['hex1']}:{pl['hex2']}" + (":persist" if _persist(ref) else "")
     return hexwx.load_map(over), hexwx.load_map(pl["board"])
 
 
@@ -110,32 +111,45 @@ def test_placements_are_vasls():
         assert [p.x, p.y, p.width, p.height] == pl["bounds_board"], f.name
 
 
+def _on_board(ref: dict, m: hexwx.HexMap, m0: hexwx.HexMap) -> dict[str, np.ndarray]:
+    """The refs' rasters and ours over the part of the overlay's rectangle on its own board
+    (a placement on a layout may run onto the next board: that part is not the overlay's)."""
+    px = ref["pixels"]
+    w, h = px["width"], px["height"]
+    x0, y0 = px["origin_board"]
+    W, H = m0.terrain.shape
+    xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
+    cut = (slice(xa - x0, xb - x0), slice(ya - y0, yb - y0))
+    out = {k: _runs(px[f"{k}_rle"], w)[cut] for k in ("how", "terrain", "elevation", "board_terrain")}
+    for name, mm in (("ours", m), ("board", m0)):
+        out[f"{name}_t"] = mm.terrain[xa:xb, ya:yb]
+        out[f"{name}_e"] = mm.elevation[xa:xb, ya:yb]
+    return out
+
+
 def test_pixels_agree_with_vasl_where_the_art_decides():
     """Opaque pixels whose colour VASL's table knows get VASL's terrain (desert archives aside:
     their rule is ARCHIVE_RULES); unknown colours take a neighbour's, agreeing with VASL on
     at least 95 %; every transparent pixel keeps the board (VASL spreads terrain into a few of
-    them: not copied); levels agree wherever the colour gives one."""
+    them: not copied); levels agree on level ground."""
     for f in _refs():
         ref = json.loads(f.read_text())
-        m, m0 = _load(ref)
-        px = ref["pixels"]
-        w, h = px["width"], px["height"]
-        x0, y0 = px["origin_board"]
-        how = _runs(px["how_rle"], w)
-        vt, ve = _runs(px["terrain_rle"], w), _runs(px["elevation_rle"], w)
-        bt = _runs(px["board_terrain_rle"], w)
-        t = m.terrain[x0:x0 + w, y0:y0 + h]
-        e = m.elevation[x0:x0 + w, y0:y0 + h]
-        assert np.array_equal(m0.terrain[x0:x0 + w, y0:y0 + h], bt), f.name
+        r = _on_board(ref, *_load(ref))
+        how, t, e = r["how"], r["ours_t"], r["ours_e"]
+        assert np.array_equal(r["board_t"], r["board_terrain"]), f.name
         transparent = (how == 1) | (how == 2)
-        assert np.array_equal(t[transparent], m0.terrain[x0:x0 + w, y0:y0 + h][transparent]), f.name
-        assert np.array_equal(e[transparent], m0.elevation[x0:x0 + w, y0:y0 + h][transparent]), f.name
+        assert np.array_equal(t[transparent], r["board_t"][transparent]), f.name
+        assert np.array_equal(e[transparent], r["board_e"][transparent]), f.name
         if ref["placement"]["archive"] in ARCHIVE_RULES:
             continue
         known, unknown = how == 3, how == 4
-        assert np.array_equal(t[known], vt[known]), f.name
-        assert (t[unknown] == vt[unknown]).mean() >= 0.95, f.name
-        flat = known & (m0.elevation[x0:x0 + w, y0:y0 + h] == 0)   # (see the next test)
+        vt, ve = r["terrain"], r["elevation"]
+        if _persist(ref):   # open ground drawn over the board's own open terrain keeps the board
+            assert (t[known] == vt[known]).mean() >= 0.98, f.name
+        else:
+            assert np.array_equal(t[known], vt[known]), f.name
+        assert not unknown.any() or (t[unknown] == vt[unknown]).mean() >= 0.95, f.name
+        flat = known & (r["board_e"] == 0)          # (see the next test)
         assert not flat.any() or (e[flat] == ve[flat]).mean() >= 0.99, f.name
 
 
@@ -149,6 +163,8 @@ def test_hexes_under_overlays_agree_with_vasl():
             continue
         m, m0 = _load(ref)
         for hx in ref["hexes"]:
+            if str(hx.get("board", ref["placement"]["board"])) != str(ref["placement"]["board"]):
+                continue                            # (a hex of the next board of a layout)
             i = m.grid.parse(hx["hex"])
             assert m.table[int(m.hexes.centre_raw[i])].name == hx["center_terrain"], (f.name, hx["hex"])
             if hx["board_base_height"] == 0:
@@ -175,11 +191,17 @@ def test_wadi_overlay_is_a_depression_below_the_board():
     assert len(deep) >= 3 and all(m.table[int(m.hexes.centre[h])].name == "Wadi" for h in deep)
 
 
-def test_dier_overlay_draws_diers():
+def test_dier_overlay_draws_diers_with_lips_on_their_edges():
     vasl_dir()
     m = hexwx.load_map("04+d1:M5:M4")
-    dier = m.table.code_named("Dier")
-    assert (m.hexes.centre == dier).sum() >= 8
+    dier, lip = m.table.code_named("Dier"), m.table.code_named("Dier Lip")
+    is_dier = m.hexes.centre == dier
+    assert is_dier.sum() >= 8
+    nb = m.grid.neighbours
+    edge = is_dier[:, None] & ~is_dier[np.maximum(nb, 0)] & (nb >= 0)
+    inner = is_dier[:, None] & is_dier[np.maximum(nb, 0)] & (nb >= 0)
+    assert edge.sum() >= 10 and (m.hexes.loc_terrain[edge] == lip).all()     # F4: the lip
+    assert not (m.hexes.loc_terrain[inner] == lip).any()                     # none inside
 
 
 # -- overlays in layouts, rotation, persist ------------------------------------------------------
@@ -205,6 +227,12 @@ def test_overlay_on_a_rotated_board_turns_with_it():
         assert up.hexes.centre[a] == turned.hexes.centre[b], name
     assert up.table[int(up.hexes.centre[up.grid.parse("3L5")])].name == "Stone Building"
     assert hexwx.los(up, "3K4", "3L6").blocked == hexwx.los(turned, "3K4", "3L6").blocked is True
+    # every board turned (composed turned round as a whole): the overlay turns with its board
+    alone, hube = hexwx.load_map("02+wd2:J4:J5"), hexwx.load_map("r05/r02+wd2:J4:J5/r04")
+    for name in alone.grid.names():
+        h = hube.grid.parse("2" + name)
+        if not hube.grid.is_half_hex(h):
+            assert hube.hexes.centre[h] == alone.hexes.centre[alone.grid.parse(name)], name
 
 
 def test_overlay_terrain_counts_in_los_and_movement():
@@ -215,6 +243,16 @@ def test_overlay_terrain_counts_in_los_and_movement():
     assert res.blocked and res.blocking_hex in ("K5", "L5")
     step = hexwx.path(m, "K4", "K5", unit="infantry").steps[0]
     assert step.cost == 2.0 and "Stone Building" in step.parts[0].what
+
+
+def test_hill_overlay_levels_block_like_a_boards_hill():
+    vasl_dir()
+    m, m0 = hexwx.load_map("04+hi8:H4:I5"), hexwx.load_map("04")
+    assert not hexwx.los(m0, "E8", "J6").blocked
+    res = hexwx.los(m, "E8", "J6")                  # across hi8's level-1 slope in F7 (A6.2)
+    assert res.blocked and res.blocking_hex == "F7" and "ground level" in res.reason
+    g6 = m.grid.parse("G6")
+    assert m.hexes.base[g6] == 3 and m0.hexes.base[g6] == 0
 
 
 def test_persist_elevation_keeps_the_hill_under_the_overlay():
@@ -251,6 +289,10 @@ def test_board_overlay_ssr_lays_the_boards_own_image():
     assert any(a.endswith("bd04") and img == "4_SSO_A74.gif" for _i, a, img, _x, _y in m.overlay_art)
     with pytest.raises(UsageError, match="unknown SSR"):
         hexwx.load_map("04", ssr=["SSO_NoSuch"])
+    # a name VASL's LOS ignores (NoRoads) or keeps in code is read from the board's image
+    roads = m0.terrain == m0.table.code_named("Dirt Road")
+    no_roads = hexwx.load_map("04", ssr=["NoRoads"])
+    assert (no_roads.terrain[roads] == no_roads.table.code_named("Open Ground")).mean() > 0.95
 
 
 def test_map_file_overlays_and_cache_key(tmp_path: Path):
@@ -306,3 +348,21 @@ def test_saves_carry_overlays_and_the_persist_choice(tmp_path: Path):
     f = tmp_path / "c.toml"
     f.write_text(dumps(doc))
     assert np.array_equal(load_scenario(f).map.elevation, hexwx.load_map(game).elevation)
+
+
+def test_the_viewer_shows_the_overlay():
+    vasl_dir()
+    import io
+
+    from PIL import Image
+
+    from hexwx.serve.session import _board_art
+    m, m0 = hexwx.load_map("04,r03+x11:L5:K5"), hexwx.load_map("04,r03")
+    a = np.asarray(Image.open(io.BytesIO(_board_art(m))).convert("L"), float)
+    b = np.asarray(Image.open(io.BytesIO(_board_art(m0))).convert("L"), float)
+    diff = np.abs(a - b) > 40                   # (JPEG: small differences everywhere)
+    ys, xs = np.nonzero(diff)
+    assert len(xs) > 2000
+    # board 3 is turned: x11's rectangle (506, 161, 225, 194) lies turned round on its place
+    assert 1800 + 1800 - 506 - 225 <= xs.min() and xs.max() < 1800 + 1800 - 506
+    assert 645 - 161 - 194 <= ys.min() and ys.max() < 645 - 161

@@ -130,3 +130,13 @@ def test_building_exit_and_blind_hex_in_plain_words() -> None:
 def test_hand_made_answer_without_terrain_reads_as_before() -> None:
     r = LosResult("C5", "G5", 0, 0, 4, True, "woods", "B13", (1, 1), "E5", 0, 0, ())
     assert r.verdict == "BLOCKED in E5: woods (B13)" and r.blocked_by is None
+
+
+def test_terrain_six_or_more_lists_every_part() -> None:
+    """LOS-SPEC 8 #13: board 16 A1 -> I4, the sixth grain hex (H3) blocks (B.10)."""
+    r = los(board("bd16"), "A1", "I4")
+    assert r.blocked and r.rule == "B.10" and r.blocking_hex == "H3" and r.by_hindrances
+    text = r.explain()
+    assert f"BLOCKED in H3: {r.reason} (B.10), 6 in all:" in text
+    assert sum(h.drm for h in r.hindrances) == 6 == text.count("  +1 grain in ")
+    assert r.verdict.endswith("= 6") and r.blocked_by.startswith("hindrances +1")

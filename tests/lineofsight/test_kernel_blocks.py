@@ -80,3 +80,29 @@ def test_an_error_in_a_block_reaches_the_caller_and_the_helpers_recover(village)
     with pytest.raises(RuntimeError, match="block 5 failed"):
         K._share(run, iter([(i, i + 1) for i in range(50)]), 3, 16)
     assert K._share(lambda s, a, b: b - a, iter([(0, 10), (10, 25)]), 3, 16) == 25
+
+
+def test_an_interrupt_returns_only_when_no_helper_writes_any_more() -> None:
+    """Ctrl-C in the calling thread: the caller's arrays are freed when the exception leaves,
+    so every helper must have finished its block by then, and no new block starts."""
+    import time
+    active = [0]
+    started: list[int] = []
+    lock = threading.Lock()
+    caller = threading.get_ident()
+
+    def run(scratch: K.Scratch, i0: int, i1: int) -> int:
+        if threading.get_ident() == caller and i0 >= 2:
+            raise KeyboardInterrupt
+        with lock:
+            active[0] += 1
+            started.append(i0)
+        time.sleep(0.05)
+        with lock:
+            active[0] -= 1
+        return 1
+
+    with pytest.raises(KeyboardInterrupt):
+        K._share(run, iter([(i, i + 1) for i in range(200)]), 3, 16)
+    assert active[0] == 0
+    assert len(started) < 50          # the helpers stopped taking blocks

@@ -155,6 +155,11 @@ def test_path_mode(page: Page, tmp_path: Path, capsys: pytest.CaptureFixture[str
         text = page.js("document.getElementById('move-explain').textContent")
         assert f"path {' '.join(want['hexes'])}" in text and f"total {want['total']:g} MF" in text
         assert page.js("document.querySelectorAll('#layer-los .path-badge').length") == len(want["steps"])
+        # each badge lies below its hex's centre: the hex id (top of the hex) stays uncovered
+        gaps = page.js("""[...document.querySelectorAll('#layer-los .path-badge')].map(b => {
+            const h = window.hexwxViewer.byName[b.dataset.step];
+            return Number(b.getAttribute('cy')) - Number(b.getAttribute('r')) - h.y; })""")
+        assert len(gaps) == len(want["steps"]) and min(gaps) > 0
         page.screenshot(tmp_path / "path.png")
 
 
@@ -169,7 +174,7 @@ def test_scenario_units_who_sees_whom(page: Page, tmp_path: Path,
         page.wait("document.getElementById('sight-explain').textContent.includes('village-squad')")
         text = page.js("document.getElementById('sight-explain').textContent")
         want = cli_json(capsys, "los", "--scenario", SCENARIO, "hill-squad", "village-squad", "--json")
-        assert (f"DRM +{want['drm']}" in text) if not want["blocked"] else (want["reason"] in text)
+        assert (f"DRM +{want['drm']}" in text) if not want["blocked"] else (want["verdict"] in text)
         assert page.js("document.querySelectorAll('#layer-overlay .sight-line').length") == 1
         # the second unit clicked is the target: the LOS between the units, as `los --scenario`
         page.click('rect.counter[data-unit="village-squad"]')

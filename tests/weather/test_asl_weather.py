@@ -151,7 +151,7 @@ def test_roll_fog_path_scripted() -> None:
     # Oct DR 2 (1+1) -> Fog/Mist; dr 6 -> Fog; level dr 3 -> level 1; density dr 5 -> +3
     st, rolls = roll_weather("Oct", Dice.scripted([1, 1, 6, 3, 5]))
     assert (st.base, st.fog_level, st.fog_drm, st.ec) == ("Fog", 1, 3, "Moist")
-    assert [r.rule for r in rolls] == ["E3", "3.3", "3.31", "3.311"]
+    assert [r.rule for r in rolls] == ["E3", "E3.3", "E3.31", "E3.311"]
 
 
 def test_roll_mist_path_scripted() -> None:
@@ -174,7 +174,7 @@ def test_roll_extreme_winter_second_seven_reads_six() -> None:
     # Feb DR 9 -> Snow; dr 6 +1 = 7 -> Extreme Winter; second dr 6 +1 = 7 -> read as 6
     st, rolls = roll_weather("Feb", Dice.scripted([4, 5, 6, 6]))
     assert st.extreme_winter and st.deep_snow and st.drifts_in_play and st.ec == "Snow"
-    assert rolls[-1].final == 7 and rolls[-1].rule == "3.74"
+    assert rolls[-1].final == 7 and rolls[-1].rule == "E3.74"
     assert rolls[-1].result == "Deep Snow & Drifts (7 read as 6)"
 
 
@@ -293,7 +293,7 @@ def test_drift_created_under_heavy_winds_with_ground_snow() -> None:
     dice = Dice.scripted([2, 3, 1, 4, 4])
     new, events, _ = wind_change(st, dice)
     assert new.drifts == (Drift("J5", 1),)
-    assert events[0].rule == "3.75"
+    assert events[0].rule == "E3.75"
 
 
 def test_no_drift_under_mild_breeze_or_without_snow() -> None:
@@ -337,16 +337,16 @@ def _rules(state: AslWeather) -> set[str]:
 
 
 def test_effects_cite_the_rules_in_force() -> None:
-    assert "3.2" in _rules(AslWeather())
+    assert "E3.2" in _rules(AslWeather())
     mud = _rules(AslWeather(base="Mud & Overcast"))
-    assert {"3.6", "3.62", "3.63", "3.61", "3.64, 3.65", "3.55", "3.734"} <= mud
+    assert {"E3.6", "E3.62", "E3.63", "E3.61", "E3.64, E3.65", "E3.55", "E3.734"} <= mud
     deep = _rules(AslWeather(deep_snow=True, extreme_winter=True, drifts=(Drift("C5", 2),)))
-    assert {"3.7331", "3.733", "3.731", "3.722", "3.7332", "3.743", "3.741", "3.744",
-            "3.752", "3.712"} <= deep
+    assert {"E3.7331", "E3.733", "E3.731", "E3.722", "E3.7332", "E3.743", "E3.741", "E3.744",
+            "E3.752", "E3.712"} <= deep
     fog = _rules(AslWeather(fog_level=1))
-    assert {"3.313", "A24.8", "3.311"} <= fog
-    assert "3.54" in _rules(AslWeather(base="Overcast", rained=True))
-    assert "3.724" in _rules(AslWeather(ground_snow=True))
+    assert {"E3.313", "A24.8", "E3.311"} <= fog
+    assert "E3.54" in _rules(AslWeather(base="Overcast", rained=True))
+    assert "E3.724" in _rules(AslWeather(ground_snow=True))
 
 
 @pytest.mark.parametrize("name, hint", [("mud", 'base="Mud"'), ("mist", 'base="Mist"'),

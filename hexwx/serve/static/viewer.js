@@ -433,7 +433,7 @@
         const c = cs[i + 1], seen = s.seen_by && s.seen_by.length;
         // below the centre: the hex id (top of the hex) and its centre dot stay readable
         const by = c[1] + BADGE_DY;
-        el("circle", { cx: c[0], cy: by, r: 12, class: "path-badge" + (seen ? " path-seen" : "") }, g);
+        el("circle", { cx: c[0], cy: by, r: 12, class: "path-badge" + (seen ? " path-seen" : ""), "data-step": s.to }, g);
         const t = el("text", { x: c[0], y: by, class: "cell-text" }, g); t.textContent = s.all_mf ? "all" : sum;
         const parts = s.parts.map((p) => `${p.what} ${p.cost} (${p.rule})`).join("; ");
         lines.push(`  ${s.from} -> ${s.to}  ${s.all_mf ? "all" : s.cost} ${r.measure}  ${parts}` +
@@ -521,7 +521,7 @@
     r.sees.forEach((s) => {
       const b = centreOf(s.hex);
       el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "sight-line " + (s.blocked ? "blocked" : "clear") }, g);
-      lines.push(`  ${s.target} (${s.side}) in ${s.hex}: ` + (s.blocked ? `no — ${s.reason}${s.rule ? " (" + s.rule + ")" : ""}` : `yes, DRM +${s.drm}, range ${s.range}`));
+      lines.push(`  ${s.target} (${s.side}) in ${s.hex}: ` + (s.blocked ? `no — ${s.verdict}` : `yes, DRM +${s.drm}, range ${s.range}`));
     });
     $("sight-explain").textContent = lines.join("\n");
   }

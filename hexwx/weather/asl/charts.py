@@ -144,13 +144,13 @@ DRIFT_START_ROW = 5
 # --- Environmental conditions (RULES-NOTES reading) ---------------------------------------------
 #: EC from the weather, strongest first: (condition, EC, rule).
 EC_TABLE: tuple[tuple[str, str, str], ...] = (
-    ("extreme winter", "Snow", "3.74"),
-    ("deep snow", "Snow", "3.73"),
-    ("ground snow", "Wet", "3.72"),
-    ("mud", "Mud", "3.6"),
-    ("rain (now or earlier)", "Wet", "3.51"),
-    ("fog or mist", "Moist", "3.3"),
-    ("falling snow possible", "Moist", "3.713"),
+    ("extreme winter", "Snow", "E3.74"),
+    ("deep snow", "Snow", "E3.73"),
+    ("ground snow", "Wet", "E3.72"),
+    ("mud", "Mud", "E3.6"),
+    ("rain (now or earlier)", "Wet", "E3.51"),
+    ("fog or mist", "Moist", "E3.3"),
+    ("falling snow possible", "Moist", "E3.713"),
 )
 
 #: ASL phases of a Player Turn (for the state's phase field).

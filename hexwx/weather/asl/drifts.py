@@ -1,4 +1,4 @@
-"""Drift placement (E3 3.75, 3.751) with the RULES-NOTES reading, on a map or by hex names."""
+"""Drift placement (E3.75, E3.751) with the RULES-NOTES reading, on a map or by hex names."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
@@ -55,15 +55,15 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
         roll = dice.roll(1, f"drift counter draw ({label}, {len(left)} left)")
         if roll.total <= len(left):
             pick = left[roll.total - 1]
-            rolls.append(chart_roll(roll, f"hexrow {pick}", "3.75"))
+            rolls.append(chart_roll(roll, f"hexrow {pick}", "E3.75"))
             break
-        rolls.append(chart_roll(roll, "re-roll", "3.75"))
+        rolls.append(chart_roll(roll, "re-roll", "E3.75"))
     used = state.used_drift_counters + (f"{board}:{pick}",)
     direction = state.wind_direction
     if direction is None:
         roll = dice.roll(1, "random direction dr (wind's last direction)")
         direction = roll.total - 1
-        rolls.append(chart_roll(roll, f"wind blows to hexside {direction}", "3.751"))
+        rolls.append(chart_roll(roll, f"wind blows to hexside {direction}", "E3.751"))
     step = neighbour or board_neighbour
     start = f"{board}{pick}{C.DRIFT_START_ROW}"
     taken = {d.hex for d in state.drifts}
@@ -76,14 +76,14 @@ def place_drift(state: AslWeather, board: str, dice: Dice, *, hexes: HexSet = No
             here = step(here, side) if here is not None else None
         if here is None or not _valid(hexes, here):
             rolls.append(chart_roll(roll, f"{dist} hex(es) toward hexside {side}: off the map, "
-                                     "drift lost", "3.75"))
+                                     "drift lost", "E3.75"))
             outcome = f"drift from {start} lost off the map"
             return state.replace(used_drift_counters=used, wind_direction=direction), rolls, outcome
         if here in taken or (forbidden is not None and forbidden(here, direction)):
             rolls.append(chart_roll(roll, f"{here}: drift hex or interior building hexside, "
-                                    "roll again", "3.75"))
+                                    "roll again", "E3.75"))
             continue
-        rolls.append(chart_roll(roll, f"{dist} hex(es) toward hexside {side}: {here}", "3.75"))
+        rolls.append(chart_roll(roll, f"{dist} hex(es) toward hexside {side}: {here}", "E3.75"))
         drift = Drift(here, direction)
         new = state.replace(drifts=state.drifts + (drift,), used_drift_counters=used,
                             wind_direction=direction)

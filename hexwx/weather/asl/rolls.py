@@ -103,21 +103,21 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
     if base == "Fog/Mist":
         d = dice.roll(1, "fog/mist dr")
         base = fog_or_mist(d.total)
-        rolls.append(chart_roll(d, base, "3.3"))
+        rolls.append(chart_roll(d, base, "E3.3"))
         if base == "Fog":
             d = dice.roll(1, "fog level dr")
             level = fog_level(d.total)
-            rolls.append(chart_roll(d, f"fog at level {level} and lower", "3.31"))
+            rolls.append(chart_roll(d, f"fog at level {level} and lower", "E3.31"))
             d = dice.roll(1, "fog density dr")
             drm = fog_density(d.total)
-            rolls.append(chart_roll(d, f"+{drm} per hex", "3.311"))
+            rolls.append(chart_roll(d, f"+{drm} per hex", "E3.311"))
             fields.update(fog_level=level, fog_drm=drm)
     elif base == "Snow":
         drm = snow_chart_drm(month)
         d = dice.roll(1, "snow chart dr")
         final = max(0, d.total + drm)
         cond = snow_condition(final)
-        rolls.append(chart_roll(d, cond, "3.7", drm, final))
+        rolls.append(chart_roll(d, cond, "E3.7", drm, final))
         if cond == "Extreme Winter":
             fields["extreme_winter"] = True
             d = dice.roll(1, "snow chart second dr (extreme winter)")
@@ -125,7 +125,7 @@ def roll_weather(month: str, dice: Dice, *, wind: str = "none", wind_direction: 
             cond = snow_condition(final, second=True)
             shown = min(final, C.EXTREME_WINTER_SECOND_DR_MAX)
             rolls.append(chart_roll(d, cond + (f" ({final} read as {shown})" if final != shown else ""),
-                                     "3.74", drm, final))
+                                     "E3.74", drm, final))
         falling, ground, deep, drifts = C.SNOW_CONDITION_FLAGS[cond]
         fields.update(falling_snow=falling, ground_snow=ground, deep_snow=deep,
                       drifts_in_play=drifts)
@@ -171,7 +171,7 @@ def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: 
             state, more, text = place_drift(state, b, dice, hexes=hexes, neighbour=neighbour,
                                             forbidden=forbidden)
             rolls.extend(more)
-            note(f"{C.WIND_FORCE_NAMES[state.effective_wind]} with snow on the ground: {text}", "3.75")
+            note(f"{C.WIND_FORCE_NAMES[state.effective_wind]} with snow on the ground: {text}", "E3.75")
 
     at = len(rolls)
     if dr is None:
@@ -185,13 +185,13 @@ def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: 
     # 3.4 gusts
     gusts = state.gusty and total >= C.GUSTS_DR
     if gusts:
-        note(f"wind change DR {total} >= {C.GUSTS_DR} in gusty weather: gusts", "3.4")
+        note(f"wind change DR {total} >= {C.GUSTS_DR} in gusty weather: gusts", "E3.4")
     changes["gusts"] = gusts
 
     # 3.51 / 3.71 precipitation
     if state.overcast:
         kind = state.precipitation_kind
-        rule = "3.71" if kind == "falling snow" else "3.51"
+        rule = "E3.71" if kind == "falling snow" else "E3.51"
         if state.precipitation:
             if total <= C.PRECIPITATION_STOP_DR:
                 changes.update(rain=False, falling_snow=False, heavy=False)
@@ -217,14 +217,14 @@ def wind_change(state: AslWeather, dice: Dice, *, dr: int | None = None, hexes: 
         level = state.fog_level - 1  # type: ignore[operator]
         if level < -1:
             changes.update(fog_level=None, fog_drm=None)
-            note(f"{C.WIND_FORCE_NAMES[wind_now]}: fog lifts entirely", "3.312")
+            note(f"{C.WIND_FORCE_NAMES[wind_now]}: fog lifts entirely", "E3.312")
         else:
             changes["fog_level"] = level
             note(f"{C.WIND_FORCE_NAMES[wind_now]}: fog drops to level {level} and lower "
-                 f"(once per {every})", "3.312")
+                 f"(once per {every})", "E3.312")
     new = state.replace(phase="RPh", **changes)
     rolls.insert(at, chart_roll(roll, ", ".join(e.text for e in events
-                                                  if e.rule != "3.75") or "no change", "E3"))
+                                                  if e.rule != "E3.75") or "no change", "E3"))
     return new, events, rolls
 
 

@@ -62,7 +62,7 @@ def parse_base(text: str) -> tuple[str, ...]:
             out.append(names[p.lower()])
     comps = set(out)
     if "Fog" in comps and "Mist" in comps:
-        raise UsageError(f"weather {text!r}: fog and mist exclude each other (3.3 gives one)")
+        raise UsageError(f"weather {text!r}: fog and mist exclude each other (E3.3 gives one)")
     if "Mud" in comps and "Snow" in comps:
         raise UsageError(f"weather {text!r}: mud and snow exclude each other")
     if "Clear" in comps and comps - {"Clear", "Gusty"}:
@@ -83,7 +83,7 @@ def _join(components: Iterable[str]) -> str:
 
 @dataclass(frozen=True)
 class Drift:
-    """A Drift counter (3.75): the hex it lies in and the one hexside it affects (0=N … 5=NW)."""
+    """A Drift counter (E3.75): the hex it lies in and the one hexside it affects (0=N … 5=NW)."""
 
     hex: str
     hexside: int
@@ -194,7 +194,7 @@ class AslWeather:
                 raise UsageError(f"bad fog level {self.fog_level!r}; expected a level -1 to 4 "
                                  "(fog at that level and lower, 3.31)")
             if "Mist" in comps:
-                raise UsageError("fog and mist exclude each other (3.3 gives one)")
+                raise UsageError("fog and mist exclude each other (E3.3 gives one)")
             comps.add("Fog")
             if self.fog_drm is None:
                 object.__setattr__(self, "fog_drm", 1)
@@ -203,21 +203,21 @@ class AslWeather:
                 raise UsageError(f"fog density drm {self.fog_drm!r} given without fog; "
                                  "give a fog level too (--fog LEVEL)")
             if not is_whole(self.fog_drm, 1, 3):
-                raise UsageError(f"bad fog density drm {self.fog_drm!r}; expected 1, 2 or 3 (3.311)")
+                raise UsageError(f"bad fog density drm {self.fog_drm!r}; expected 1, 2 or 3 (E3.311)")
         # precipitation --------------------------------------------------------------------
         if self.rain and self.falling_snow:
             raise UsageError("rain and falling snow exclude each other; choose one")
         if self.heavy and not (self.rain or self.falling_snow):
             raise UsageError("intensified precipitation (heavy) needs rain or falling snow "
-                             "(3.51, 3.71)")
+                             "(E3.51, E3.71)")
         if (self.rain or self.falling_snow) and comps & {"Fog", "Mist"}:
             raise UsageError("rain/falling snow cannot fall in fog or mist weather: the chart "
-                             "gives fog/mist or overcast, not both (3.3, 3.51)")
+                             "gives fog/mist or overcast, not both (E3.3, E3.51)")
         snowy = self.falling_snow or self.ground_snow or self.deep_snow or self.extreme_winter
         if self.rain and snowy:
             raise UsageError("rain cannot be combined with snow conditions; use falling snow")
         if self.ground_snow and self.deep_snow:
-            raise UsageError("ground snow and deep snow exclude each other (3.7); choose one")
+            raise UsageError("ground snow and deep snow exclude each other (E3.7); choose one")
         if snowy and "Mud" in comps:
             raise UsageError("snow (falling, ground, deep or extreme winter) cannot be combined "
                              "with mud")
@@ -228,13 +228,13 @@ class AslWeather:
         if self.rain:
             object.__setattr__(self, "rained", True)
         if (self.drifts or self.drifts_in_play) and not (self.ground_snow or self.deep_snow):
-            raise UsageError("drifts need ground snow or deep snow (3.75)")
+            raise UsageError("drifts need ground snow or deep snow (E3.75)")
         # wind, turn -----------------------------------------------------------------------
         one_of(self.wind, C.WIND_FORCES, "wind force")
         if self.wind_direction is not None and not is_whole(self.wind_direction, 0, 5):
             raise UsageError(f"bad wind direction {self.wind_direction!r}; expected a hexside 0-5")
         if self.gusts and "Gusty" not in comps and self.wind != "gusts":
-            raise UsageError("gusts in force need gusty weather (3.4) or wind force 'gusts'")
+            raise UsageError("gusts in force need gusty weather (E3.4) or wind force 'gusts'")
         whole(self.turn, "turn", 1)
         if self.player_turn not in (1, 2):
             raise UsageError(f"bad player turn {self.player_turn!r}; expected 1 or 2")
@@ -250,37 +250,37 @@ class AslWeather:
 
     @property
     def fog(self) -> bool:
-        """Fog is present now (3.31); False once it has lifted below level -1."""
+        """Fog is present now (E3.31); False once it has lifted below level -1."""
         return self.fog_level is not None
 
     @property
     def mist(self) -> bool:
-        """Mist LV applies (3.32): Mist weather, or rain (3.52) or falling snow (3.711)."""
+        """Mist LV applies (E3.32): Mist weather, or rain (E3.52) or falling snow (E3.711)."""
         return self._has("Mist") or self.rain or self.falling_snow
 
     @property
     def overcast(self) -> bool:
-        """Overcast (3.5): from the chart, or brought by rain/falling snow (3.71)."""
+        """Overcast (E3.5): from the chart, or brought by rain/falling snow (E3.71)."""
         return self._has("Overcast")
 
     @property
     def gusty(self) -> bool:
-        """Gusty weather (3.4)."""
+        """Gusty weather (E3.4)."""
         return self._has("Gusty")
 
     @property
     def mud(self) -> bool:
-        """Mud (3.6)."""
+        """Mud (E3.6)."""
         return self._has("Mud")
 
     @property
     def snow(self) -> bool:
-        """Snow weather of any kind (3.7)."""
+        """Snow weather of any kind (E3.7)."""
         return self._has("Snow")
 
     @property
     def any_snow(self) -> bool:
-        """"Any type of snow" for winter camouflage (3.712, 3.72, 3.73): falling, ground, deep."""
+        """"Any type of snow" for winter camouflage (E3.712, E3.72, E3.73): falling, ground, deep."""
         return self.falling_snow or self.ground_snow or self.deep_snow or self.extreme_winter
 
     @property
@@ -295,7 +295,7 @@ class AslWeather:
 
     @property
     def effective_wind(self) -> str:
-        """Wind force in effect this Player Turn: ``gusts`` while a Gust is in force (3.4)."""
+        """Wind force in effect this Player Turn: ``gusts`` while a Gust is in force (E3.4)."""
         return "gusts" if self.gusts else self.wind
 
     @property
@@ -322,7 +322,7 @@ class AslWeather:
 
     @property
     def is_clear(self) -> bool:
-        """Weather has no effect at all (3.2)."""
+        """Weather has no effect at all (E3.2)."""
         return self.base in ("Clear",) and not self.drifts
 
     # -- changes -----------------------------------------------------------------------------

@@ -11,12 +11,12 @@ from hexwx.weather.asl.state import AslWeather
 
 #: E3 3.722: "Marsh and Mudflats are treated as Open Ground" under Ground Snow (and Deep Snow).
 GROUND_SNOW_CHANGES: tuple[TerrainChange, ...] = (
-    TerrainChange("terrainMap", "Marsh", "Open Ground", name="snow: marsh", rule="E3 3.722"),
-    TerrainChange("terrainMap", "Mudflats", "Open Ground", name="snow: mudflats", rule="E3 3.722"),
+    TerrainChange("terrainMap", "Marsh", "Open Ground", name="snow: marsh", rule="E3.722"),
+    TerrainChange("terrainMap", "Mudflats", "Open Ground", name="snow: mudflats", rule="E3.722"),
 )
 #: E3 3.73: Deep Snow turns Brush into Open Ground.
 DEEP_SNOW_CHANGES: tuple[TerrainChange, ...] = (
-    TerrainChange("terrainMap", "Brush", "Open Ground", name="deep snow: brush", rule="E3 3.73"),
+    TerrainChange("terrainMap", "Brush", "Open Ground", name="deep snow: brush", rule="E3.73"),
 )
 
 
