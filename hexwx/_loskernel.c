@@ -75,7 +75,7 @@ typedef int64_t i64;
 /* The version of the interface hexwx._native speaks to (structs, exported functions, mirrored
  * constants): it refuses a library whose number differs from its own, such as one left from an
  * older install.  Raise it with every change of a struct, a signature or a mirrored constant. */
-#define HEXWX_KERNEL_ABI 2
+#define HEXWX_KERNEL_ABI 3
 
 /* ---- layout ------------------------------------------------------------------------------ */
 

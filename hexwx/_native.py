@@ -214,7 +214,7 @@ GEOMORPHIC_HEX = (56.25, 64.5)
 
 
 #: The kernel interface this module speaks (``HEXWX_KERNEL_ABI`` in ``hexwx/_loskernel.c``).
-KERNEL_ABI = 2
+KERNEL_ABI = 3
 
 
 def _check_interface(lib: ctypes.CDLL, path: str) -> None:
