@@ -124,7 +124,8 @@ def answers_every_pair(name: str) -> None:
     m = board(name)
     t = los_table(m)
     n = len(m)
-    assert n == 346 and len(t.src) == n * (n - 1)
+    shape = m.grid.shape                      # 33 x 10 (346 hexes), half and Deluxe boards
+    assert n == shape.columns * shape.rows + shape.columns // 2 and len(t.src) == n * (n - 1)
     assert t.blocked.dtype == bool
     assert (t.hindrance >= 0).all()
     assert (t.hindrance[~t.blocked] < 6).all()        # six or more blocks (B.10)
