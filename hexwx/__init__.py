@@ -37,6 +37,9 @@ _EXPORTS: dict[str, str] = {
     "Viewshed": "hexwx.lineofsight.results",
     "LosTable": "hexwx.lineofsight.results",
     "Hindrance": "hexwx.lineofsight.results",
+    # the counters on the map (game state, like the weather)
+    "Counter": "hexwx.lineofsight.counters",
+    "Counters": "hexwx.lineofsight.counters",
     # movement
     "path": "hexwx.movement.paths",
     "reach": "hexwx.movement.paths",
@@ -79,6 +82,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
     from hexwx.io.scenario import Scenario, load_scenario
     from hexwx.io.table_scenario import TableScenario, load_table_scenario
     from hexwx.lineofsight.engine import los, los_table, viewshed
+    from hexwx.lineofsight.counters import Counter, Counters
     from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, Viewshed
     from hexwx.movement.paths import MovePath, Reach, Step, path, reach
     from hexwx.tabletop.sight import Sight, can_see

@@ -19,6 +19,12 @@ pairs VASL answers differently by direction, and same-hex pairs, are reported by
     HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py [bd02 bd04 ...] [--rotation]
     HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py --upper [bd01 bd10 ...]
     HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py --crops [bd02_rows_A-P ...]
+
+With --counters, LOS with counters on the map against VASL's answers for each counter set
+(counters/bdNN__setK: tools/counter_conformance.py): agreement where hexwx and VASL agree
+without the counters, and every difference under its cause.
+
+    HEXWX_VASL_DIR=../shared/vasl python tools/vasl_conformance.py --counters [bd02 bd03 ...]
 """
 from __future__ import annotations
 
@@ -303,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-boards", action="store_true", help="also answer every pair of every board")
     ap.add_argument("--upper", action="store_true",
                     help="compare above the ground floor (golden-upper/) instead of golden/")
+    ap.add_argument("--counters", action="store_true",
+                    help="compare LOS with counters on the map (counters/: SMOKE, Blazes, "
+                         "vehicles, wrecks, rubble, entrenchments, OBA), BOARDS limiting the sets")
     ap.add_argument("--crops", action="store_true",
                     help="compare the cropped layouts of crops/ (each built from its bd command)")
     ap.add_argument("--rotation", nargs="*", metavar="BOARD",
@@ -310,6 +319,13 @@ def main(argv: list[str] | None = None) -> int:
                          "upright board for the same printed hexes (default bd02 bd03)")
     args = ap.parse_args(argv)
     vasl_dir = Path(os.environ.get("HEXWX_VASL_DIR", "../shared/vasl"))
+    if args.counters:
+        if not (vasl_dir / "counters").is_dir():
+            print(f"no counters/ in {vasl_dir}; set HEXWX_VASL_DIR", file=sys.stderr)
+            return 2
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from counter_conformance import report
+        return report(vasl_dir, args.boards or None)
     if args.upper:
         if not (vasl_dir / "golden-upper").is_dir():
             print(f"no golden-upper/ in {vasl_dir}; set HEXWX_VASL_DIR", file=sys.stderr)

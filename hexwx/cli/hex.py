@@ -72,7 +72,9 @@ def _endpoint(m: HexMap, scenario: Any, text: str) -> tuple[int, int | None, Any
 
 
 def _cmd_los(args: argparse.Namespace) -> int:
+    from hexwx.cli.counter_opts import counters_from_args
     scenario = None
+    source = None
     items = list(args.items)
     if args.scenario:
         from hexwx.io.scenario import load_scenario
@@ -86,17 +88,20 @@ def _cmd_los(args: argparse.Namespace) -> int:
     else:
         if len(items) != 3:
             raise UsageError("expected MAP FROM TO (or --scenario FILE FROM TO)")
-        m = open_map(items.pop(0), args)
+        source = items.pop(0)
+        m = open_map(source, args)
+    counters = counters_from_args(args, m, scenario=scenario, source=source)
     if args.json:
-        print(los_json_text(m, scenario, items[0], items[1], args))
+        print(los_json_text(m, scenario, items[0], items[1], args, counters=counters))
     else:
-        print(los_answer(m, scenario, items[0], items[1], args)[0].explain())
+        print(los_answer(m, scenario, items[0], items[1], args, counters=counters)[0].explain())
     return 0
 
 
 def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
-               args: argparse.Namespace) -> tuple[Any, Any]:
-    """(LosResult, weather) of ``hexwx los`` for endpoints given as hexes or unit ids."""
+               args: argparse.Namespace, *, counters: Any = None) -> tuple[Any, Any]:
+    """(LosResult, weather) of ``hexwx los`` for endpoints given as hexes or unit ids, with
+    ``counters`` (default: the scenario's counters and vehicles, else none)."""
     from hexwx.cli.weather import weather_from_args
     from hexwx.lineofsight.engine import los
     a, a_level, _ = _endpoint(m, scenario, a_text)
@@ -106,16 +111,19 @@ def los_answer(m: HexMap, scenario: Any, a_text: str, b_text: str,
     weather = weather_from_args(args, scenario=scenario)
     vehicle = getattr(args, "target_vehicle", False)
     camouflaged = getattr(args, "target_camouflaged", False)
+    if counters is None and scenario is not None:
+        counters = scenario.los_counters
     result = los(m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                  target_is_infantry=(b_unit.is_infantry if b_unit else True) and not vehicle,
-                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage) or camouflaged)
+                 target_winter_camouflage=bool(b_unit and b_unit.winter_camouflage) or camouflaged,
+                 counters=counters)
     return result, weather
 
 
 def los_json_text(m: HexMap, scenario: Any, a_text: str, b_text: str,
-                  args: argparse.Namespace) -> str:
+                  args: argparse.Namespace, *, counters: Any = None) -> str:
     """The text ``hexwx los ... --json`` prints (without the final newline)."""
-    result, weather = los_answer(m, scenario, a_text, b_text, args)
+    result, weather = los_answer(m, scenario, a_text, b_text, args, counters=counters)
     data = result.to_json()
     data["weather"] = weather.to_json() if hasattr(weather, "to_json") else None
     import json
@@ -129,21 +137,40 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.cli.weather import weather_flags_given, weather_from_args
     from hexwx.io.lostable import write_los_table
     from hexwx.outputs import check_output
-    inputs = map_inputs(args, args.map)
-    check_output(args.output, inputs=inputs)
-    m = open_map(args.map, args)
+    from hexwx.cli.counter_opts import counters_from_args
+    inputs = map_inputs(args, args.map or args.scenario)
+    check_output(args.output, inputs=inputs)          # before anything is read
+    m, scenario, source = map_or_scenario(args, args.map)
     weather = None
     if weather_flags_given(args):
         weather = weather_from_args(args)
-    bar = Progress(len(m) * (len(m) - 1), f"los-table {Path(args.map).name}", quiet=args.quiet)
+    elif scenario is not None:
+        weather = weather_from_args(args, scenario=scenario)
+    counters = counters_from_args(args, m, scenario=scenario, source=source)
+    name = Path(source or args.scenario).name
+    bar = Progress(len(m) * (len(m) - 1), f"los-table {name}", quiet=args.quiet)
     try:
         write_los_table(m, args.output, weather=weather, fmt=args.format, threads=args.threads,
                         progress=lambda p: bar.update(p.done), inputs=inputs + (m.source,),
                         from_level=args.from_level, to_level=args.to_level,
-                        all_locations=args.all_locations)
+                        all_locations=args.all_locations, counters=counters)
     finally:
         bar.close()
     return 0
+
+
+def map_or_scenario(args: argparse.Namespace, map_arg: str | None) -> tuple[Any, Any, str | None]:
+    """(map, scenario or None, MAP as given or None) of a command taking MAP or --scenario."""
+    scenario_path = getattr(args, "scenario", None)
+    if scenario_path:
+        if map_arg:
+            raise UsageError("give MAP or --scenario FILE, not both")
+        from hexwx.io.scenario import load_scenario
+        sc = load_scenario(scenario_path)
+        return sc.map, sc, None
+    if not map_arg:
+        raise UsageError("expected MAP (or --scenario FILE)")
+    return open_map(map_arg, args), None, map_arg
 
 
 def add_threads_option(p: argparse.ArgumentParser) -> None:
@@ -179,6 +206,7 @@ def _cmd_import_vasl(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from hexwx.cli.counter_opts import add_counter_options
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
         "los",
@@ -204,6 +232,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the target is a vehicle, not Infantry (winter camouflage range)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_map_options(p)
+    add_counter_options(p)
     add_weather_flags(p)
     p.set_defaults(func=_cmd_los)
 
@@ -219,7 +248,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "each hex A and each hex B after it, A->B then B->A; with levels: by source "
                     "location); memory stays bounded on any map.  A progress bar shows on a "
                     "terminal for runs over 2 s.")
-    p.add_argument("map", metavar="MAP", help=MAP_HELP)
+    p.add_argument("map", metavar="MAP", nargs="?", help=MAP_HELP)
+    p.add_argument("--scenario", metavar="FILE",
+                   help="a hex scenario instead of MAP: its map, weather and counters")
     p.add_argument("--from-level", type=int, default=None, metavar="N",
                    help="sources: every hex's location at level N in the hex (default 0, ground)")
     p.add_argument("--to-level", type=int, default=None, metavar="N",
@@ -233,6 +264,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_threads_option(p)
     add_map_options(p)
+    add_counter_options(p)
     add_weather_flags(p)
     p.set_defaults(func=_cmd_los_table)
 

@@ -85,7 +85,7 @@ def _parse_levels(label: str, values: list[str], lines: list[int], column: str) 
 
 
 def answer_pairs(m: Any, label: str, src: list[str], tgt: list[str], sl: list[str], tl: list[str],
-                 lines: list[int], weather: Any = None) -> Any:
+                 lines: list[int], weather: Any = None, counters: Any = None) -> Any:
     """Parse and answer the pairs; DataError naming the file and line of the first bad row."""
     from hexwx.lineofsight.batch import check_levels, hex_ids, los_pairs
     ids = []
@@ -105,7 +105,7 @@ def answer_pairs(m: Any, label: str, src: list[str], tgt: list[str], sl: list[st
             top = (m.hexes.levels + m.hexes.rooftop.astype(bool)).astype(np.int64)
             i = int(np.flatnonzero((lv < 0) | (lv > top[h]))[0])
             raise DataError(f"{label} line {lines[i]}: {column}: {exc}") from None
-    return los_pairs(m, ids[0], ids[1], levels[0], levels[1], weather=weather)
+    return los_pairs(m, ids[0], ids[1], levels[0], levels[1], weather=weather, counters=counters)
 
 
 def encode(m: Any, a: Any, fmt: str) -> str:
@@ -159,18 +159,24 @@ def encode(m: Any, a: Any, fmt: str) -> str:
 
 
 def _cmd_los_batch(args: argparse.Namespace) -> int:
-    from hexwx.cli.hex import open_map, write_text
-    from hexwx.cli.hex import map_inputs
+    from hexwx.cli.counter_opts import counters_from_args
+    from hexwx.cli.hex import map_inputs, map_or_scenario, write_text
     from hexwx.cli.weather import weather_flags_given, weather_from_args
     from hexwx.outputs import check_output
-    inputs = map_inputs(args, args.map, None if args.pairs == "-" else args.pairs)
-    check_output(args.output, inputs=inputs)
-    m = open_map(args.map, args)
+    items = list(args.items)
+    if len(items) != (1 if args.scenario else 2):
+        raise UsageError("expected MAP PAIRS.csv (or --scenario FILE PAIRS.csv)")
+    pairs = items[-1]
+    map_arg = items[0] if len(items) == 2 else None
+    inputs = map_inputs(args, map_arg or args.scenario, None if pairs == "-" else pairs)
+    check_output(args.output, inputs=inputs)          # before anything is read
+    m, scenario, source = map_or_scenario(args, map_arg)
     weather = None
-    if weather_flags_given(args):
-        weather = weather_from_args(args)
-    label, src, tgt, sl, tl, lines = read_pairs(args.pairs)
-    answers = answer_pairs(m, label, src, tgt, sl, tl, lines, weather)
+    if weather_flags_given(args) or scenario is not None:
+        weather = weather_from_args(args, scenario=scenario)
+    counters = counters_from_args(args, m, scenario=scenario, source=source)
+    label, src, tgt, sl, tl, lines = read_pairs(pairs)
+    answers = answer_pairs(m, label, src, tgt, sl, tl, lines, weather, counters)
     fmt = args.format
     if fmt is None:
         fmt = "jsonl" if str(args.output or "").lower().endswith((".jsonl", ".ndjson", ".json")) else "csv"
@@ -179,6 +185,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from hexwx.cli.counter_opts import add_counter_options
     from hexwx.cli.hex import MAP_HELP, add_map_options
     from hexwx.cli.weather import add_weather_flags
     p = subparsers.add_parser(
@@ -191,11 +198,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "hindrance, lv and drm are empty (null) when blocked; blocked_at is 'x y'.",
         epilog="example:\n  hexwx los-batch bd10 pairs.csv -o answers.jsonl --vasl-metadata SharedBoardMetadata.xml",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("map", metavar="MAP", help=MAP_HELP)
-    p.add_argument("pairs", metavar="PAIRS.csv", help="CSV of pairs, '-' for stdin")
+    p.add_argument("items", nargs="+", metavar="[MAP] PAIRS.csv",
+                   help=f"{MAP_HELP} (left out with --scenario); then the CSV of pairs, '-' "
+                        f"for stdin")
+    p.add_argument("--scenario", metavar="FILE",
+                   help="a hex scenario instead of MAP: its map, weather and counters")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default stdout)")
     p.add_argument("--format", choices=("csv", "jsonl"), default=None,
                    help="output format (default: jsonl when FILE ends .jsonl/.ndjson/.json, else csv)")
     add_map_options(p)
+    add_counter_options(p)
     add_weather_flags(p)
     p.set_defaults(func=_cmd_los_batch)

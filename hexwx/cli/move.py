@@ -31,6 +31,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", metavar="FILE", help="hex scenario: its map (if MAP is left "
                    "out), weather, drifts and unit ids")
     add_map_options(p)
+    from hexwx.cli.counter_opts import add_counter_options
+    add_counter_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_weather_flags(p)
 
@@ -131,7 +133,15 @@ def path_answer(m: Any, scn: Any, args: argparse.Namespace) -> tuple[str, str, A
         return a, b, covered_path(m, a, b, unit=unit, watchers=watchers, weather=weather,
                                   mf=args.mf)
     from hexwx.movement.paths import path
-    return a, b, path(m, a, b, unit=unit, weather=weather, mf=args.mf)
+    return a, b, path(m, a, b, unit=unit, weather=weather, mf=args.mf,
+                      counters=_counters(args, m, scn))
+
+
+def _counters(args: argparse.Namespace, m: Any, scn: Any) -> Any:
+    """The counters on the map (rubble changes movement, B24): the scenario's or save's and
+    --counter, none with --no-counters."""
+    from hexwx.cli.counter_opts import counters_from_args
+    return counters_from_args(args, m, scenario=scn, source=getattr(args, "map", None))
 
 
 def path_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:
@@ -151,7 +161,8 @@ def reach_answer(m: Any, scn: Any, args: argparse.Namespace) -> Any:
     a, unit_a = _hex_of(args.frm, scn)
     unit = _unit(args, unit_a)
     from hexwx.movement.paths import reach
-    return reach(m, a, unit=unit, mf=args.mf, weather=_weather(args, m, scn))
+    return reach(m, a, unit=unit, mf=args.mf, weather=_weather(args, m, scn),
+                 counters=_counters(args, m, scn))
 
 
 def reach_json_text(m: Any, scn: Any, args: argparse.Namespace) -> str:

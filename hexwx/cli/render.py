@@ -47,6 +47,8 @@ def register(subparsers: Any) -> None:
                         "map picture)")
     from hexwx.cli.hex import add_map_options
     add_map_options(p)
+    from hexwx.cli.counter_opts import add_counter_options
+    add_counter_options(p)
     p.add_argument("--scenario", metavar="FILE",
                    help="hex scenario whose weather (and drifts) to shade on MAP")
     look = p.add_argument_group("image")
@@ -214,17 +216,22 @@ def _render_hex(args: argparse.Namespace, kind: str, svg: bool = False) -> Any:
         units = tuple(scenario.units)
     weather = weather_from_args(args, scenario=scenario)
     shade_weather = scenario is not None or weather_flags_given(args)
-    overlays = _hex_overlays(args, m, weather, units)
+    from hexwx.cli.counter_opts import counters_from_args
+    counters = counters_from_args(args, m, scenario=scenario,
+                                  source=args.source if kind == "map" else None)
+    overlays = _hex_overlays(args, m, weather, units, counters)
     if svg:
         from hexwx.render.svg import map_svg_parts
         overlays = {k: v for k, v in overlays.items() if k in ("los", "viewshed", "path", "reach",
                                                                 "exposure")}
         return map_svg_parts(m, weather=weather if shade_weather else None,
                              background=args.background, scale=args.scale, window=args.window,
-                             hex_ids=not args.no_ids, legend=not args.no_legend, **overlays)
+                             hex_ids=not args.no_ids, legend=not args.no_legend,
+                             counters=counters, **overlays)
     return render_map(m, weather=weather if shade_weather else None,
                       background=args.background, scale=args.scale, window=args.window,
-                      hex_ids=not args.no_ids, legend=not args.no_legend, units=units, **overlays)
+                      hex_ids=not args.no_ids, legend=not args.no_legend, units=units,
+                      counters=counters, **overlays)
 
 
 def _is_save(path: str) -> bool:
@@ -252,8 +259,9 @@ def _unit(units: Any, text: str) -> Any:
     return next((u for u in units if u.id == text), None)
 
 
-def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = ()) -> dict[str, Any]:
-    """Ask the library for each requested overlay's result object."""
+def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (),
+                  counters: Any = None) -> dict[str, Any]:
+    """Ask the library for each requested overlay's result object (with ``counters``)."""
     out: dict[str, Any] = {}
     if args.los or args.viewshed:
         from hexwx.lineofsight import engine as los_mod
@@ -265,29 +273,32 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
             out["los"] = los_mod.los(
                 m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                 target_is_infantry=ub.kind == "infantry" if ub else True,
-                target_winter_camouflage=bool(ub and ub.winter_camouflage))
+                target_winter_camouflage=bool(ub and ub.winter_camouflage), counters=counters)
         if args.viewshed:
             src = _parse(m, args.from_hex, "--from", units)
             uv = _unit(units, args.from_hex)
             level = args.from_level if args.from_level is not None else (uv.level if uv else 0)
-            out["viewshed"] = los_mod.viewshed(m, src, level=level, weather=weather)
+            out["viewshed"] = los_mod.viewshed(m, src, level=level, weather=weather,
+                                               counters=counters)
             out["viewshed_from"] = src
             out["viewshed_level"] = level
     if args.exposure:
         from hexwx.cli.exposure import hexes_of
         from hexwx.lineofsight.exposure import exposure
         out["exposure"] = exposure(m, level=args.exposure_level or 0,
-                                   observers=hexes_of(args.exposure_from), weather=weather)
+                                   observers=hexes_of(args.exposure_from), weather=weather,
+                                   counters=counters)
     if args.path or args.reach:
         from hexwx.movement import paths as movement
         def hex_name(text: str, flag: str) -> str:
             return str(m.name_of(_parse(m, text, flag, units)))
         if args.path:
             start, end = (hex_name(h, "--path") for h in args.path)
-            out["path"] = movement.path(m, start, end, unit=args.unit, weather=weather)
+            out["path"] = movement.path(m, start, end, unit=args.unit, weather=weather,
+                                        counters=counters)
         if args.reach:
             out["reach"] = movement.reach(m, hex_name(args.reach, "--reach"), unit=args.unit,
-                                          mf=args.mf, weather=weather)
+                                          mf=args.mf, weather=weather, counters=counters)
     return out
 
 

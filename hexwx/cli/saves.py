@@ -35,13 +35,21 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         return str(m.name_of(m.parse(name)))
 
     name = args.name or Path(args.save).stem
-    doc, off = scenario_document(save, name=name, map_names=canonical,
+    doc, off = scenario_document(save, name=name, map_names=canonical, m=m,
                                  whole_boards=args.ignore_board_extras)
     units = doc.get("units", [])
+    counters = doc.get("counters", [])
+    from hexwx.io.vsav_pieces import save_contents
+    contents = save_contents(save, m, canonical)
+    by_class = ", ".join(f"{c}: {n}" for c, n in contents.by_class().items() if n)
     head = [f"hex scenario written by hexwx import-vsav from {Path(args.save).name}",
             f"boards: {save.layout_text()}" + (f"; SSR: {' '.join(save.ssr)}" if save.ssr else ""),
-            f"{len(units)} piece(s) on the boards become [[units]]; level is 0 (a save does not "
-            f"say it): edit where a unit is upstairs"]
+            f"pieces on the boards: {by_class or 'none'}",
+            f"{len(units)} unit(s) become [[units]] at the Location their stack gives them "
+            f"(Building Level markers, entrenchments, bypass); {len(counters)} LOS counter(s) "
+            f"and location marker(s) become [[counters]]"]
+    head += [f"note: {u.id}: {u.note}" for u in contents.units if u.note]
+    head += [f"ignored: {line}" for line in contents.unknown]
     extras = save.unsupported(with_crops=args.ignore_board_extras)
     if args.ignore_board_extras:
         extras += [f"board {b.written} has overlay {o!r}" for b in save.boards for o in b.overlays]
@@ -51,9 +59,9 @@ def _cmd_import_vsav(args: argparse.Namespace) -> int:
         head.append(f"{len(off)} piece(s) off the boards (set-up areas), not placed:")
         head += [f"  {line}" for line in off_board_summary(off)]
     write_text(args.output, dumps(doc, comments={"": head}), inputs=(args.save,))
-    print(f"{args.save}: {len(units)} unit(s) on {save.layout_text()}, {len(off)} piece(s) off "
-          f"the boards" + (f" -> {args.output}" if args.output not in (None, "-") else ""),
-          file=sys.stderr)
+    print(f"{args.save}: {len(units)} unit(s) and {len(counters)} counter(s) on "
+          f"{save.layout_text()}, {len(off)} piece(s) off the boards"
+          + (f" -> {args.output}" if args.output not in (None, "-") else ""), file=sys.stderr)
     return 0
 
 
@@ -79,18 +87,27 @@ def _cmd_sight(args: argparse.Namespace) -> int:
             m.parse(u.hex)
         except UsageError as exc:
             raise UsageError(f"{sc.path}: unit {u.id!r}: {exc}") from None
-    found = sightings(m, sc.units, weather=weather, kinds=kinds)
+    from hexwx.cli.counter_opts import counters_from_args
+    counters = counters_from_args(args, m, scenario=sc)
+    found = sightings(m, sc.units, weather=weather, kinds=kinds, counters=counters,
+                      side=args.side, visible_only=args.visible_only)
     sides = sorted({u.side for u in sc.units if u.side and u.kind in kinds})
     if args.json:
         print(json.dumps({"scenario": str(sc.path), "name": sc.name, "turn": args.turn,
                           "weather": weather.to_json(), "sides": sides,
+                          "counters": counters.to_json(),
+                          "side": args.side, "visible_only": args.visible_only,
                           "pairs": [s.to_json() for s in found]}, indent=2))
         return 0
     n_units = sum(1 for u in sc.units if u.side and u.kind in kinds)
     sees = sum(1 for s in found if s.sees)
     print(f"{printable(sc.name)} ({when}): {weather.describe()}")
+    if counters:
+        print(f"counters: {printable(', '.join(c.spec() for c in counters))}")
+    which = (f", viewers of side {printable(args.side)}" if args.side else "") + \
+        (", those with LOS only" if args.visible_only else "")
     print(f"{n_units} unit(s) on {len(sides)} side(s) ({printable(', '.join(sides)) or 'none'}): "
-          f"{len(found)} ordered pair(s), {sees} with LOS")
+          f"{len(found)} ordered pair(s){which}, {sees} with LOS")
     for s in found:
         print(s.line())
     return 0
@@ -118,10 +135,11 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "sight",
         description="Every ordered pair of units on opposing sides of a hex scenario: LOS "
-                    "blocked or clear, the terrain hindrance DRM and the weather LV DRM under "
-                    "the scenario's weather (at setup, or at Game Turn N with --turn).  Units "
-                    "with no side (markers) are left out, and so are pieces of kind 'other' "
-                    "unless --all-pieces.",
+                    "blocked or clear, the DRM and its parts (terrain, SMOKE and other counters, "
+                    "vehicles, weather LV) under the scenario's weather (at setup, or at Game "
+                    "Turn N with --turn) and with its counters.  Concealed ('?') and HIP units "
+                    "are marked.  Units with no side (markers) are left out, and so are pieces "
+                    "of kind 'other' unless --all-pieces.",
         epilog="examples:\n  hexwx sight --scenario scenarios/fog_on_the_hill.toml\n"
                "  hexwx sight --scenario game.toml --turn 3 --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -132,6 +150,10 @@ def register(subparsers: Any) -> None:
                    help="dice seed of the weather run (default: the scenario's seed, else 0)")
     p.add_argument("--all-pieces", action="store_true",
                    help="include pieces of kind 'other' (support weapons, guns, concealment)")
+    p.add_argument("--side", metavar="SIDE", help="only the units of SIDE as viewers")
+    p.add_argument("--visible-only", action="store_true", help="only the pairs with a LOS")
     p.add_argument("--json", action="store_true", help="print JSON")
+    from hexwx.cli.counter_opts import add_counter_options
+    add_counter_options(p)
     p.set_defaults(func=_cmd_sight)
 

@@ -30,8 +30,10 @@ def register(subparsers: Any) -> None:
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    from hexwx.cli.counter_opts import add_counter_options
     from hexwx.cli.hex import add_map_options
     add_map_options(p)
+    add_counter_options(p)
     p.set_defaults(func=run)
 
 
@@ -39,10 +41,13 @@ def run(args: argparse.Namespace) -> int:
     from hexwx.serve.server import make_server
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0-65535, got {args.port}")
+    from hexwx.lineofsight.counters import parse_counter
+    counters = [parse_counter(t) for t in args.counter]
     try:
         server = make_server(args.source, host=args.host, port=args.port,
                              vasl_metadata=args.vasl_metadata, vasl_dir=args.vasl_dir,
-                             ssr=tuple(args.ssr or ()), verbose=args.verbose, warm=True)
+                             ssr=tuple(args.ssr or ()), verbose=args.verbose, warm=True,
+                             counters=counters, no_counters=args.no_counters)
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
     print(f"hexwx serve: {server.url}  ({server.session.kind} {args.source}; Ctrl-C stops)",

@@ -45,6 +45,12 @@ def _offsets(shape: BoardShape) -> tuple[np.ndarray, np.ndarray]:
     return verts, locs
 
 
+#: The hexside location points' offsets from a hex centre, hexsides 0-5 (LOS-SPEC 1.8), on a
+#: geomorphic board (where a save's pieces lie): a piece nearer one of them than the centre
+#: stands in bypass at that hexside.
+HEXSIDE_POINT_OFFSETS = _offsets(GEOMORPHIC)[1]
+
+
 def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
     """VASL's edge fix: exactly -1 -> 0; integer part size or size+1 -> size-1 (LOS-SPEC 1.3)."""
     whole = np.trunc(v)

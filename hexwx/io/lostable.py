@@ -24,14 +24,16 @@ def write_los_table(m: HexMap, path: str | Path | None, *, weather: Any = None,
                     progress: Callable[[TableProgress], None] | None = None,
                     chunk_pairs: int = CHUNK_PAIRS, inputs: Iterable[object] = (),
                     from_level: int | None = None, to_level: int | None = None,
-                    all_locations: bool = False, allow_empty: bool = False) -> int:
+                    all_locations: bool = False, allow_empty: bool = False,
+                    counters: Any = None) -> int:
     """Write every ordered pair's LOS at ground level to ``path`` (stdout for None or '-');
     returns the number of rows.  ``fmt``: csv, jsonl or parquet (default: from the suffix);
     ``inputs``: files the output must not overwrite (see :mod:`hexwx.outputs`).  With
     ``from_level``/``to_level``/``all_locations`` (see ``los_table``), pairs of locations with
     the columns src,src_level,tgt,tgt_level,range,blocked,hindrance[,lv]; a map with no
     location at a level asked for is a UsageError, or (``allow_empty``, for batches) a table
-    of no rows."""
+    of no rows.  ``counters``: the counters on the map (their hindrances are in ``hindrance``,
+    see :func:`hexwx.lineofsight.engine.los`)."""
     levels = all_locations or from_level not in (None, 0) or to_level not in (None, 0)
     empty = False
     if levels and allow_empty:
@@ -54,7 +56,7 @@ def write_los_table(m: HexMap, path: str | Path | None, *, weather: Any = None,
             return 0
         for t, p in los_table_chunks(m, weather=weather, threads=threads, chunk_pairs=chunk_pairs,
                                      from_level=from_level, to_level=to_level,
-                                     all_locations=all_locations):
+                                     all_locations=all_locations, counters=counters):
             values = {"src": t.src, "tgt": t.tgt, "range": t.range, "blocked": t.blocked,
                       "hindrance": t.hindrance}
             nulls = {"hindrance": t.blocked}

@@ -39,6 +39,7 @@ from hexwx.errors import DataError, UsageError
 from hexwx.limits import TURNS
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.io.tomlfile import Table, load_toml
+from hexwx.lineofsight.counters import EMPTY, Counter, Counters, vehicle_counters
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.records import ChartRoll
 from hexwx.weather.asl.rolls import roll_weather, run_weather
@@ -50,7 +51,11 @@ if TYPE_CHECKING:
 #: Unit kinds: "other" is any piece that is neither (markers, support weapons, guns).
 UNIT_KINDS: tuple[str, ...] = ("infantry", "vehicle", "other")
 TOP_KEYS: tuple[str, ...] = ("name", "map", "vasl_metadata", "month", "turns", "weather",
-                             "drifts", "units", "description")
+                             "drifts", "units", "counters", "description")
+#: Keys of a ``[[units]]`` entry and of a ``[[counters]]`` entry (docs/scenarios.md).
+UNIT_KEYS: tuple[str, ...] = ("id", "side", "hex", "level", "kind", "winter_camouflage",
+                              "nationality", "concealed", "hidden", "hexside", "entrenched")
+COUNTER_KEYS: tuple[str, ...] = ("name", "hex", "level", "hexside")
 #: Fixed weather keys of ``[weather]`` (booleans unless noted).
 FIXED_WEATHER_KEYS: tuple[str, ...] = (
     "base", "fog", "fog_drm", "mist", "overcast", "gusty", "mud", "rain", "falling_snow", "heavy",
@@ -61,7 +66,9 @@ ROLL_WEATHER_KEYS: tuple[str, ...] = ("roll", "seed", "wind", "wind_direction", 
 @dataclass(frozen=True)
 class ScenarioUnit:
     """A unit placed on the map: id, side, hex, level, kind (infantry/vehicle/other), winter
-    camouflage, nationality.  ``side`` is "" for pieces of no side (markers)."""
+    camouflage, nationality; concealed ("?", A12), hidden (HIP, A12.3), in bypass at a hexside
+    (D2.3), in an entrenchment (B27).  ``side`` is "" for pieces of no side (markers).  A unit
+    of kind ``vehicle`` is itself a LOS hindrance (D9) to others' LOS."""
 
     id: str
     side: str
@@ -70,6 +77,10 @@ class ScenarioUnit:
     kind: str = "infantry"
     winter_camouflage: bool = False
     nationality: str = ""
+    concealed: bool = False
+    hidden: bool = False
+    hexside: int | None = None
+    entrenched: bool = False
 
     @property
     def is_infantry(self) -> bool:
@@ -91,6 +102,7 @@ class Scenario:
     turns: int | None = None
     vasl_metadata: Path | None = None
     map_layout: dict[str, Any] | None = None   # a ``[map]`` table: vasl_boards (+ ssr)
+    counters: Counters = EMPTY                 # the ``[[counters]]`` on the map
     _map: HexMap | None = field(default=None, repr=False)
 
     @property
@@ -119,6 +131,12 @@ class Scenario:
         records = run_weather(self.weather, dice, turn, hexes=hexes)
         return records[2 * (turn - 1)].state
 
+    @property
+    def los_counters(self) -> Counters:
+        """What lies on the map for LOS: the ``[[counters]]`` and the vehicles among the units
+        (a vehicle is a LOS hindrance, D9)."""
+        return Counters(self.counters.items + vehicle_counters(self.units))
+
     def unit(self, unit_id: str) -> ScenarioUnit:
         """The unit with id ``unit_id``."""
         for u in self.units:
@@ -132,7 +150,7 @@ class Scenario:
                 "map": self.map_layout if self.map_layout is not None else str(self.map_path),
                 "month": self.month, "turns": self.turns, "seed": self.seed,
                 "weather": self.weather.to_json(), "rolls": [r.to_json() for r in self.rolls],
-                "units": [u.__dict__ for u in self.units]}
+                "units": [u.__dict__ for u in self.units], "counters": self.counters.to_json()}
 
 
 #: Keys of a scenario's ``[map]`` table (a layout of VASL boards, docs/scenarios.md).
@@ -247,7 +265,7 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
     units = []
     seen: set[str] = set()
     for u in t.tables("units", []):
-        u.check_keys(("id", "side", "hex", "level", "kind", "winter_camouflage", "nationality"))
+        u.check_keys(UNIT_KEYS)
         uid = u.str("id")
         if uid in seen:
             raise u.error("id", f"duplicate unit id {uid!r}")
@@ -257,10 +275,21 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
             raise u.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
         units.append(ScenarioUnit(uid, u.str("side", ""), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
-                                  u.bool("winter_camouflage", False), u.str("nationality", "")))
+                                  u.bool("winter_camouflage", False), u.str("nationality", ""),
+                                  u.bool("concealed", False), u.bool("hidden", False),
+                                  u.int("hexside", None, min=0, max=5),
+                                  u.bool("entrenched", False)))
+    counters = []
+    for c in t.tables("counters", []):
+        c.check_keys(COUNTER_KEYS)
+        try:
+            counters.append(Counter(c.str("name"), c.str("hex").upper(),
+                                    c.int("level", 0, min=-1), c.int("hexside", None, min=0, max=5)))
+        except UsageError as exc:
+            raise c.error(None, str(exc)) from None
     sc = Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path,
-                  map_layout)
-    if check_map and (sc.units or sc.weather.drifts):
+                  map_layout, Counters(tuple(counters)))
+    if check_map and (sc.units or sc.weather.drifts or sc.counters):
         check_against_map(sc)
     return sc
 
@@ -283,6 +312,12 @@ def check_against_map(sc: Scenario) -> None:
             m.grid.inner_hexside(d.hex, d.hexside, "drift")
         except UsageError as exc:
             raise DataError(f"{sc.path}: drifts[{i}]: {exc}") from None
+    from hexwx.lineofsight.counter_los import prepare
+    for i, c in enumerate(sc.counters):
+        try:
+            prepare(m, Counters((c,)))
+        except UsageError as exc:
+            raise DataError(f"{sc.path}: counters[{i}]: {exc}") from None
 
 
 def _has_cellar(m: Any, h: int) -> bool:

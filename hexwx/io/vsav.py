@@ -342,6 +342,8 @@ class SavePiece:
     x: int
     y: int
     counter_type: str = ""     # VASL's DBCounterType: unit, common, global
+    #: every trait's (type, state), outermost first (hexwx.io.vsav_pieces reads them)
+    traits: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
 
 
 def _piece(gid: str, type_: str, state: str) -> SavePiece | None:
@@ -387,7 +389,7 @@ def _piece(gid: str, type_: str, state: str) -> SavePiece | None:
     if nat_code:
         nationality, side = NATIONALITIES.get(nat_code, (nat_code, nat_code))
     return SavePiece(gid, name.strip(), image.strip(), kind, nationality, side,
-                     bs[0], int(bs[1]), int(bs[2]), ctype)
+                     bs[0], int(bs[1]), int(bs[2]), ctype, tuple(chain))
 
 
 # -- the save ----------------------------------------------------------------------------------
@@ -400,6 +402,8 @@ class PlacedPiece:
     board: SaveBoard
     printed: str      # the board's own printed hex id, e.g. "I4"
     hex: str          # the hex name on the save's map: "5I4" (or "I4" on a one-board map)
+    #: the piece's pixel on its board as printed (a turned board counted from its far corner)
+    local: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -411,6 +415,8 @@ class VaslSave:
     pieces: tuple[SavePiece, ...]
     #: VASL's game-wide "persist elevation" choice: overlays keep the boards' ground levels.
     persist_elevation: bool = False
+    #: each stack's member ids, bottom first (VASSAL ``Stack`` state)
+    stacks: tuple[tuple[str, ...], ...] = ()
     _origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, repr=False,
                                                               compare=False)
 
@@ -493,7 +499,7 @@ class VaslSave:
                 lx, ly = lx + max(b.crop[0], 0), ly + max(b.crop[1], 0)
             printed = printed_hex_at(lx, ly)
             name = f"{b.label}{printed}" if self.multi_board else printed
-            return PlacedPiece(piece, b, printed, name)
+            return PlacedPiece(piece, b, printed, name, (float(lx), float(ly)))
         return None
 
     def placed(self) -> list[PlacedPiece]:
@@ -541,6 +547,7 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     """A :class:`VaslSave` from the decoded text of a save."""
     boards: tuple[SaveBoard, ...] | None = None
     pieces: list[SavePiece] = []
+    stacks: list[tuple[str, ...]] = []
     persist = False
     for cmd in iter_commands(text):
         if cmd.startswith(PERSIST_COMMAND):
@@ -549,7 +556,12 @@ def parse_save_text(text: str, source: str) -> VaslSave:
             boards = parse_board_command(cmd, source)   # a later bd command replaces an earlier
         elif cmd.startswith("+/"):
             parts = split_sequence(cmd[2:], "/")
-            if len(parts) < 3 or parts[1] == "stack":
+            if len(parts) >= 3 and parts[1] == "stack":
+                members = "/".join(parts[2:]).split(";")[3:]
+                if members:
+                    stacks.append(tuple(members))
+                continue
+            if len(parts) < 3:
                 continue
             if len(cmd) > MAX_PIECE_CHARS:
                 raise DataError(f"{source}: piece {parts[0][:20]!r} is {len(cmd)} characters long, "
@@ -563,7 +575,7 @@ def parse_save_text(text: str, source: str) -> VaslSave:
     if boards is None:
         raise DataError(f"{source}: the save has no board layout (no 'bd' command); expected a "
                         f"VASL game with boards")
-    return VaslSave(source, boards, tuple(pieces), persist)
+    return VaslSave(source, boards, tuple(pieces), persist, tuple(stacks))
 
 
 #: The command in which VASL stores its game-wide "persist elevation" choice for overlays.

@@ -5,8 +5,10 @@
   are refused with a one-line error naming them unless ``ignore_board_extras`` asks for the
   whole boards (no crops, no overlays).
 * :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
-  and SSRs as the ``[map]`` table and one ``[[units]]`` entry per piece on the boards; the
-  pieces off the boards are returned separately so that the writer can list them.
+  and SSRs as the ``[map]`` table, one ``[[units]]`` entry per unit on the boards at its
+  Location and one ``[[counters]]`` entry per LOS counter or location marker
+  (:mod:`hexwx.io.vsav_pieces`); the pieces off the boards are returned separately so that the
+  writer can list them.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hexwx.errors import DataError, HexwxError
-from hexwx.io.vsav import MAIN_MAP, SavePiece, VaslSave, check_supported, read_save, unit_ids
+from hexwx.io.vsav import MAIN_MAP, SavePiece, VaslSave, check_supported, read_save
 
 
 def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
@@ -90,32 +92,52 @@ def layout_spec(save: VaslSave, *, whole_boards: bool = False) -> tuple[list[lis
 
 
 def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], str] | None = None,
-                      whole_boards: bool = False) -> tuple[dict[str, Any], list[SavePiece]]:
+                      m: Any = None, whole_boards: bool = False
+                      ) -> tuple[dict[str, Any], list[SavePiece]]:
     """The hex scenario of ``save`` as a TOML-ready dict, and the pieces off the boards.
 
+    Units (:mod:`hexwx.io.vsav_pieces`: squads, leaders, SW, guns, vehicles; markers and
+    labels left out) become ``[[units]]`` at their Locations (level, bypass hexside,
+    entrenched, concealed, hidden); LOS counters and location markers become ``[[counters]]``.
     ``map_names`` turns a hex name into the map's own name for it (a join hex is named by the
-    board above / left of the join); without it the save's board and printed hex are used.
+    board above / left of the join); ``m``, the save's map, checks the levels.
     ``whole_boards``: the boards without their crops and overlays (--ignore-board-extras).
     """
+    from hexwx.io.vsav_pieces import save_contents
     rows, common = layout_spec(save, whole_boards=whole_boards)
     map_table: dict[str, Any] = {"vasl_boards": rows}
     if common:
         map_table["ssr"] = list(common)
     if save.persist_elevation and not whole_boards:
         map_table["persist_elevation"] = True
-    placed = save.placed()
+    contents = save_contents(save, m, map_names)
     units = []
-    for uid, p in zip(unit_ids(placed), placed):
-        hex_name = map_names(p.hex) if map_names else p.hex
-        u: dict[str, Any] = {"id": uid, "hex": hex_name, "kind": p.piece.kind}
-        if p.piece.side:
-            u["side"] = p.piece.side
-        if p.piece.nationality:
-            u["nationality"] = p.piece.nationality
+    for su in contents.units:
+        u: dict[str, Any] = {"id": su.id, "hex": su.hex, "kind": su.kind}
+        if su.side:
+            u["side"] = su.side
+        if su.nationality:
+            u["nationality"] = su.nationality
+        for key, value, default in (("level", su.level, 0), ("hexside", su.hexside, None),
+                                    ("entrenched", su.entrenched, False),
+                                    ("concealed", su.concealed, False),
+                                    ("hidden", su.hidden, False)):
+            if value != default:
+                u[key] = value
         units.append(u)
+    counters = []
+    for c in contents.counters:
+        entry: dict[str, Any] = {"name": c.name, "hex": c.hex}
+        if c.level:
+            entry["level"] = c.level
+        if c.hexside is not None:
+            entry["hexside"] = c.hexside
+        counters.append(entry)
     doc: dict[str, Any] = {"name": name, "map": map_table}
     if units:
         doc["units"] = units
+    if counters:
+        doc["counters"] = counters
     return doc, save.off_board()
 
 
@@ -136,16 +158,42 @@ def load_save(path: str | Path, *, vasl_metadata: str | Path | None = None,
     save = read_save(p)
     m = load_save_map(p, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
                       ignore_board_extras=ignore_board_extras)
-    units = save_units(save, m)
+    units, counters = _scenario_parts(save, m)
     meta = Path(vasl_metadata) if vasl_metadata else None
-    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m)
+    return Scenario(p, p.stem, p, None, AslWeather(), units, vasl_metadata=meta, _map=m,
+                    counters=counters)
 
 
 def save_units(save: VaslSave, m: Any = None) -> tuple[Any, ...]:
-    """The pieces on the boards as :class:`~hexwx.io.scenario.ScenarioUnit` (level 0); hex
-    names in ``m``'s own naming when the map is given."""
+    """The units on the boards as :class:`~hexwx.io.scenario.ScenarioUnit` at their Locations;
+    hex names in ``m``'s own naming when the map is given."""
+    return _scenario_parts(save, m)[0]
+
+
+def save_counters(save: VaslSave, m: Any = None) -> Any:
+    """The LOS counters and location markers on the boards as
+    :class:`~hexwx.lineofsight.counters.Counters`."""
+    return _scenario_parts(save, m)[1]
+
+
+def save_los_counters(path: str | Path, m: Any) -> tuple[Any, ...]:
+    """The counters of VASL save ``path`` that lie on its map ``m`` for LOS: its LOS counters
+    and location markers, and its vehicles (D9)."""
+    from hexwx.lineofsight.counters import vehicle_counters
+    units, counters = _scenario_parts(read_save(path), m)
+    return counters.items + vehicle_counters(units)
+
+
+def _scenario_parts(save: VaslSave, m: Any) -> tuple[tuple[Any, ...], Any]:
     from hexwx.io.scenario import ScenarioUnit
+    from hexwx.lineofsight.counters import Counter, Counters
     names = (lambda n: str(m.name_of(m.parse(n)))) if m is not None else None
-    doc, _off = scenario_document(save, name="", map_names=names)
-    return tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], 0, u["kind"], False,
-                              u.get("nationality", "")) for u in doc.get("units", []))
+    doc, _off = scenario_document(save, name="", map_names=names, m=m)
+    units = tuple(ScenarioUnit(u["id"], u.get("side", ""), u["hex"], u.get("level", 0),
+                               u["kind"], False, u.get("nationality", ""),
+                               u.get("concealed", False), u.get("hidden", False),
+                               u.get("hexside"), u.get("entrenched", False))
+                  for u in doc.get("units", []))
+    counters = Counters(tuple(Counter(c["name"], c["hex"], c.get("level", 0), c.get("hexside"))
+                              for c in doc.get("counters", [])))
+    return units, counters

@@ -18,7 +18,9 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LV_BLOCK_REASON, REASONS, _apply_lv, _fog_spec, weathered
+from hexwx.lineofsight.counter_los import apply as apply_counters
+from hexwx.lineofsight.engine import (LV_BLOCK_REASON, REASONS, _apply_lv, _fog_spec, weathered,
+                                      with_counters)
 
 #: Reason code of a pair blocked by terrain + LV hindrances (E3.1), beside the kernel's codes.
 LV_BLOCKED = -1
@@ -88,15 +90,15 @@ def check_levels(m: HexMap, hexes: np.ndarray, levels: np.ndarray) -> None:
 
 def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | np.ndarray,
               src_level: Any = 0, tgt_level: Any = 0, *, weather: Any = None,
-              threads: int | None = None) -> PairAnswers:
+              threads: int | None = None, counters: Any = None) -> PairAnswers:
     """LOS from ``src[i]`` at ``src_level[i]`` to ``tgt[i]`` at ``tgt_level[i]`` for every i.
 
     ``src``/``tgt``: hex names or ids; levels: one number for all pairs or one per pair.
     Every answer equals ``los(m, src[i], tgt[i], from_level=..., to_level=..., weather=...)``
     on blocked, reason, rule, blocking hex and pixel, hindrance and LV (units: none, so no
-    winter camouflage).  Reciprocal like :func:`los`.
+    winter camouflage) and ``counters``.  Reciprocal like :func:`los`.
     """
-    m = weathered(m, weather)
+    m, prep = with_counters(weathered(m, weather), counters)
     s = hex_ids(m, src, "source hex")
     t = hex_ids(m, tgt, "target hex")
     if len(s) != len(t):
@@ -121,6 +123,10 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     blocked = reason != 0
     hindrance = totals.astype(np.int32)
     rng = m.grid.ranges(s, t)
+    if prep is not None and len(s):
+        was = blocked.copy()
+        apply_counters(prep, s, t, sE, tE, blocked, hindrance)
+        reason[blocked & ~was] = K.HINDRANCE_SIX
     lv = None
     if weather is not None and len(s):
         was = blocked.copy()

@@ -27,6 +27,9 @@ from hexwx.errors import UsageError
 from hexwx.hexmap.transform import transformed
 from hexwx.validate import is_whole
 from hexwx.weather.asl.terrain_changes import weather_changes
+from hexwx.lineofsight.counter_los import PreparedCounters, apply as apply_counters
+from hexwx.lineofsight.counter_los import hindrances as counter_hindrances, prepare
+from hexwx.lineofsight.counters import Counters
 from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import (FOG_RULES, fog_params, lv_hindrances, mist_lv,
                                   winter_camouflage_note)
@@ -79,6 +82,13 @@ def weathered(m: HexMap, weather: AslWeather | None) -> HexMap:
         return m
     sides = [(m.grid.inner_hexside(d.hex, d.hexside, "drift"), d.hexside) for d in drifts]
     return m.with_hexside_terrain(tuple(sides), "Hedge")
+
+
+def with_counters(m: HexMap, counters: Any) -> tuple[HexMap, PreparedCounters | None]:
+    """The map LOS is traced on with ``counters`` (rubble redrawn) and the prepared counters,
+    made once per (map, counters); ``(m, None)`` without counters."""
+    prep = prepare(m, Counters.of(counters))
+    return (m, None) if prep is None else (prep.map, prep)
 
 
 def _hex(m: HexMap, h: Hex | str) -> Hex:
@@ -146,7 +156,7 @@ def blocking_terrain(m: HexMap, reason: int, x: int, y: int) -> tuple[str | None
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
         weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False,
-        target_positive_tem: bool | None = None) -> LosResult:
+        target_positive_tem: bool | None = None, counters: Any = None) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
     ``weather`` is an :class:`~hexwx.weather.asl.state.AslWeather` (or None for Clear); its LV
@@ -155,9 +165,13 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     and drift hexsides act as hedges (E3 3.752).  ``target_winter_camouflage``: the target has
     Winter Camouflage (3.712); its +1 yields to a positive TEM, which ``target_positive_tem``
     states or, when None, the target Location's terrain gives (:mod:`hexwx.lineofsight.tem`).
+    ``counters``: the :class:`~hexwx.lineofsight.counters.Counters` on the map (or a list of
+    them / of ``"NAME@HEX[:LEVEL]"``; None = the bare map): SMOKE, Blazes, vehicles, wrecks and
+    OBA are hindrances in ``hindrance`` and ``hindrances``, rubble changes its hex's terrain
+    (:mod:`hexwx.lineofsight.counter_los`).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
-    m = weathered(m, weather)
+    m, prep = with_counters(weathered(m, weather), counters)
     src, tgt = _hex(m, a), _hex(m, b)
     sE, s_roof = _elevation(m, src, from_level)
     tE, t_roof = _elevation(m, tgt, to_level)
@@ -193,6 +207,14 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         names, keys = [th[0].name, *names], [th[0].key, *keys]
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
+    if prep is not None and not blocked:
+        items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids])
+        if items:
+            hind += items
+            terrain_total += sum(h.drm for h in items)
+            if terrain_total >= 6:
+                blocked = True
+                text, rule = REASONS[K.HINDRANCE_SIX]
     lv_items: list[Hindrance] = []
     notes: list[str] = []
     if weather is not None:
@@ -393,11 +415,13 @@ def _same_location_lv(weather: AslWeather, elevation: int) -> int:
                                             same_location=True))
 
 
-def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None) -> Viewshed:
+def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None,
+             counters: Any = None) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
-    hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level)``."""
+    hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level,
+    counters=counters)``."""
     shown = m
-    m = weathered(m, weather)
+    m, prep = with_counters(weathered(m, weather), counters)
     src = _hex(m, a)
     sE, s_roof = _elevation(m, src, level)
     n = len(m)
@@ -413,15 +437,17 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     blocked = reasons != 0
     drm = totals.astype(np.int32)
     rng = m.grid.distances_from(src)
+    if prep is not None:
+        apply_counters(prep, srcs, tgts, es, et, blocked, drm)
     if weather is not None:
         drm = drm + _apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
                               fog=res[2] if fog is not None else None)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown, weather=weather)
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,
               to_level: int | None = None, all_locations: bool = False,
-              threads: int | None = None) -> LosTable:
+              threads: int | None = None, counters: Any = None) -> LosTable:
     """All ordered pairs of distinct hexes at ground level, from the parallel all-pairs kernel.
 
     ``from_level``/``to_level``: every hex that has that location (a building level, a
@@ -431,11 +457,11 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     more blocks.  Every answer is exactly what :func:`los` gives for that pair.
     ``threads``: kernel threads of the ground-level table (default: the CPUs of this process's
     affinity).  Holds every pair in memory; :func:`hexwx.lineofsight.pairs.los_table_chunks`
-    streams the same answers in bounded memory.
+    streams the same answers in bounded memory.  ``counters`` as for :func:`los`.
     """
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
-        return _los_table_levels(m, weather, from_level, to_level, all_locations)
-    m = weathered(m, weather)
+        return _los_table_levels(m, weather, from_level, to_level, all_locations, counters)
+    m, prep = with_counters(weathered(m, weather), counters)
     maxlen = m.thread_capacity
     fog = _fog_spec(weather)
     res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
@@ -448,6 +474,9 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     rng = m.grid.ranges(src, tgt)
     blocked = reasons[src, tgt] != 0
     hindrance = totals[src, tgt].astype(np.int32)
+    if prep is not None:
+        base = m.hexes.base.astype(np.int64)
+        apply_counters(prep, src, tgt, base[src], base[tgt], blocked, hindrance)
     lv = None
     if weather is not None:
         lv = _apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng,
@@ -456,14 +485,14 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
 
 
 def _los_table_levels(m: HexMap, weather: AslWeather | None, from_level: int | None, to_level: int | None,
-                      all_locations: bool) -> LosTable:
+                      all_locations: bool, counters: Any = None) -> LosTable:
     """The table between locations above the ground too, through the pair kernel."""
     from hexwx.lineofsight.batch import los_pairs
     sh, sl, th, tl = level_locations(m, from_level, to_level, all_locations)
     i, j = np.divmod(np.arange(len(sh) * len(th), dtype=np.int64), len(th))
     keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
     i, j = i[keep], j[keep]
-    a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
+    a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather, counters=counters)
     return LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level)
 
 

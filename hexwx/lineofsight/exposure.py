@@ -22,7 +22,8 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import _apply_lv, _fog_spec, _fog_straight, weathered
+from hexwx.lineofsight.counter_los import apply as apply_counters
+from hexwx.lineofsight.engine import _apply_lv, _fog_spec, _fog_straight, weathered, with_counters
 from hexwx.lineofsight.lv import FOG_TOPS
 from hexwx.lineofsight.pairs import row_blocks
 
@@ -198,17 +199,19 @@ def _stored_or_traced(m: HexMap, threads: int | None, hurry: threading.Event) ->
 
 
 def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = None,
-             weather: Any = None) -> Exposure:
+             weather: Any = None, counters: Any = None) -> Exposure:
     """For every hex, how many observers (at ground level) have LOS to its location at ``level``.
 
     ``observers``: hex names or ids (default: every hex of the map); an observer never counts
     its own hex.  Hexes without a location at ``level`` (e.g. level 1 outside buildings) get -1.
+    ``counters`` as for :func:`~hexwx.lineofsight.engine.los` (SMOKE, vehicles... hinder, and a
+    total of six blocks; rubble changes its hex).
     """
     if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or level < 0:
         raise UsageError(f"level must be a whole number >= 0, got {level!r}")
     level = int(level)
     shown = m
-    m = weathered(m, weather)
+    m, prep = with_counters(weathered(m, weather), counters)
     n = len(m)
     base = m.hexes.base.astype(np.int64)
     tops = m.hexes.levels.astype(np.int64) + m.hexes.rooftop.astype(np.int64)
@@ -245,6 +248,9 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
             fog_lv = res[2].reshape(len(obs), len(tg))
     obs_c, tg_r = obs[:, None], tg[None, :]
     blocked = reasons != 0
+    if prep is not None and blocked.size:
+        totals = totals.astype(np.int32)       # (the cached pairs are read-only)
+        apply_counters(prep, obs_c, tg_r, base[obs_c], base[tg_r] + level, blocked, totals)
     if weather is not None and blocked.size:
         every = observers is None and len(tg) == n      # the whole matrix, kept per map
         rng = _ranges(m) if every else m.grid.ranges(obs_c, tg_r)

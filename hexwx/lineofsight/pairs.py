@@ -21,7 +21,9 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.engine import LosTable, _apply_lv, _fog_spec, level_locations, weathered
+from hexwx.lineofsight.counter_los import apply as apply_counters
+from hexwx.lineofsight.engine import (LosTable, _apply_lv, _fog_spec, level_locations, weathered,
+                                      with_counters)
 
 #: Unordered pairs per chunk (each chunk holds twice as many ordered pairs): a few MiB of
 #: kernel output and some tens of MiB of text when written.
@@ -63,19 +65,21 @@ def _pairs_of_rows(n: int, a0: int, a1: int) -> tuple[np.ndarray, np.ndarray]:
 def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = None,
                      chunk_pairs: int = CHUNK_PAIRS, from_level: int | None = None,
                      to_level: int | None = None, all_locations: bool = False,
-                     ) -> Iterator[tuple[LosTable, TableProgress]]:
+                     counters: Any = None) -> Iterator[tuple[LosTable, TableProgress]]:
     """Every ordered pair of distinct hexes at ground level, as :class:`LosTable` chunks.
 
     The answers are those of :func:`~hexwx.lineofsight.engine.los_table` (and so of
     :func:`~hexwx.lineofsight.engine.los` on each pair), in the order described in the module
     docstring.  ``threads``: kernel threads (default: the CPUs of this process's affinity).
     With ``from_level``/``to_level``/``all_locations`` (as for ``los_table``) the pairs of
-    locations come in source-location order, a block of sources at a time.
+    locations come in source-location order, a block of sources at a time.  ``counters`` as
+    for :func:`~hexwx.lineofsight.engine.los`.
     """
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
-        yield from _level_chunks(m, weather, from_level, to_level, all_locations, chunk_pairs)
+        yield from _level_chunks(m, weather, from_level, to_level, all_locations, chunk_pairs,
+                                 counters)
         return
-    m = weathered(m, weather)
+    m, prep = with_counters(weathered(m, weather), counters)
     n = len(m)
     M, T = m.kernel_map, m.kernel_terrain
     elev = m.hexes.base.astype(np.int64)
@@ -106,6 +110,8 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
             hindrance[0::2], hindrance[1::2] = ft, rt
             rng = m.grid.ranges(src, tgt)
             blocked = reason != 0
+            if prep is not None:
+                apply_counters(prep, src, tgt, elev[src], elev[tgt], blocked, hindrance)
             lv = None
             if weather is not None:
                 fl = None
@@ -150,7 +156,8 @@ class _Background:
 
 
 def _level_chunks(m: HexMap, weather: Any, from_level: int | None, to_level: int | None,
-                  all_locations: bool, chunk_pairs: int) -> Iterator[tuple[LosTable, TableProgress]]:
+                  all_locations: bool, chunk_pairs: int,
+                  counters: Any = None) -> Iterator[tuple[LosTable, TableProgress]]:
     """The table between locations above the ground, a block of source locations at a time."""
     from hexwx.lineofsight.batch import los_pairs
     sh, sl, th, tl = level_locations(m, from_level, to_level, all_locations)
@@ -162,7 +169,7 @@ def _level_chunks(m: HexMap, weather: Any, from_level: int | None, to_level: int
         i += i0
         keep = (sh[i] != th[j]) | (sl[i] != tl[j]) if all_locations else sh[i] != th[j]
         i, j = i[keep], j[keep]
-        a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather)
+        a = los_pairs(m, sh[i], th[j], sl[i], tl[j], weather=weather, counters=counters)
         done = min(total, done + per * len(th))
         yield (LosTable(a.src, a.tgt, a.range, a.blocked, a.hindrance, a.lv, a.src_level, a.tgt_level),
                TableProgress(done, total, 0))

@@ -36,16 +36,22 @@ class Hindrance:
     rule: str
     #: why it counts, in words, where the kind alone does not say: "range 17: 13-18 hexes"
     note: str = ""
+    name: str | None = None     # a counter's name ("White +3 Smoke"), None for terrain and LV
 
     def to_json(self) -> dict[str, object]:
-        return {"hex": self.hex, "drm": self.drm, "kind": self.kind, "rule": self.rule,
-                "note": self.note or None}
+        out: dict[str, object] = {"hex": self.hex, "drm": self.drm, "kind": self.kind,
+                                  "rule": self.rule, "note": self.note or None}
+        if self.name is not None:
+            out["name"] = self.name
+        return out
 
     def explain(self) -> str:
-        """One line: ``+2 mist, range 17: 13-18 hexes (E3.32)``."""
+        """One line: ``+2 mist, range 17: 13-18 hexes (E3.32)``, ``+3 smoke (White +3 Smoke)
+        in C2 (A24)``."""
+        what = f"{self.kind} ({self.name})" if self.name else self.kind
         where = f" in {self.hex}" if self.hex else ""
         note = f", {self.note}" if self.note else ""
-        return f"+{self.drm} {self.kind}{where}{note} ({self.rule})"
+        return f"+{self.drm} {what}{where}{note} ({self.rule})"
 
 
 @dataclass(frozen=True)
@@ -231,6 +237,8 @@ class Viewshed:
     drm: np.ndarray
     range: np.ndarray
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
+    #: the weather asked about (an AslWeather or None), for drawing its veil
+    weather: Any = field(repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         freeze(self, "blocked", "drm", "range")
@@ -247,7 +255,7 @@ class Viewshed:
         from hexwx.render.core import result_png
         seen = [self.map.name_of(int(h)) for h in np.flatnonzero(~self.blocked)] or [self.source]
         return result_png(self.map, seen, viewshed=self, viewshed_from=self.source,
-                          viewshed_level=self.level)
+                          viewshed_level=self.level, weather=self.weather)
 
     def to_json(self) -> dict[str, Any]:
         """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""

@@ -26,7 +26,7 @@ import dataclasses
 import math
 import weakref
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import networkx as nx
 import numpy as np
@@ -387,9 +387,23 @@ def movement_graph(m: MoveMap, unit: str, weather: MoveWeatherLike = None) -> Mo
 
 
 def path(m: MoveMap, start: int | str, goal: int | str, *, unit: str, weather: MoveWeatherLike = None,
-         mf: float | None = None) -> MovePath:
-    """Cheapest path from ``start`` to ``goal`` on map ``m`` for ``unit`` under ``weather``."""
+         mf: float | None = None, counters: Any = None) -> MovePath:
+    """Cheapest path from ``start`` to ``goal`` on map ``m`` for ``unit`` under ``weather``;
+    ``counters`` on the map change it where they change terrain (rubble, B24)."""
+    m = _countered(m, counters)
     return _with_map(movement_graph(m, unit, weather).path(start, goal, mf=mf), m)
+
+
+def _countered(m: MoveMap, counters: Any) -> MoveMap:
+    """``m`` as the counters leave it for movement: rubbled hexes redrawn
+    (:mod:`hexwx.lineofsight.counter_los`); SMOKE, vehicles and wrecks do not change MF costs
+    here."""
+    if not counters or not isinstance(m, HexMap):
+        return m
+    from hexwx.lineofsight.counter_los import prepare
+    from hexwx.lineofsight.counters import Counters
+    prep = prepare(m, Counters.of(counters))
+    return m if prep is None else prep.map
 
 
 def _with_map(res: _R, m: MoveMap) -> _R:
@@ -397,8 +411,11 @@ def _with_map(res: _R, m: MoveMap) -> _R:
     return res if isinstance(m, MoveTerrain) else dataclasses.replace(res, map=m)
 
 
-def reach(m: MoveMap, start: int | str, *, unit: str, mf: float, weather: MoveWeatherLike = None) -> Reach:
-    """Every hex of ``m`` that ``unit`` can reach from ``start`` with ``mf`` MF/MP."""
+def reach(m: MoveMap, start: int | str, *, unit: str, mf: float, weather: MoveWeatherLike = None,
+          counters: Any = None) -> Reach:
+    """Every hex of ``m`` that ``unit`` can reach from ``start`` with ``mf`` MF/MP (with
+    ``counters`` as for :func:`path`)."""
+    m = _countered(m, counters)
     return _with_map(movement_graph(m, unit, weather).reach(start, mf), m)
 
 

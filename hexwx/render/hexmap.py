@@ -780,6 +780,7 @@ def los_caption(result: LosResult) -> str:
     if hs:
         parts.append("hindrances: " + "; ".join(
             (f"{x.hex} " if x.hex else "") + f"{x.kind} {_sgn(int(x.drm))}"
+            + (f" {x.name}" if getattr(x, "name", None) else "")
             + (f", {x.note}" if getattr(x, "note", "") else "")
             + (f" ({x.rule})" if x.rule else "") for x in hs))
     parts += [f"note: {n}" for n in getattr(r, "notes", ())]
@@ -1039,19 +1040,28 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
                reach_from: str | Hex | None = None, exposure: Exposure | None = None,
                weather: AslWeather | None = None, background: str = "terrain", scale: float = 1.0,
                window: Sequence[str | Hex] | None = None, hex_ids: bool = True, legend: bool = True,
-               title: str | None = None, units: Sequence[object] = ()) -> Rendering:
+               title: str | None = None, units: Sequence[object] = (),
+               counters: Sequence[object] = ()) -> Rendering:
     """Draw hex map ``m`` with the given overlays; returns a :class:`Rendering` whose
     ``caption`` is the text printed under the map (LOS verdict, weather, ...).
 
     ``background``: ``"terrain"`` (our colours, patterns and level contours) or ``"board"`` (a
     VASL board's own artwork).  ``window``: two hexes, crop to their bounding box.  ``units``:
     scenario units (``id``, ``side``, ``hex``, ``kind``) drawn as counters
-    (:mod:`hexwx.render.units`).
+    (:mod:`hexwx.render.units`).  ``counters``: the counters on the map (SMOKE, wrecks, ...)
+    drawn as small tiles (:mod:`hexwx.render.counters`); the LOS result's own counter
+    hindrances carry their badges on the thread.
     """
     if background not in BACKGROUNDS:
         raise UsageError(f"unknown background {background!r}; expected one of {', '.join(BACKGROUNDS)}")
     art_map = m                                    # the boards' art is the same in any weather
     m = transformed(m, weather_changes(weather))  # snow turns brush / marsh to open ground (E3 3.7)
+    counters = list(counters)
+    if counters:                                   # rubble counters redraw their hexes (B24)
+        from hexwx.lineofsight.counter_los import prepare
+        from hexwx.lineofsight.counters import Counters
+        prep = prepare(m, Counters.of(counters))  # type: ignore[arg-type]
+        m = m if prep is None else prep.map
     if viewshed is not None and viewshed_from is None:
         viewshed_from = viewshed.source
     view = make_view(m, scale=scale, window=window)
@@ -1098,7 +1108,8 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     # 3. overlays: lines and text at SUPERSAMPLE x on the picture enlarged, then averaged down
     drifts = weather is not None and bool(weather.drifts)
     image = base
-    if drifts or units or any(o is not None for o in (viewshed, exposure, reach, path, los)):
+    if drifts or units or counters or any(o is not None
+                                          for o in (viewshed, exposure, reach, path, los)):
         canvas = base.resize(view.canvas_size, Image.Resampling.NEAREST)
         d = ImageDraw.Draw(canvas)
         if viewshed is not None:
@@ -1111,6 +1122,9 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
             markers += draw_drifts(d, m, view, weather)
         if path is not None:
             markers += draw_path(d, m, view, path)
+        if counters:
+            from hexwx.render.counters import draw_counters
+            markers += draw_counters(d, m, view, counters)
         if units:
             from hexwx.render.units import draw_units
             markers += draw_units(d, m, view, units)
@@ -1123,6 +1137,9 @@ def render_map(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed | 
     if units:
         from hexwx.render.units import units_caption
         captions.append(units_caption(units))
+    if counters:
+        from hexwx.render.counters import counters_caption
+        captions.append(counters_caption(counters))
     if los is not None:
         captions.append(los_caption(los))
         overlays += ["los"]

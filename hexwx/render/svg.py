@@ -42,11 +42,13 @@ def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed
                   exposure: Exposure | None = None, weather: Any = None,
                   background: str = "terrain", scale: float = 1.0,
                   window: Sequence[str | int] | None = None, hex_ids: bool = True,
-                  legend: bool = True, title: str | None = None) -> tuple[str, str]:
+                  legend: bool = True, title: str | None = None,
+                  counters: Sequence[object] = ()) -> tuple[str, str]:
     """(SVG text, caption) of ``m`` with the given overlays (see the module docstring): the
-    caption is the one a PNG render prints, made in the same pass."""
+    caption is the one a PNG render prints, made in the same pass.  ``counters`` are drawn on
+    the base picture as a PNG render draws them."""
     base = render_map(m, weather=weather, background=background, scale=scale, window=window,
-                      hex_ids=hex_ids, legend=False, title=title)
+                      hex_ids=hex_ids, legend=False, title=title, counters=counters)
     view = make_view(m, scale=scale, window=window)     # (the render's own view: its edges)
     W, H = base.image.size
     k = view.scale
@@ -156,7 +158,7 @@ def map_svg_parts(m: HexMap, *, los: LosResult | None = None, viewshed: Viewshed
                            f'data-kind="{"lv" if lv else "hindrance"}">{shape} fill="{_rgb(bcol, .55)}" '
                            f'stroke="{_rgb(bcol)}" stroke-width="{3 * k}"/>'
                            f'<text class="num" x="{x}" y="{y}">+{hd.drm}</text>'
-                           f'<title>{escape(f"+{hd.drm} {hd.kind} in {hd.hex} ({hd.rule})")}</title></g>')
+                           f'<title>{escape(hd.explain())}</title></g>')
         captions.append(los_caption(los))
     cap_lines = [c for block in captions for c in block.splitlines()] if legend else []
     line_h = 18

@@ -9,7 +9,7 @@ weapons) a small grey one.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from PIL import ImageDraw
 
@@ -30,19 +30,26 @@ def side_colours(units: Iterable[Any]) -> dict[str, RGB]:
                               if getattr(u, "side", ""))
 
 
+def visible_stacks(m: HexMap, view: Any, pieces: Iterable[Any]
+                   ) -> Iterator[tuple[float, float, list[Any]]]:
+    """(hex centre x, y, the pieces there in order) of every hex holding ``pieces`` (anything
+    with a ``hex``) that the view shows."""
+    by_hex: dict[int, list[Any]] = defaultdict(list)
+    for p in pieces:
+        by_hex[m.parse(p.hex)].append(p)
+    for h, here in by_hex.items():
+        x, y = m.grid.centre(h)
+        if view.sees(x, y, HEX_WIDTH_PX):
+            yield x, y, here
+
+
 def draw_units(d: ImageDraw.ImageDraw, m: HexMap, view: Any, units: Iterable[Any]) -> list[Marker]:
     """Draw ``units`` on canvas ``d``; one :class:`Marker` per unit drawn (at its counter)."""
     units = list(units)
     colours = side_colours(units)
-    by_hex: dict[int, list[Any]] = defaultdict(list)
-    for u in units:
-        by_hex[m.parse(u.hex)].append(u)
     markers: list[Marker] = []
     k = view.k
-    for h, here in by_hex.items():
-        x, y = m.grid.centre(h)
-        if not view.sees(x, y, HEX_WIDTH_PX):
-            continue
+    for x, y, here in visible_stacks(m, view, units):
         shown = here[:MAX_SHOWN]
         n = len(shown)
         for i, u in enumerate(shown):

@@ -268,14 +268,17 @@ def warm_threads(cpus: int) -> int:
 def make_server(source: str, *, host: str = "127.0.0.1", port: int = 0,
                 vasl_metadata: str | None = None, vasl_dir: str | None = None,
                 ssr: tuple[str, ...] = (), verbose: bool = False,
-                warm: bool = False) -> ViewerServer:
+                warm: bool = False, counters: Any = None,
+                no_counters: bool = False) -> ViewerServer:
     """Load ``source``, prepare the board picture, bind; call ``serve_forever()`` or ``start()``.
 
     ``warm``: on maps of up to :data:`WARM_MAX_HEXES` hexes, once the first API request is
     answered (the page asking for its map), trace every pair of hexes in the background with
     :func:`warm_threads` threads (:meth:`ViewerServer.start_warm`), so the first exposure heat
-    map is ready when asked (later weathers reuse it)."""
-    session = Session(source, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir, ssr=ssr)
+    map is ready when asked (later weathers reuse it).  ``counters`` (with the scenario's or
+    save's; ``no_counters``: none) are on the map for every answer."""
+    session = Session(source, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir, ssr=ssr,
+                      counters=counters, no_counters=no_counters)
     if session.map is not None:
         session.base_png()
     return ViewerServer(session, host, port, verbose=verbose, warm=warm)

@@ -59,7 +59,8 @@ class Session:
     """One loaded source and its API.  ``answer(route, query)`` -> (content type, body)."""
 
     def __init__(self, source: str, *, vasl_metadata: str | None = None,
-                 vasl_dir: str | None = None, ssr: tuple[str, ...] = ()) -> None:
+                 vasl_dir: str | None = None, ssr: tuple[str, ...] = (),
+                 counters: Any = None, no_counters: bool = False) -> None:
         self.source = source
         self.kind = source_kind(source)
         self.vasl_metadata, self.vasl_dir, self.ssr = vasl_metadata, vasl_dir, tuple(ssr)
@@ -84,6 +85,16 @@ class Session:
             self.map = self.scenario.map
         else:
             self.map = self._load(())
+        from hexwx.lineofsight.counters import Counters
+        extra = Counters.of(counters)
+        if no_counters and extra:
+            raise UsageError("--no-counters answers as the bare map: leave out --counter")
+        own = self.scenario.los_counters if self.scenario is not None else Counters()
+        #: the counters every answer uses: the scenario's or save's, then --counter
+        self.counters = Counters() if no_counters else own + extra
+        if self.map is not None and self.counters:
+            from hexwx.lineofsight.counter_los import prepare
+            prepare(self.map, self.counters)        # a bad hex or level: an error now
 
     def _load(self, ssr: tuple[str, ...]) -> Any:
         """The map with the server's SSRs and then ``ssr`` (cached by ``load_map``)."""
@@ -205,6 +216,7 @@ class Session:
             "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
             "hexes": hexes, "unit_classes": list(MOVE_CLASSES), "units": [], "weather": None,
+            "counters": self.counters.to_json(),
             "options": {c: _options(c) for c in ("los", "path", "reach", "exposure")},
         }
         if self.kind == "map" and m.board_images:
@@ -215,7 +227,8 @@ class Session:
             colours = side_colours_hex(u.side for u in self.scenario.units if u.side)
             out["units"] = [{"id": u.id, "side": u.side, "hex": u.hex, "level": u.level,
                              "kind": u.kind, "colour": colours.get(u.side),
-                             "marker": _is_marker(u)}
+                             "marker": _is_marker(u),
+                             "concealed": getattr(u, "concealed", False)}
                             for u in self.scenario.units]
             w = self.scenario.weather
             out["weather"] = {"text": w.describe(), "flags": weather_flags(w)}
@@ -228,7 +241,8 @@ class Session:
         from hexwx.cli.hex import los_json_text
         a, b = self._endpoints(query, "from", "to")
         args = P.parse("los", query, ["MAP", a, b], consumed=("from", "to"))
-        return _text(los_json_text(self.map_for(args), self.scenario, a, b, args))
+        return _text(los_json_text(self.map_for(args), self.scenario, a, b, args,
+                                   counters=self.counters))
 
     def _viewshed(self, query: Query) -> Answer:
         from hexwx.cli.hex import _endpoint
@@ -242,7 +256,7 @@ class Session:
             src, unit_level, _ = _endpoint(m, self.scenario, a)
             level = args.from_level if "from_level" in query else (unit_level or 0)
             weather = self._weather(args)
-            vs = viewshed(m, src, level=level, weather=weather)
+            vs = viewshed(m, src, level=level, weather=weather, counters=self.counters)
             return _json({**vs.to_json(), "weather": weather.to_json()})
         return self._cached(key, make)
 
@@ -250,7 +264,9 @@ class Session:
         from hexwx.cli.exposure import exposure_json
         args = P.parse("exposure", query, ["MAP"])
         key = ("exposure", json.dumps(sorted(query.items())))
-        return self._cached(key, lambda: _json(exposure_json(self.map_for(args), args, scenario=self.scenario)))
+        return self._cached(key, lambda: _json(exposure_json(self.map_for(args), args,
+                                                             scenario=self.scenario,
+                                                             counters=self.counters)))
 
     def _path(self, query: Query) -> Answer:
         from hexwx.cli.move import path_json_text
@@ -278,7 +294,8 @@ class Session:
         for other in self.scenario.units:
             if other.id == unit.id or _is_marker(other):
                 continue
-            res, weather = los_answer(self.map, self.scenario, unit.id, other.id, args)
+            res, weather = los_answer(self.map, self.scenario, unit.id, other.id, args,
+                                      counters=self.counters)
             rows.append({"target": other.id, "side": other.side, "hex": other.hex,
                          "blocked": res.blocked, "drm": None if res.blocked else res.drm,
                          "range": res.range, "reason": res.reason, "rule": res.rule,

@@ -68,9 +68,9 @@ def test_import_vsav_writes_the_units_and_layout(scenario: Path, game: Path):
         ("ru-6-2-8-Esq", "3B5", "infantry", "Allied", "Russian"),
         ("geLDR", "1GG4", "infantry", "Axis", "German"),      # the join hex, named by board 1
         ("ru-LMG", "3B5", "other", "Allied", "Russian"),
-        ("Blue-perimeter", "1I4", "other", None, None),
         ("ge-8-3-8-Esq", "1W6", "infantry", "Axis", "German"),
-    ]
+    ]   # the Blue perimeter is a marker with no effect (hexwx.io.vsav_pieces), not a unit
+    assert "pieces on the boards: unit: 6, no effect: 1" in scenario.read_text()
     assert "9-1 AL" in scenario.read_text().split("name =")[0]  # listed off the boards
     sc = load_scenario(scenario)
     assert [u.id for u in sc.units] == [g[0] for g in got]
@@ -80,7 +80,7 @@ def test_import_vsav_writes_the_units_and_layout(scenario: Path, game: Path):
 def test_import_vsav_stdout_and_summary(game: Path, capsys):
     rc, out, err = run(capsys, "import-vsav", game)
     assert rc == 0 and "[[units]]" in out
-    assert "7 unit(s) on 01,03, 1 piece(s) off the boards" in err
+    assert "6 unit(s) and 0 counter(s) on 01,03, 1 piece(s) off the boards" in err
 
 
 def test_los_and_render_take_a_save_as_map(game: Path, tmp_path: Path, capsys):

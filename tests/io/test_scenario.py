@@ -87,3 +87,31 @@ def test_fixed_weather_keys(tmp_path: Path) -> None:
     w = load_scenario(p).weather
     assert w.falling_snow and w.heavy and w.ground_snow and w.plowed_roads
     assert w.month == "Mar" and w.wind == "gusts" and w.overcast
+
+
+def test_scenario_counters_and_unit_locations(tmp_path) -> None:
+    from hexwx.errors import DataError
+    from hexwx.io.scenario import load_scenario
+    p = tmp_path / "c.toml"
+    village = Path(__file__).resolve().parents[2] / "maps" / "hill_village.toml"
+    base = (f'map = "{village}"\n[[units]]\nid = "a"\nside = "Axis"\nhex = "C5"\n'
+            f'concealed = true\nhexside = 2\n')
+    p.write_text(base + '[[counters]]\nname = "White +3 Smoke"\nhex = "E5"\n'
+                 '[[counters]]\nname = "vehicle:T-34"\nhex = "F5"\nhexside = 1\n')
+    sc = load_scenario(p)
+    assert [c.spec() for c in sc.counters] == ["White +3 Smoke@E5", "vehicle:T-34@F5"]
+    assert sc.counters.items[1].hexside == 1
+    assert sc.unit("a").concealed and sc.unit("a").hexside == 2
+    # a vehicle unit is a LOS hindrance to the others' LOS (D9): it is among los_counters
+    p.write_text(base + '[[units]]\nid = "tank"\nside = "Allied"\nhex = "F5"\n'
+                 'kind = "vehicle"\n')
+    assert [c.spec() for c in load_scenario(p).los_counters] == ["vehicle:tank@F5"]
+    p.write_text(base + '[[counters]]\nname = "T-34 M43"\nhex = "E5"\n')
+    with pytest.raises(DataError, match=r"c.toml: counters\[0\]: unknown counter 'T-34 M43'"):
+        load_scenario(p)
+    p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "ZZ99"\n')
+    with pytest.raises(DataError, match=r"counters\[0\]: counter 'Blaze@ZZ99'"):
+        load_scenario(p)
+    p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "E5"\ncolour = 1\n')
+    with pytest.raises(DataError, match=r"colour"):
+        load_scenario(p)

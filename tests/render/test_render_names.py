@@ -100,3 +100,19 @@ def test_turned_layout_is_drawn_as_vasl_shows_it() -> None:
     assert ay < by                                  # board 5 above board 2, as in VASL
     (mk,) = r.markers_of("blocked")
     assert mk.target == "5J2" and r.image.getpixel(mk.xy)[0] > 150    # the blocking point's disc
+
+
+def test_fogged_viewshed_notebook_picture_has_the_fog_veil() -> None:
+    """A viewshed asked under fog draws its notebook picture with the fog veil, as its LOS does."""
+    from pathlib import Path
+
+    from hexwx import load_map, viewshed
+    from hexwx.render.core import result_png
+    m = load_map(Path(__file__).resolve().parents[2] / "maps" / "hill_village.toml")
+    fog = AslWeather(fog_level=0, fog_drm=1)
+    vs = viewshed(m, "A7", weather=fog)
+    seen = [m.name_of(int(h)) for h in np.flatnonzero(~vs.blocked)]
+    kw = dict(viewshed=vs, viewshed_from=vs.source, viewshed_level=vs.level)
+    png = vs._repr_png_()
+    assert png == result_png(m, seen, weather=fog, **kw)
+    assert png != result_png(m, seen, **kw)

@@ -312,6 +312,25 @@ def test_table_movement_follows_the_turn(page: Page, tmp_path: Path,
                   "document.getElementById('move-allow').textContent === ''")
 
 
+def test_counters_drawn_and_in_the_answers(page: Page, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``hexwx serve MAP --counter``: the counter's tile on the map, and a LOS through it shows
+    its hindrance (the answer of ``hexwx los --counter``)."""
+    from hexwx.lineofsight.counters import parse_counter
+    with running(MAP, counters=[parse_counter("White +3 Smoke@C2")]) as srv:
+        open_page(page, srv.url)
+        assert page.js("document.querySelectorAll('#layer-counters .map-counter').length") == 1
+        assert page.js("document.querySelector('.map-counter title').textContent") == \
+            "White +3 Smoke in C2: smoke +3 (A24)"
+        page.click('[data-hex="A1"]')
+        page.click('[data-hex="G3"]')
+        shown = shown_los(page, "A1", "G3")
+        want = cli_json(capsys, "los", MAP, "A1", "G3", "--counter", "White +3 Smoke@C2", "--json")
+        assert want["hindrance"] == 3
+        expect_shown(shown, want)
+        page.screenshot(tmp_path / "counters.png")
+
+
 def api_los(srv: Any, query: str) -> dict[str, Any]:
     from serve_helpers import get_json
     status, d = get_json(srv, f"/api/los?{query}")
@@ -379,7 +398,8 @@ def test_location_names_as_the_cli(page: Page, capsys: pytest.CaptureFixture[str
 
 
 def test_save_markers_are_not_units(page: Page, tmp_path: Path) -> None:
-    """The Stalingrad save's perimeter markers: drawn as tags, no counters, no sight lines."""
+    """The Stalingrad save's perimeter markers and label are markers with no effect
+    (hexwx.io.vsav_pieces): no units, no unit counters, no sight lines."""
     from tests.vasl_boards import vasl_dir
     save = vasl_dir() / "saves" / "streets-of-stalingrad.vsav"
     if not save.is_file():
@@ -387,9 +407,8 @@ def test_save_markers_are_not_units(page: Page, tmp_path: Path) -> None:
     with running(save, vasl_dir=str(vasl_dir())) as srv:
         open_page(page, srv.url)
         units = page.js("window.hexwxViewer.map.units")
-        assert units and all(u["marker"] == (u["side"] == "") for u in units)
-        assert page.js("document.querySelectorAll('.counter').length") == sum(not u["marker"] for u in units)
-        assert page.js("document.querySelectorAll('.marker').length") > 0
+        assert units == []
+        assert page.js("document.querySelectorAll('.counter').length") == 0
         assert page.js("document.getElementById('sec-units').hidden") is True
         page.screenshot(tmp_path / "stalingrad.png")
 

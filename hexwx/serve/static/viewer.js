@@ -132,6 +132,7 @@
     buildWeather();
     drawWeather();
     if (m.units.length) drawUnits();
+    if (m.counters && m.counters.length) drawMapCounters();
     levelOptions($("src-level"), null, 0); levelOptions($("tgt-level"), null, 0);
     $("src-level").onchange = () => { refreshLos(); refreshOverlays(); };
     $("tgt-level").onchange = refreshLos;
@@ -505,9 +506,25 @@
       r.addEventListener("click", (e) => { e.stopPropagation(); if (!S.dragged) clickUnit(u); });
       const d = document.createElement("div");
       d.className = "unit"; d.dataset.unit = u.id;
-      d.textContent = `${u.id} — ${u.side}, ${u.kind}, ${u.hex}${u.level ? " level " + u.level : ""}`;
+      d.textContent = `${u.id} — ${u.side}, ${u.kind}, ${u.hex}${u.level ? " level " + u.level : ""}${u.concealed ? ", concealed" : ""}`;
       d.onclick = () => selectUnit(u.id);
       list.appendChild(d);
+    });
+  }
+  // -- counters on the map (SMOKE, wrecks, rubble...: docs/counters.md); answers include them --
+  const COUNTER_FILL = { smoke: "#cdcdcd", blaze: "#d55e00", vehicle: "#3c3c3c", wreck: "#6e5a46",
+    rubble: "#96785a", entrenchment: "#c8aa6e", oba: "#cc79a7", location: "#fafafa" };
+  function drawMapCounters() {
+    const g = clear("layer-counters"), perHex = {};
+    S.map.counters.forEach((c) => {
+      const h = S.byName[c.hex];
+      if (!h) return;
+      const n = (perHex[c.hex] = (perHex[c.hex] || 0) + 1) - 1;
+      const x = h.x - 31, y = h.y - 16 + 17 * n;
+      const r = el("rect", { x, y, width: 16, height: 16, fill: COUNTER_FILL[c.kind] || "#eee", class: "map-counter", "data-counter": c.name + "@" + c.hex }, g);
+      el("title", {}, r).textContent = `${c.name} in ${c.hex}${c.level ? " level " + c.level : ""}: ${c.kind}${c.drm ? " +" + c.drm : ""} (${c.rule})`;
+      const l = el("text", { x: x + 8, y: y + 8, class: "map-counter-label" }, g);
+      l.textContent = c.kind === "smoke" || c.kind === "blaze" ? c.kind[0].toUpperCase() + c.drm : ({ vehicle: "V", wreck: "W", rubble: "R", entrenchment: "E", oba: "F" })[c.kind] || "L";
     });
   }
   async function selectUnit(id) {

@@ -1,0 +1,518 @@
+"""Counters on a LOS: SMOKE, Blazes, vehicles, wrecks and OBA as hindrances, rubble as terrain.
+
+:func:`prepare` turns a map and its :class:`~hexwx.lineofsight.counters.Counters` into a
+:class:`PreparedCounters`, once per (map, counters): the map with rubbled hexes redrawn (B24:
+the hex becomes rubble terrain, so the kernel traces the new obstacle), and one *effect* per
+hindering counter and hex it covers (an OBA or SMOKE fire mission covers its blast area).
+Queries then add the effects a LOS meets to the kernel's answer -- no LOS is traced again per
+counter.
+
+Whether a LOS meets a counter's hex is geometry: the segment between the two hex centres runs
+inside the hexagon (its hexsides included, A6.1: a LOS along a hexside is affected by both
+hexes; through a vertex only, it does not enter the hex), or, for a vehicle in bypass, inside
+the triangle of the hex between its centre and that hexside (D2.3).  The same test serves single queries (:func:`hindrances`) and
+batches (:func:`apply`), so both give the same answer, and it is symmetric, so LOS stays
+reciprocal.
+
+The rules applied (docs/counters.md has the readings):
+
+* SMOKE, WP and Blazes (A24, B25) fill their hex from the counter's Location (its level in the
+  hex) up to its height.  An end in the SMOKE counts it (the firer, +1 more: A24.8); an end
+  exactly at its top looking down into lower terrain counts it too.  A hex between counts when
+  both ends are below the SMOKE's top (a LOS crosses a hex no lower than its ground, where the
+  SMOKE starts), or when the SMOKE's top, taken as an obstacle, puts the lower end in its
+  blind zone (A6.4).  Several SMOKE counters in one hex count as
+  the largest; hexes of one range key (a hexspine pair) count once, the largest.
+* A Blaze on a vehicle or wreck is a burning wreck: +2, and the vehicle no longer adds its
+  own +1 (D10, B25).
+* Vehicles and wrecks (D9, D10): +1 in a hex between the ends when both ends are at the
+  vehicle's elevation (a LOS at its level); one per range key.
+* OBA Fire For Effect (C1): +1 once per LOS that enters its blast area within two levels of
+  its ground, like SMOKE of that height.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from hexwx.errors import UsageError
+from hexwx.hexmap.board import HexMap, redrawn
+from hexwx.lineofsight.counters import Counter, Counters, counter_type
+from hexwx.lineofsight.results import Hindrance
+
+#: Effect kinds counted like SMOKE (per hex the largest, per range key the largest).
+SMOKE_KINDS = ("smoke", "blaze")
+#: A burning wreck's SMOKE DRM: a Blaze on a vehicle or wreck (D10, B25).
+BURNING_WRECK_DRM = 2
+BURNING_WRECK_RULE = "D10"
+#: The firer in SMOKE: +1 more (A24.8).
+FIRING_OUT_OF_SMOKE = ("firing out of smoke", 1, "A24.8")
+#: Touching tolerance of the geometry test, in pixels.
+_EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One hindering counter in one hex: DRM, the absolute levels [base, top) it fills, the
+    polygon a LOS must touch (hexagon, or a bypass triangle), and its group (an OBA counts
+    once per LOS over its whole blast area)."""
+
+    hex: int
+    name: str
+    kind: str
+    drm: int
+    base: int
+    top: int
+    rule: str
+    group: int
+    poly: tuple[tuple[float, float], ...]
+    #: the polygon's edges (:func:`polygon_edges`)
+    edges: tuple[tuple[float, float, float, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.edges:
+            object.__setattr__(self, "edges", polygon_edges(self.poly))
+
+    @property
+    def inner(self) -> float:
+        """The radius of a circle about :attr:`circle`'s centre inside the polygon: the
+        centre's least distance to an edge."""
+        x, y, _r = self.circle
+        return float(min((off - nx * x - ny * y) / (nx * nx + ny * ny) ** 0.5
+                         for nx, ny, off, _tol in self.edges))
+
+    @property
+    def circle(self) -> tuple[float, float, float]:
+        """(x, y, radius) of a circle holding the polygon: its vertices' mean and reach."""
+        k = len(self.poly)
+        x = sum(p[0] for p in self.poly) / k
+        y = sum(p[1] for p in self.poly) / k
+        return x, y, max(((p[0] - x) ** 2 + (p[1] - y) ** 2) ** 0.5 for p in self.poly)
+
+
+def polygon_edges(poly: tuple[tuple[float, float], ...]
+                  ) -> tuple[tuple[float, float, float, float], ...]:
+    """The edges of a convex polygon as (nx, ny, offset, tol): outward normal n, the edge's
+    line n . p = offset, and the touching tolerance of that normal."""
+    k = len(poly)
+    cx = sum(p[0] for p in poly) / k
+    cy = sum(p[1] for p in poly) / k
+    out = []
+    for i in range(k):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % k]
+        nx, ny = ay - by, bx - ax
+        if nx * (cx - ax) + ny * (cy - ay) > 0:      # inward: turn it round
+            nx, ny = -nx, -ny
+        out.append((nx, ny, nx * ax + ny * ay, _EPS * (abs(nx) + abs(ny))))
+    return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedCounters:
+    """A map's counters made ready for queries (:func:`prepare`)."""
+
+    map: HexMap                           # the map with rubbled hexes redrawn
+    counters: Counters
+    effects: tuple[Effect, ...]
+    near: np.ndarray                      # bool [n]: a hex within one hex of an effect
+    by_near: dict[int, tuple[int, ...]]   # hex -> effects within one hex of it
+    # the effects as arrays (batch forms)
+    e_hex: np.ndarray
+    e_base: np.ndarray
+    e_top: np.ndarray
+    e_drm: np.ndarray
+    e_cls: np.ndarray                     # 0 smoke-like, 1 vehicle/wreck, 2 OBA
+
+    @property
+    def hinders(self) -> bool:
+        return bool(self.effects)
+
+    def distances(self, h: int) -> np.ndarray:
+        """The range from hex ``h`` to every hex (int16), kept per hex."""
+        memo: dict[int, np.ndarray] = self.__dict__.setdefault("_dist", {})
+        got = memo.get(h)
+        if got is None:
+            got = memo[h] = self.map.grid.distances_from(h).astype(np.int16)
+        return got
+
+
+def prepare(m: HexMap, counters: Counters | None) -> PreparedCounters | None:
+    """The counters of ``m`` made ready (cached per map and counters); None without any.
+    UsageError naming the counter whose hex or level is not on the map."""
+    if not counters:
+        return None
+    return _prepare(m, Counters.of(counters))
+
+
+@lru_cache(maxsize=32)
+def _prepare(m: HexMap, counters: Counters) -> PreparedCounters:
+    placed = [(c, _place(m, c)) for c in counters]
+    rubble = [(h, c) for c, (h, _lv) in placed if c.kind == "rubble"]
+    mm = rubbled(m, tuple((h, counter_type(c.name).terrain or "") for h, c in rubble))
+    effects = _effects(mm, placed)
+    n = len(mm)
+    near = np.zeros(n, bool)
+    by_near: dict[int, list[int]] = {}
+    nb = mm.grid.neighbours
+    for i, e in enumerate(effects):
+        for h in [e.hex, *[int(x) for x in nb[e.hex] if x >= 0]]:
+            near[h] = True
+            by_near.setdefault(h, []).append(i)
+    near.setflags(write=False)
+    cls = [0 if e.kind in SMOKE_KINDS else (2 if e.kind == "oba" else 1) for e in effects]
+    arr = [np.array(v, np.int64) for v in ([e.hex for e in effects], [e.base for e in effects],
+                                           [e.top for e in effects], [e.drm for e in effects], cls)]
+    for a in arr:
+        a.setflags(write=False)
+    return PreparedCounters(mm, counters, tuple(effects), near,
+                            {h: tuple(v) for h, v in by_near.items()}, *arr)
+
+
+def _place(m: HexMap, c: Counter) -> tuple[int, int]:
+    """(hex id, level) of counter ``c``; UsageError naming it when not on the map."""
+    try:
+        h = m.parse(c.hex)
+    except UsageError as exc:
+        raise UsageError(f"counter {c.spec()!r}: {exc}") from None
+    if c.level not in m.levels_at(h):
+        lv = m.levels_at(h)
+        raise UsageError(f"counter {c.spec()!r}: level {c.level} does not exist in hex {c.hex}; "
+                         f"expected {lv[0]}-{lv[-1]}")
+    return h, c.level
+
+
+def rubbled(m: HexMap, hexes: tuple[tuple[int, str], ...]) -> HexMap:
+    """``m`` with each (hex, rubble terrain) drawn over the whole hex (B24), its hexside
+    terrain (walls, hedges) kept.  The same map when there is none."""
+    if not hexes:
+        return m
+    return _rubbled(m, tuple(sorted(set(hexes))))
+
+
+@lru_cache(maxsize=16)
+def _rubbled(m: HexMap, hexes: tuple[tuple[int, str], ...]) -> HexMap:
+    terr = m.terrain.copy()
+    fills = None if m.fills is None else m.fills.copy()
+    side = m.table.arrays()["hexside"].astype(bool)
+    hex_at = m.geometry.hex_at
+    for h, terrain in hexes:
+        code = _rubble_code(m, terrain)
+        sel = (hex_at == h) & ~side[terr]
+        terr[sel] = code
+        if fills is not None:
+            fills[h] = code
+    return redrawn(m, terrain=terr, fills=fills, name=f"{m.name} (+{len(hexes)} rubble)")
+
+
+def _rubble_code(m: HexMap, terrain: str) -> int:
+    """The terrain code of rubble ``terrain``; a map whose table has only the plain rubble
+    types ("Stone Rubble", "Wooden Rubble") takes those."""
+    plain = "Wooden Rubble" if terrain.startswith("Wood") else "Stone Rubble"
+    for name in (terrain, plain):
+        try:
+            return m.table.code_named(name)
+        except UsageError:
+            continue
+    raise UsageError(f"rubble {terrain!r}: the map's terrain table has no rubble terrain")
+
+
+def _effects(m: HexMap, placed: list[tuple[Counter, tuple[int, int]]]) -> list[Effect]:
+    """One effect per hindering counter and hex, burning wrecks resolved (D10)."""
+    grid = m.grid
+    base = m.hexes.base
+    burning = {h for c, (h, _lv) in placed if c.kind == "blaze"}
+    out: list[Effect] = []
+    for group, (c, (h, lv)) in enumerate(placed):
+        t = counter_type(c.name)
+        if not t.hinders:
+            continue
+        if t.kind in ("vehicle", "wreck"):
+            if h in burning:
+                continue             # the burning wreck's Blaze stands for it
+            e0 = int(base[h]) + lv
+            out.append(Effect(h, t.name, t.kind, t.drm, e0, e0, t.rule, group,
+                              _polygon(grid, h, c.hexside)))
+            continue
+        drm, rule, name = t.drm, t.rule, t.name
+        if t.name == "Blaze" and any(o.kind in ("vehicle", "wreck") and p[0] == h
+                                     for o, p in placed):
+            drm, rule, name = BURNING_WRECK_DRM, BURNING_WRECK_RULE, "Blaze (burning wreck)"
+        area = [h] if not t.radius else [h, *[int(x) for x in grid.neighbours[h] if x >= 0]]
+        for a in area:
+            e0 = int(base[a]) + (lv if a == h else 0)
+            out.append(Effect(a, name, t.kind, drm, e0, e0 + t.height, rule, group,
+                              _polygon(grid, a, None)))
+    return out
+
+
+def _polygon(grid: Any, h: int, hexside: int | None) -> tuple[tuple[float, float], ...]:
+    corners = [(float(x), float(y)) for x, y in grid.corners(h)]
+    if hexside is None:
+        return tuple(corners)
+    cx, cy = float(grid.centre_x[h]), float(grid.centre_y[h])
+    return ((cx, cy), corners[hexside], corners[(hexside + 1) % 6])
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+#: The shortest run of a LOS inside a counter's polygon that counts, in pixels: a LOS along a
+#: hexside runs the hexside's length in both hexes (A6.1), one through a vertex touches a
+#: third hex at a point only and does not enter it.
+MIN_RUN_PX = 0.5
+
+
+def crosses(edges: tuple[tuple[float, float, float, float], ...], x0: float, y0: float,
+            x1: float, y1: float) -> bool:
+    """Whether segment (x0, y0)-(x1, y1) runs inside the convex polygon of ``edges``
+    (:func:`polygon_edges`; its boundary included) for at least :data:`MIN_RUN_PX` pixels: the
+    segment clipped to each edge's half-plane in turn (Cyrus-Beck)."""
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for nx, ny, off, tol in edges:
+        num = nx * x0 + ny * y0 - off - tol
+        den = nx * dx + ny * dy
+        if den == 0.0:
+            if num > 0.0:
+                return False
+            continue
+        t = -num / den
+        if den < 0.0:
+            t0 = t if t > t0 else t0
+        else:
+            t1 = t if t < t1 else t1
+        if t0 > t1:
+            return False
+    return bool((t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX)
+
+
+def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+                  y1: np.ndarray) -> np.ndarray:
+    """:func:`crosses` of effect ``e``'s polygon for many segments (the same arithmetic)."""
+    dx, dy = x1 - x0, y1 - y0
+    t0 = np.zeros(len(x0))
+    t1 = np.ones(len(x0))
+    ok = np.ones(len(x0), bool)
+    for nx, ny, off, tol in e.edges:
+        num = nx * x0 + ny * y0 - off - tol
+        den = nx * dx + ny * dy
+        flat = den == 0.0
+        ok &= ~(flat & (num > 0.0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = -num / np.where(flat, 1.0, den)
+        t0 = np.where(~flat & (den < 0.0) & (t > t0), t, t0)
+        t1 = np.where(~flat & (den > 0.0) & (t < t1), t, t1)
+    out: np.ndarray = ok & (t0 <= t1) & ((t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX)
+    return out
+
+
+# -- the value of one effect on one LOS --------------------------------------------------------
+
+def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int, tE: int,
+                 rs: int, rt: int) -> int:
+    """The DRM one SMOKE-like effect adds to a LOS it touches (module docstring), without the
+    firer's +1 (A24.8, counted once by the caller)."""
+    s_in = base <= sE < top
+    t_in = base <= tE < top
+    if at_s or at_t:
+        if (at_s and (s_in or (sE == top and tE < sE))) or \
+                (at_t and (t_in or (tE == top and sE < tE))):
+            return drm
+        return 0
+    hi, lo = (sE, tE) if sE >= tE else (tE, sE)
+    if hi < top:
+        return drm    # both ends under its top: the LOS crosses the hex within the SMOKE
+    r_hi, r_lo = (rs, rt) if sE >= tE else (rt, rs)
+    if lo < top and r_lo <= max((top - lo) - (hi - top) + 1 + r_hi // 5, 1):
+        return drm    # the lower end lies in the blind zone of the SMOKE's top (A6.4)
+    return 0
+
+
+def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
+               thread: list[int]) -> list[Hindrance]:
+    """The counter hindrances of one LOS src (elevation sE) -> tgt (tE) whose kernel thread
+    entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
+    largest, plus each OBA once and the firer's +1 in SMOKE (A24.8)."""
+    near = prep.near
+    cand: set[int] = set()
+    for h in thread:
+        if near[h]:
+            cand.update(prep.by_near[h])
+    if not cand:
+        return []
+    m = prep.map
+    grid = m.grid
+    cx, cy = grid.centre_x, grid.centre_y
+    lo_id, hi_id = (src, tgt) if src <= tgt else (tgt, src)   # as the batches test it
+    x0, y0, x1, y1 = float(cx[lo_id]), float(cy[lo_id]), float(cx[hi_id]), float(cy[hi_id])
+    dist = grid.distance
+    best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
+    oba: dict[int, Effect] = {}
+    firer_in = False
+    for i in sorted(cand):
+        e = prep.effects[i]
+        at_s, at_t = e.hex == src, e.hex == tgt
+        if not (at_s or at_t or crosses(e.edges, x0, y0, x1, y1)):
+            continue
+        rs = dist(src, e.hex)
+        if e.kind in ("vehicle", "wreck"):
+            if at_s or at_t or sE != e.base or tE != e.base:
+                continue
+            v, cls = e.drm, 1
+        else:
+            rt = dist(tgt, e.hex)
+            v = _smoke_value(e.drm, e.base, e.top, at_s, at_t, sE, tE, rs, rt)
+            if not v:
+                continue
+            if e.kind == "oba":
+                oba.setdefault(e.group, e)
+                continue
+            cls = 0
+            firer_in = firer_in or (at_s and e.base <= sE < e.top)
+        got = best.get((cls, rs))
+        if got is None or v > got[0]:
+            best[(cls, rs)] = (v, e)
+    name = m.name_of
+    out = [Hindrance(name(e.hex), v, e.kind, e.rule, name=e.name)
+           for (_cls, _k), (v, e) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    out += [Hindrance(name(e.hex), e.drm, "oba", e.rule, name=e.name) for e in oba.values()]
+    if firer_in:
+        kind, drm, rule = FIRING_OUT_OF_SMOKE
+        out.append(Hindrance(name(src), drm, kind, rule))
+    return out
+
+
+def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarray,
+          tE: np.ndarray, blocked: np.ndarray, hindrance: np.ndarray) -> np.ndarray:
+    """Add the counters' DRM to the clear pairs of a batch in place: ``hindrance`` grows by it
+    and a total of six or more blocks (B.10).  Returns the counters' DRM per pair (0 where
+    blocked).  Each pair's DRM is the sum of :func:`hindrances` for that LOS."""
+    shape = np.broadcast(src, tgt).shape
+    out = np.zeros(shape, np.int32)
+    if not prep.effects or not len(out.ravel()):
+        return out
+    s_all, t_all = np.broadcast_to(src, shape), np.broadcast_to(tgt, shape)
+    se_all, te_all = np.broadcast_to(sE, shape), np.broadcast_to(tE, shape)
+    idx = np.flatnonzero(~np.broadcast_to(blocked, shape).ravel())
+    if len(idx) == 0:
+        return out
+    s, t = s_all.ravel()[idx], t_all.ravel()[idx]
+    se, te = se_all.ravel()[idx].astype(np.int64), te_all.ravel()[idx].astype(np.int64)
+    drm = _pair_drm(prep, s.astype(np.int64), t.astype(np.int64), se, te)
+    flat = out.reshape(-1)
+    flat[idx] = drm
+    if hindrance.shape == shape:
+        hindrance += out.astype(hindrance.dtype)
+        over = ~blocked & (hindrance >= 6) & (out > 0)
+        blocked |= over
+    return out
+
+
+def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarray,
+              te: np.ndarray) -> np.ndarray:
+    """The counters' DRM of clear pairs (the arithmetic of :func:`hindrances`, per array): per
+    effect, the pairs whose segment passes near the effect's polygon are tested exactly."""
+    grid = prep.map.grid
+    cx, cy = grid.centre_x, grid.centre_y
+    # the geometry is the same both ways: test each unordered pair once, from its lower id
+    lo_id, hi_id = np.minimum(s, t).astype(np.int64), np.maximum(s, t).astype(np.int64)
+    uniq, inv = np.unique(lo_id * len(grid) + hi_id, return_inverse=True)
+    ua, ub = np.divmod(uniq, len(grid))
+    x0, y0, x1, y1 = cx[ua], cy[ua], cx[ub], cy[ub]
+    dx, dy = x1 - x0, y1 - y0
+    length = np.hypot(dx, dy)
+    cross0 = dx * y0 - dy * x0          # the segment's line: dx * y - dy * x = cross0
+    along0 = dx * x0 + dy * y0
+    n = len(s)
+    E = len(prep.effects)
+    val = np.zeros((n, E), np.int8)
+    key = np.zeros((n, E), np.int32)
+    cls = np.zeros(E, np.int8)
+    oba_hit: dict[int, np.ndarray] = {}
+    firer = np.zeros(n, bool)
+    r_u = grid.ranges(ua, ub)
+    same = np.flatnonzero(s == t)
+    for j, e in enumerate(prep.effects):
+        ex, ey, reach = e.circle
+        # first cuts: the hex lies within one hex of a shortest path between the ends, and the
+        # polygon's circle meets the segment's strip; then the exact test
+        dc = prep.distances(e.hex)
+        iu = np.flatnonzero(dc[ua] + dc[ub] <= r_u + 2)
+        if len(iu) == 0:
+            continue
+        li = length[iu]
+        slack = (reach + 1.0) * li
+        ddx, ddy = dx[iu], dy[iu]
+        off = np.abs(ddx * ey - ddy * ex - cross0[iu])      # distance from the line x length
+        along = ddx * ex + ddy * ey - along0[iu]
+        near = (off <= slack) & (along >= -slack) & (along <= li * li + slack) & (li > 0)
+        # surely in: within the inner circle less a pixel, beside the segment's run (a run of
+        # over MIN_RUN_PX: crosses() says so too); the rest get the exact test
+        sure = near & (off <= (e.inner - 1.0) * li) & (along >= 0) & (along <= li * li)
+        on_u = np.zeros(len(uniq), bool)
+        on_u[iu[sure]] = True
+        iu = iu[near & ~sure]
+        if len(iu):
+            on_u[iu] = _crosses_many(e, x0[iu], y0[iu], x1[iu], y1[iu])
+        idx = np.flatnonzero(on_u[inv])      # (an end hex is touched: the segment starts in it)
+        if len(same):                        # a pair within one hex meets only that hex's
+            idx = np.union1d(idx, same[s[same] == e.hex])
+        if len(idx) == 0:
+            continue
+        ss, tt, s_e, t_e = s[idx], t[idx], se[idx], te[idx]
+        at_s, at_t = ss == e.hex, tt == e.hex
+        rs = grid.ranges(ss, int(e.hex))
+        hi, lo = np.maximum(s_e, t_e), np.minimum(s_e, t_e)
+        if e.kind in ("vehicle", "wreck"):
+            cls[j] = 1
+            v = np.where(~at_s & ~at_t & (s_e == e.base) & (t_e == e.base), e.drm, 0)
+        else:
+            rt = grid.ranges(tt, int(e.hex))
+            s_in = (e.base <= s_e) & (s_e < e.top)
+            t_in = (e.base <= t_e) & (t_e < e.top)
+            end = (at_s & (s_in | ((s_e == e.top) & (t_e < s_e)))) | \
+                  (at_t & (t_in | ((t_e == e.top) & (s_e < t_e))))
+            r_hi = np.where(s_e >= t_e, rs, rt)
+            r_lo = np.where(s_e >= t_e, rt, rs)
+            zone = np.maximum((e.top - lo) - (hi - e.top) + 1 + r_hi // 5, 1)
+            between = (hi < e.top) | ((lo < e.top) & (r_lo <= zone))
+            hit = np.where(at_s | at_t, end, between)
+            if e.kind == "oba":
+                got = oba_hit.setdefault(e.group, np.zeros(n, bool))
+                got[idx[hit]] = True
+                continue
+            firer[idx[hit & at_s & s_in]] = True
+            v = np.where(hit, e.drm, 0)
+        val[idx, j] = v
+        pos = v > 0
+        key[idx[pos], j] = rs[pos]
+    total = firer.astype(np.int32)
+    for g in oba_hit.values():
+        total += g.astype(np.int32)
+    for c in (0, 1):
+        cols = np.flatnonzero(cls == c)
+        if not len(cols):
+            continue
+        v = val[:, cols]
+        count = (v > 0).sum(axis=1)
+        total += np.where(count == 1, v.sum(axis=1, dtype=np.int32), 0).astype(np.int32)
+        rows = np.flatnonzero(count > 1)      # several hexes: one per range key, the largest
+        if len(rows):
+            total[rows] += _per_key_max(v[rows], key[np.ix_(rows, cols)])
+    return total
+
+
+def _per_key_max(v: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Per row, the sum over distinct keys of the largest value with that key (a value of 0
+    adds nothing, whatever its key): the positive entries scattered to (row, key) cells,
+    each keeping its largest."""
+    rows, cols = np.nonzero(v > 0)
+    keys = k[rows, cols].astype(np.int64)
+    width = int(keys.max()) + 1 if len(keys) else 1
+    cell = np.zeros(v.shape[0] * width, np.int8)
+    np.maximum.at(cell, rows * width + keys, v[rows, cols].astype(np.int8))
+    out: np.ndarray = cell.reshape(v.shape[0], width).sum(axis=1, dtype=np.int32)
+    return out
