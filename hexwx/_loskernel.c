@@ -75,7 +75,7 @@ typedef int64_t i64;
 /* The version of the interface hexwx._native speaks to (structs, exported functions, mirrored
  * constants): it refuses a library whose number differs from its own, such as one left from an
  * older install.  Raise it with every change of a struct, a signature or a mirrored constant. */
-#define HEXWX_KERNEL_ABI 2
+#define HEXWX_KERNEL_ABI 3
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
@@ -133,6 +133,7 @@ typedef struct KMap {
     i64 nframes;
     const struct KMap *frames;
     i64 ox, oy;
+    double hex_w, hex_h;  /* the boards' hex width (column to column) and height, in pixels */
 } KMap;
 
 #define HX(h, c) ((i64)m->hx[(i64)(h) * HX_NCOL + (c)])
@@ -286,11 +287,11 @@ static inline double d2(i64 ax, i64 ay, i64 bx, i64 by)
 
 /* ---- grid lookup (LOS-SPEC 1.6) ----------------------------------------------------------- */
 
-static i64 row_of(i64 col, i64 y)
+static i64 row_of(i64 col, i64 y, double hex_h)
 {
     if (pymod(col, 2) == 0)
-        return (i64)floor((double)y / 64.5);
-    return (i64)floor(((double)y + 32.25) / 64.5);
+        return (i64)floor((double)y / hex_h);
+    return (i64)floor(((double)y + hex_h / 2.0) / hex_h);
 }
 
 static i64 cell(i64 col, i64 row, const int32_t *first, const int32_t *nrows, i64 ncols)
@@ -301,17 +302,17 @@ static i64 cell(i64 col, i64 row, const int32_t *first, const int32_t *nrows, i6
 }
 
 static i64 lookup(i64 x, i64 y, const int32_t *border, const int32_t *first,
-                  const int32_t *nrows, i64 ncols)
+                  const int32_t *nrows, i64 ncols, double hex_w, double hex_h)
 {
-    i64 z = (i64)floor((double)x / 18.75);
+    i64 z = (i64)floor((double)x / (hex_w / 3.0));
     if (pymod(z, 3) != 1) {
         /* the rectangular middle of a column */
         i64 col = floordiv(z + 2, 3);  /* ceil(z / 3) */
-        return cell(col, row_of(col, y), first, nrows, ncols);
+        return cell(col, row_of(col, y, hex_h), first, nrows, ncols);
     }
     /* the slanted zone between two columns */
     i64 col = floordiv(z - 1, 3);
-    i64 row = row_of(col, y);
+    i64 row = row_of(col, y, hex_h);
     const i64 cands[9][2] = {{col, row}, {col, row - 1}, {col, row + 1},
                              {col + 1, row}, {col + 1, row - 1}, {col + 1, row + 1},
                              {col - 1, row}, {col - 1, row - 1}, {col - 1, row + 1}};
@@ -343,13 +344,14 @@ static i64 lookup(i64 x, i64 y, const int32_t *border, const int32_t *first,
 }
 
 /* The hex of every pixel: out[width][height] (x-major); border [n][6][2], first and nrows
- * per grid column. */
+ * per grid column; hexes hex_w apart column to column, hex_h high (56.25 x 64.5 on
+ * geomorphic boards). */
 HEXWX_API void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *border, const int32_t *first,
-                           const int32_t *nrows, i64 ncols, int32_t *out)
+                           const int32_t *nrows, i64 ncols, double hex_w, double hex_h, int32_t *out)
 {
     for (i64 x = 0; x < width; x++)
         for (i64 y = 0; y < height; y++)
-            out[x * height + y] = (int32_t)lookup(x, y, border, first, nrows, ncols);
+            out[x * height + y] = (int32_t)lookup(x, y, border, first, nrows, ncols, hex_w, hex_h);
 }
 
 /* ---- hex terrain derivation (LOS-SPEC 2.2 step 6) ------------------------------------------ */
@@ -629,8 +631,10 @@ static double lowest_crossed_depression(Trace *w, i64 H)
     /* exact centre from the LOS point (within a pixel) */
     double X = (double)HX(H, HX_LOS_X), Y = (double)HX(H, HX_LOS_Y);
     double sx = (double)w->sx, sy = (double)w->sy, tx = (double)w->tx, ty = (double)w->ty;
-    static const double vx[6] = {-18.75, 18.75, 37.5, 18.75, -18.75, -37.5};
-    static const double vy[6] = {-32.25, -32.25, 0.0, 32.25, 32.25, 0.0};
+    /* the vertices v0..v5 (LOS-SPEC 1.4): +-18.75, 37.5 and +-32.25 on geomorphic boards */
+    double s3 = m->hex_w / 3.0, hh = m->hex_h / 2.0;
+    const double vx[6] = {-s3, s3, 2.0 * s3, s3, -s3, -2.0 * s3};
+    const double vy[6] = {-hh, -hh, 0.0, hh, hh, 0.0};
     for (int k = 0; k < 6; k++) {
         double ax = X + vx[k], ay = Y + vy[k];
         double bx = X + vx[(k + 1) % 6], by = Y + vy[(k + 1) % 6];
@@ -1328,8 +1332,10 @@ static ALWAYS_INLINE int skippable(const Trace *w, i64 p, i64 c, int same, int i
 {
     const KMap *m = w->m;
     const i64 gh = (p >> 16) - 1;
+    if (gh < 0)
+        return 0;   /* a pixel of no hex ends the walk (pixel()): never passed over */
     if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i &&
-        (inh_col == HX_ZERO || gh < 0 || HX(gh, inh_col) == 0))
+        (inh_col == HX_ZERO || HX(gh, inh_col) == 0))
         return 1;
     if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt))
         return 1;

@@ -14,12 +14,15 @@ same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4
 The map is passed as two tuples of a few packed arrays, built once per map by
 :mod:`hexwx.hexmap.board` (few arguments keep calls between the kernel's functions cheap):
 ``M = (elevation, terrain, hex_at, HX [n, 17] per-hex ints, H6 [n, 6, 6] per-hexside ints,
-ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width][, frames])`` and
+ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width][, frames]
+[, hex size])`` and
 ``T = (TA [256, 15] terrain attributes by code, split [256], fast-path class [256])``; the
 column orders are :data:`HX_COLUMNS`, :data:`H6_COLUMNS` and :data:`TA_COLUMNS`.  ``pix``
 packs each pixel's terrain code, elevation + 128 and hex id + 1 into one int32, row-major, so
 the walk reads one word per pixel from memory that mostly lies side by side.
 
+``hex size`` (float64 [2], only on maps of boards other than geomorphic ones, such as half and
+Deluxe boards) is the boards' hex width and height in pixels (:data:`GEOMORPHIC_HEX` without it).
 ``frames`` (optional) holds one tuple ``(origin [2], HX, H6, ext, loc, bbox, pix)`` per board
 turned round among upright boards: the map turned round about that board (its pixel (x, y) is
 the map's (ox - x, oy - y), hexside k the map's (k + 3) mod 6, ``pix`` only the board's
@@ -147,7 +150,8 @@ class _KMap(ctypes.Structure):
     _fields_ = [("n", _i64), ("width", _i64), ("height", _i64),
                 ("hex_at", _ptr), ("hx", _ptr), ("h6", _ptr), ("ext", _ptr), ("loc", _ptr),
                 ("bbox", _ptr), ("pix", _ptr), ("ta", _ptr), ("split", _ptr), ("fast", _ptr),
-                ("nframes", _i64), ("frames", _ptr), ("ox", _i64), ("oy", _i64)]
+                ("nframes", _i64), ("frames", _ptr), ("ox", _i64), ("oy", _i64),
+                ("hex_w", ctypes.c_double), ("hex_h", ctypes.c_double)]
 
 
 class _Query(ctypes.Structure):
@@ -204,10 +208,13 @@ _LIB: ctypes.CDLL | None = None
 
 #: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
 KernelArrays = tuple[np.ndarray, ...]
+#: Hex width and height of geomorphic boards; a map of other boards (half, Deluxe) adds its own
+#: as a float64 [2] array after ``pix`` in its kernel arrays (``M[9:]``, beside the frames tuple).
+GEOMORPHIC_HEX = (56.25, 64.5)
 
 
 #: The kernel interface this module speaks (``HEXWX_KERNEL_ABI`` in ``hexwx/_loskernel.c``).
-KERNEL_ABI = 2
+KERNEL_ABI = 3
 
 
 def _check_interface(lib: ctypes.CDLL, path: str) -> None:
@@ -254,7 +261,8 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_all_pairs.restype = None
         lib.hexwx_fog_straight.argtypes = [_ptr, _i64, _i64, _i64, _ptr]
         lib.hexwx_fog_straight.restype = None
-        lib.hexwx_grid_lookup_all.argtypes = [_i64, _i64, _ptr, _ptr, _ptr, _i64, _ptr]
+        lib.hexwx_grid_lookup_all.argtypes = [_i64, _i64, _ptr, _ptr, _ptr, _i64, ctypes.c_double,
+                                              ctypes.c_double, _ptr]
         lib.hexwx_grid_lookup_all.restype = None
         lib.hexwx_inherent_pass.argtypes = [_i64, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
                                             _ptr, _ptr]
@@ -288,17 +296,19 @@ class _Prepared:
                        _contiguous(T[1], np.float64, "split", 1),
                        _contiguous(T[2], np.int32, "fast class", 1))
         self.n = n
-        frames = M[9] if len(M) > 9 else ()
+        frames = next((e for e in M[9:] if isinstance(e, tuple)), ())
+        hex_w, hex_h = next((tuple(map(float, e)) for e in M[9:] if isinstance(e, np.ndarray)),
+                            GEOMORPHIC_HEX)
         self.frame_arrays = [self._frame(f, n, shapes) for f in frames]
         self.frames = (_KMap * max(1, len(frames)))()
         for i, (origin, fa) in enumerate(self.frame_arrays):
             fh, fw = fa[-1].shape
             self.frames[i] = _KMap(n, fw, fh, None, *(a.ctypes.data for a in fa[:-1]),
                                    fa[-1].ctypes.data, *(a.ctypes.data for a in self.arrays[7:]),
-                                   0, None, origin[0], origin[1])
+                                   0, None, origin[0], origin[1], hex_w, hex_h)
         self.kmap = _KMap(n, width, height,
                           *(a.ctypes.data for a in self.arrays), len(frames),
-                          ctypes.addressof(self.frames), 0, 0)
+                          ctypes.addressof(self.frames), 0, 0, hex_w, hex_h)
         self.ref = ctypes.byref(self.kmap)
         self.pointer = ctypes.pointer(self.kmap)   # (a struct field takes a pointer object)
         # every value the kernel indexes with lies inside its array; the largest range on the
@@ -755,8 +765,9 @@ def fog_straight(fog: np.ndarray, lo: int, levels: int, ranges: int) -> np.ndarr
 
 
 def grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
-                     nrows: np.ndarray) -> np.ndarray:
-    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6."""
+                     nrows: np.ndarray, hex_w: float = 56.25, hex_h: float = 64.5) -> np.ndarray:
+    """The hex of every pixel, int32 [W, H] (-1 = none), by the grid lookup of LOS-SPEC 1.6,
+    for hexes ``hex_w`` apart column to column and ``hex_h`` high (geomorphic by default)."""
     border = np.ascontiguousarray(border, np.int32)
     first = np.ascontiguousarray(first, np.int32)
     nrows = np.ascontiguousarray(nrows, np.int32)
@@ -764,7 +775,7 @@ def grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
         raise ValueError("grid lookup needs border [n, 6, 2] and first/nrows per column")
     out = np.empty((W, H), np.int32)
     clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
-                                 len(first), out.ctypes.data)
+                                 len(first), float(hex_w), float(hex_h), out.ctypes.data)
     return out
 
 

@@ -2,6 +2,8 @@
 the test skips with a clear message when the reference data is not there."""
 from __future__ import annotations
 
+import csv
+import gzip
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +44,15 @@ def _board(path: str, meta: str) -> HexMap:
 def board(name: str) -> HexMap:
     """The VASL board ``name`` (e.g. ``"bd02"``), loaded once per test session."""
     return _board(str(archive(name)), str(metadata()))
+
+
+def golden(name: str) -> list[dict[str, str]]:
+    """The rows of VASL's all-pairs answers ``golden/<name>.csv.gz`` (skips when absent)."""
+    p = vasl_dir() / "golden" / f"{name}.csv.gz"
+    if not p.is_file():
+        pytest.skip(f"no golden {p}")
+    with gzip.open(p, "rt", newline="") as fh:
+        return list(csv.DictReader(fh))
 
 
 def cli_args(name: str) -> list[str]:

@@ -94,8 +94,14 @@ def compare(vasl_dir: Path, board: str) -> dict:
     for i in np.flatnonzero(both_clear & ~agree_h):
         causes[f"hindrance: VASL {v_hind[i]} vs hexwx {ours_hind[i]}"].append(
             f"{rows[i]['src']}->{rows[i]['tgt']}")
+    # where VASL answers a pair alike both ways (hexwx is reciprocal by construction)
+    where = {(r["src"], r["tgt"]): i for i, r in enumerate(rows)}
+    back = np.array([where.get((r["tgt"], r["src"]), i) for i, r in enumerate(rows)])
+    recip = ok & ~crashed[back] & (v_blocked == v_blocked[back])
     return {"board": board, "pairs": int(ok.sum()), "vasl_crashed": int(crashed.sum()),
             "blocked_agree": float(agree_b.sum() / ok.sum()),
+            "reciprocal_pairs": int(recip.sum()),
+            "reciprocal_agree": float((agree_b & recip).sum() / max(1, recip.sum())),
             "hindrance_agree": float(agree_h.sum() / both_clear.sum()) if both_clear.any() else 1.0,
             "causes": dict(causes), "seconds": seconds}
 
@@ -341,12 +347,13 @@ def main(argv: list[str] | None = None) -> int:
     for b in boards:
         try:
             r = compare(vasl_dir, b)
-        except HexwxError as exc:      # a board kind hexwx does not load (half, Deluxe)
+        except HexwxError as exc:      # a board hexwx does not load
             print(f"{b}: not compared: {exc}")
             continue
         print(f"{b}: {r['pairs']} pairs (VASL crashed on {r['vasl_crashed']}); blocked/clear agree "
-              f"{100 * r['blocked_agree']:.4f}%; hindrance agree {100 * r['hindrance_agree']:.4f}% "
-              f"of pairs both call clear; kernel {r['seconds']:.2f} s")
+              f"{100 * r['blocked_agree']:.4f}% ({100 * r['reciprocal_agree']:.4f}% of the "
+              f"{r['reciprocal_pairs']} VASL answers alike both ways); hindrance agree "
+              f"{100 * r['hindrance_agree']:.4f}% of pairs both call clear; kernel {r['seconds']:.2f} s")
         for cause, pairs in sorted(r["causes"].items(), key=lambda kv: -len(kv[1])):
             print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
     if args.rotation is not None:

@@ -13,12 +13,12 @@ from typing import Any, Callable, Mapping, Protocol
 
 import numpy as np
 
-from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid, Hex
+from hexwx.hexmap.coords import Grid, Hex
 from hexwx.errors import UsageError
 from hexwx.frozen import freeze, frozen_mapping
 from hexwx.validate import whole
 from hexwx.hexmap.derive import HexTerrain, derive
-from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, build_geometry, turn_origin
+from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, board_corner, build_geometry, turn_origin
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
 
 
@@ -367,6 +367,8 @@ def kernel_arrays(m: HexMap, g: PixelGeometry, ht: HexTerrain) -> tuple[Any, ...
     out: tuple[Any, ...] = (m.elevation, m.terrain, g.hex_at, hx, h6, ext, loc, bbox, pix)
     if g.turned:
         out += (tuple(_frame(grid, i, hx, h6, ext, loc, pix) for i in g.turned),)
+    if not grid.shape.geomorphic:
+        out += (np.array([grid.shape.hex_width, grid.shape.hex_height], np.float64),)
     return out
 
 
@@ -381,8 +383,8 @@ def _frame(grid: Grid, i: int, hx: np.ndarray, h6: np.ndarray, ext: np.ndarray, 
     board, so that the board lies upright in it (layout in hexwx._native)."""
     from hexwx._native import HX_COLUMNS
     ox, oy = turn_origin(grid, i)
-    b = grid.boards[i]
-    x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
+    x0, y0 = board_corner(grid, i)
+    w, h = grid.shape.width_px, grid.shape.height_px
     turn = np.array(SIDE_TURNED)
     o = np.array([ox, oy], np.int32)                  # map pixel p is o - p upright
     fx = hx.copy()
@@ -393,7 +395,7 @@ def _frame(grid: Grid, i: int, hx: np.ndarray, h6: np.ndarray, ext: np.ndarray, 
     fx[:, frame] = -1
     f_ext = np.ascontiguousarray(o - ext[:, turn], np.int32)
     f_loc = np.ascontiguousarray(o - loc[:, turn], np.int32)
-    f_pix = np.ascontiguousarray(pix[y0:y0 + BOARD_HEIGHT_PX, x0:x0 + BOARD_WIDTH_PX][::-1, ::-1])
+    f_pix = np.ascontiguousarray(pix[y0:y0 + h, x0:x0 + w][::-1, ::-1])
     origin = np.array([ox, oy], np.int64)
     return (origin, fx, np.ascontiguousarray(h6[:, turn]), f_ext, f_loc, _bbox(f_ext), f_pix)
 

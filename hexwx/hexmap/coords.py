@@ -44,6 +44,39 @@ HEX_WIDTH_PX = BOARD_WIDTH_PX / 32      # 56.25: centre-to-centre distance of co
 HEX_HEIGHT_PX = BOARD_HEIGHT_PX / 10    # 64.5: flat side to flat side
 HEX_SIDE_PX = 2 * HEX_WIDTH_PX / 3      # 37.5
 
+
+@dataclass(frozen=True)
+class BoardShape:
+    """A board's hex grid as its archive gives it: ``columns`` x ``rows`` flat-topped hexes
+    (B-type columns one more, their first and last half hexes), ``hex_width`` the distance of
+    column centres and ``hex_height`` flat side to flat side, in a ``width_px`` x
+    ``height_px`` image, hex A1's centre at (0, hex_height / 2).  Geomorphic boards are
+    :data:`GEOMORPHIC`; VASL's half boards (17 x 20 hexes of 56.3125 x 64.5 pixels) and
+    Deluxe boards (15 x 5 hexes of 168.79 x 194.2) differ only in these numbers."""
+
+    columns: int = BOARD_COLUMNS
+    rows: int = BOARD_ROWS
+    hex_width: float = HEX_WIDTH_PX
+    hex_height: float = HEX_HEIGHT_PX
+    width_px: int = BOARD_WIDTH_PX
+    height_px: int = BOARD_HEIGHT_PX
+
+    @property
+    def hex_side(self) -> float:
+        """Length of a hexside (a third of two column widths)."""
+        return 2 * self.hex_width / 3
+
+    @property
+    def geomorphic(self) -> bool:
+        return self == GEOMORPHIC
+
+    def describe(self) -> str:
+        return (f"{self.columns}x{self.rows} hexes of {self.hex_width:g}x{self.hex_height:g} "
+                f"pixels")
+
+
+GEOMORPHIC = BoardShape()
+
 #: Hexside (and direction) numbers: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW (LOS-SPEC 1.4).
 HEXSIDE_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
@@ -70,14 +103,14 @@ def parse_hexside(text: str) -> tuple[str, int]:
     raise UsageError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5 in {text!r}")
 
 
-def board_px_x(col0: int) -> int:
+def board_px_x(col0: int, shape: "BoardShape | None" = None) -> int:
     """Map pixel x of global column ``col0`` (a board's column A), to the nearest whole pixel."""
-    return int(math.floor(HEX_WIDTH_PX * col0 + 0.5))
+    return int(math.floor((HEX_WIDTH_PX if shape is None else shape.hex_width) * col0 + 0.5))
 
 
-def board_px_y(row0: int) -> int:
+def board_px_y(row0: int, shape: "BoardShape | None" = None) -> int:
     """Map pixel y where a board whose row index 0 lies at global row ``row0`` starts."""
-    return int(math.floor(HEX_HEIGHT_PX * row0 + 0.5))
+    return int(math.floor((HEX_HEIGHT_PX if shape is None else shape.hex_height) * row0 + 0.5))
 
 
 def column_letters(col: int) -> str:
@@ -94,9 +127,10 @@ def column_index(letters: str) -> int | None:
     return col if 0 <= col < BOARD_COLUMNS else None
 
 
-def rows_in_column(col: int) -> range:
-    """Row numbers printed in board column index ``col``: 1-10 or 0-10."""
-    return range(1, 11) if col % 2 == 0 else range(0, 11)
+def rows_in_column(col: int, rows: int = BOARD_ROWS) -> range:
+    """Row numbers printed in board column index ``col`` of a board of ``rows`` rows: 1-10 or
+    0-10 on a geomorphic board."""
+    return range(1, rows + 1) if col % 2 == 0 else range(0, rows + 1)
 
 
 def split_name(text: str) -> tuple[str, str, int] | None:
@@ -149,7 +183,10 @@ class HexWindow:
     b_hi: int = BOARD_ROWS
 
     def holds(self, bc: int, brow: int) -> bool:
-        """True if the board's printed hex (column index ``bc``, row number ``brow``) is kept."""
+        """True if the board's printed hex (column index ``bc``, row number ``brow``) is kept
+        (every hex of an uncropped board, whatever its shape)."""
+        if self.whole:
+            return True
         lo, hi = (self.a_lo, self.a_hi) if bc % 2 == 0 else (self.b_lo, self.b_hi)
         return self.col_lo <= bc <= self.col_hi and lo <= brow <= hi
 
@@ -178,20 +215,21 @@ class BoardPlacement:
     col0: int | None = None
     row0: int | None = None
     window: HexWindow = WHOLE_BOARD
+    shape: BoardShape = GEOMORPHIC
 
     @property
     def origin(self) -> tuple[int, int]:
         """(global column, global row index) of the board's column A, row index 0."""
-        return (32 * self.bx if self.col0 is None else self.col0,
-                10 * self.by if self.row0 is None else self.row0)
+        return ((self.shape.columns - 1) * self.bx if self.col0 is None else self.col0,
+                self.shape.rows * self.by if self.row0 is None else self.row0)
 
     def cell_of(self, bc: int, brow: int) -> tuple[int, int]:
         """Global (column, row index) of the board's printed hex (column index ``bc``, row
         number ``brow``), following the physical board when it is rotated."""
         ri = brow - 1 if bc % 2 == 0 else brow
         if self.rotated:
-            ri = (9 if bc % 2 == 0 else 10) - ri
-            bc = BOARD_COLUMNS - 1 - bc
+            ri = self.shape.rows - 1 + bc % 2 - ri
+            bc = self.shape.columns - 1 - bc
         c0, r0 = self.origin
         return c0 + bc, r0 + ri
 
@@ -200,19 +238,19 @@ class BoardPlacement:
         index ``r``; None if the board has none there (or its crop leaves it out)."""
         c0, r0 = self.origin
         bc, ri = c - c0, r - r0
-        if not 0 <= bc < BOARD_COLUMNS:
+        if not 0 <= bc < self.shape.columns:
             return None
         if self.rotated:
-            bc = BOARD_COLUMNS - 1 - bc
-            ri = (9 if bc % 2 == 0 else 10) - ri
+            bc = self.shape.columns - 1 - bc
+            ri = self.shape.rows - 1 + bc % 2 - ri
         brow = ri + 1 if bc % 2 == 0 else ri
-        return (bc, brow) if brow in rows_in_column(bc) and self.window.holds(bc, brow) else None
+        return (bc, brow) if brow in rows_in_column(bc, self.shape.rows) and self.window.holds(bc, brow) else None
 
     def printed_hexes(self) -> Iterable[tuple[int, int]]:
         """(column index, row number) of every printed hex of the board, in its own order
         (column A top to bottom, then B, ...: VASL's column-major order)."""
-        for bc in range(BOARD_COLUMNS):
-            for brow in rows_in_column(bc):
+        for bc in range(self.shape.columns):
+            for brow in rows_in_column(bc, self.shape.rows):
                 yield bc, brow
 
 
@@ -248,9 +286,9 @@ class Grid:
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
-    def single(cls, label: str = "") -> "Grid":
+    def single(cls, label: str = "", shape: BoardShape = GEOMORPHIC) -> "Grid":
         """A map of one board; ``label`` is its board number ("" for an unnamed board)."""
-        return cls((BoardPlacement(label, 0, 0),), 1, 1)
+        return cls((BoardPlacement(label, 0, 0, shape=shape),), 1, 1)
 
     @classmethod
     def layout(cls, rows: Sequence[Sequence[str]]) -> "Grid":
@@ -270,8 +308,14 @@ class Grid:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        ncols = max(b.origin[0] for b in self.boards) + BOARD_COLUMNS
-        nrows = max(b.origin[1] for b in self.boards) + BOARD_ROWS
+        shape = self.boards[0].shape
+        odd = next((b for b in self.boards if b.shape != shape), None)
+        if odd is not None:
+            raise UsageError(f"board {odd.label!r} ({odd.shape.describe()}) cannot share a map with "
+                             f"board {self.boards[0].label!r} ({shape.describe()}): VASL lays "
+                             f"together only boards of the same hex size")
+        ncols = max(b.origin[0] for b in self.boards) + shape.columns
+        nrows = max(b.origin[1] for b in self.boards) + shape.rows
         if any(b.origin[0] % 2 or b.origin[0] < 0 or b.origin[1] < 0 for b in self.boards):
             bad = next(b for b in self.boards if b.origin[0] % 2 or min(b.origin) < 0)
             raise UsageError(f"board {bad.label!r} cannot lie at column {bad.origin[0]}, row "
@@ -312,8 +356,9 @@ class Grid:
         set_(self, "_first", first)
         set_(self, "_sub", sub)
         set_(self, "dy2", 2 * row + (1 - col % 2))
-        set_(self, "centre_x", col * HEX_WIDTH_PX)
-        set_(self, "centre_y", HEX_HEIGHT_PX / 2 + row * HEX_HEIGHT_PX - (col % 2) * HEX_HEIGHT_PX / 2)
+        hw, hh = shape.hex_width, shape.hex_height
+        set_(self, "centre_x", col * hw)
+        set_(self, "centre_y", hh / 2 + row * hh - (col % 2) * hh / 2)
         set_(self, "neighbours", nb)
         names: list[str] = [""] * len(col)
         lookup: dict[str, int] = {}
@@ -376,8 +421,8 @@ class Grid:
             if sum(o.label.upper() == b.label.upper() for o in self.boards) > 1:
                 raise UsageError(f"board label {b.label!r} is used twice (labels are read "
                                  f"without regard to case)")
-            for bc in range(b.window.col_lo, b.window.col_hi + 1):
-                brow = b.window.a_hi if bc % 2 == 0 else b.window.b_hi
+            for bc in range(b.window.col_lo, min(b.window.col_hi, b.shape.columns - 1) + 1):
+                brow = b.shape.rows if b.window.whole else b.window.a_hi if bc % 2 == 0 else b.window.b_hi
                 if not b.window.holds(bc, brow):
                     continue
                 name = f"{b.label}{column_letters(bc)}{brow}"
@@ -416,12 +461,25 @@ class Grid:
         return len(self.col)
 
     @property
+    def shape(self) -> BoardShape:
+        """The hex grid of the map's boards (all alike: :meth:`__post_init__`)."""
+        return self.boards[0].shape
+
+    @property
     def width_px(self) -> int:
-        return board_px_x(self.ncols - BOARD_COLUMNS) + BOARD_WIDTH_PX
+        return self.px_x(self.ncols - self.shape.columns) + self.shape.width_px
 
     @property
     def height_px(self) -> int:
-        return board_px_y(self.nrows - BOARD_ROWS) + BOARD_HEIGHT_PX
+        return self.px_y(self.nrows - self.shape.rows) + self.shape.height_px
+
+    def px_x(self, col0: int) -> int:
+        """Map pixel x of global column ``col0`` (a board's column A), to the nearest whole pixel."""
+        return board_px_x(col0, self.shape)
+
+    def px_y(self, row0: int) -> int:
+        """Map pixel y where a board whose row index 0 lies at global row ``row0`` starts."""
+        return board_px_y(row0, self.shape)
 
     # -- names -------------------------------------------------------------------------------
     def name(self, h: Hex) -> str:
@@ -450,7 +508,8 @@ class Grid:
         boards = ", ".join(b.label for b in self.boards if b.label) or "unnamed"
         raise UsageError(
             f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
-            f"'I4' or '{self.boards[0].label or '2'}I4' with columns A-GG and rows 0-10")
+            f"'I4' or '{self.boards[0].label or '2'}I4' with columns "
+            f"A-{column_letters(self.shape.columns - 1)} and rows 0-{self.shape.rows}")
 
     def hex(self, h: Hex | str, param: str | None = None) -> Hex:
         """Hex id of ``h``, a name (see :meth:`parse`) or an id; UsageError if not on the map,
@@ -540,12 +599,12 @@ class Grid:
     def corners(self, h: Hex) -> list[tuple[float, float]]:
         """The six vertices v0..v5 of ``h`` (LOS-SPEC 1.4; hexside k runs v_k -> v_k+1)."""
         x, y = self.centre(h)
-        s, hh = HEX_SIDE_PX, HEX_HEIGHT_PX / 2
+        s, hh = self.shape.hex_side, self.shape.hex_height / 2
         return [(x - s / 2, y - hh), (x + s / 2, y - hh), (x + s, y),
                 (x + s / 2, y + hh), (x - s / 2, y + hh), (x - s, y)]
 
     def board_cells(self, i: int) -> np.ndarray:
-        """int32 [346]: the hexes of board ``self.boards[i]`` in the order of the board's own
+        """int32 [346 on a geomorphic board]: the hexes of board ``self.boards[i]`` in the order of the board's own
         printed hexes (column A top to bottom, then B, ...: the ids of the board alone); -1
         for a hex its crop leaves out."""
         b = self.boards[i]

@@ -18,8 +18,8 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.frozen import freeze
-from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
-from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, upright_board_geometry
+from hexwx.hexmap.coords import Grid
+from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, board_corner, upright_board_geometry
 from hexwx.hexmap.terrain import Category, F_GENERIC_BUILDING, F_ONE_LEVEL_BUILDING, F_ROOFLESS, TerrainTable
 
 
@@ -148,13 +148,14 @@ def _derive_upright(out: dict[str, np.ndarray], grid: Grid, i: int, elevation: n
                     stairway_bytes: np.ndarray | None) -> None:
     """Overwrite (in place) the arrays of the hexes of turned board ``i`` that are not on a
     join with their derivation on the board upright: its raster turned back."""
-    b = grid.boards[i]
-    x0, y0 = BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by
-    elev = elevation[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX][::-1, ::-1]
-    terr = terrain[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX][::-1, ::-1]
+    x0, y0 = board_corner(grid, i)
+    w, h_px = grid.shape.width_px, grid.shape.height_px
+    elev = elevation[x0:x0 + w, y0:y0 + h_px][::-1, ::-1]
+    terr = terrain[x0:x0 + w, y0:y0 + h_px][::-1, ::-1]
     cells = grid.board_cells(i)
     stairs = None if stairway_bytes is None else np.asarray(stairway_bytes)[cells]
-    up = derive(Grid.single(), upright_board_geometry(), np.ascontiguousarray(elev),
+    up = derive(Grid.single(shape=grid.shape), upright_board_geometry(grid.shape),
+                np.ascontiguousarray(elev),
                 np.ascontiguousarray(terr), table, stairs)
     keep = ~grid.join_hexes[cells]
     h, u = cells[keep], np.flatnonzero(keep)

@@ -26,23 +26,29 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.frozen import freeze
-from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_SIDE_PX,
-                                 HEX_WIDTH_PX, Grid)
+from hexwx.hexmap.coords import GEOMORPHIC, BoardShape, Grid
 
-_HALF_H = HEX_HEIGHT_PX / 2                 # 32.25
-_HO = math.cos(math.radians(30)) * _HALF_H  # 27.93: centre to hexside location points
-#: Vertex offsets v0..v5 from the exact centre (LOS-SPEC 1.4), [6, (x, y)].
-_VERTS = np.array(((-HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX / 2, -_HALF_H), (HEX_SIDE_PX, 0.0),
-                   (HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX / 2, _HALF_H), (-HEX_SIDE_PX, 0.0)))
 #: Offsets applied to the truncated vertices of the extended border (LOS-SPEC 1.5).
 _EXT_DELTA = np.array(((-1, -1), (-1, 1), (1, 0), (1, 1), (-1, 1), (-1, 0)), np.int32)
-#: Hexside location point offsets from the centre, before truncation (LOS-SPEC 1.8).
-_LOC_OFFS = np.array(((0.0, -_HALF_H + 1), (_HO - 1, -_HALF_H / 2 + 1), (_HO - 1, _HALF_H / 2 - 1),
-                      (0.0, _HALF_H - 1), (-_HO + 1, _HALF_H / 2 - 1), (-_HO + 1, -_HALF_H / 2 + 1)))
 
-#: The hexside location points' offsets from a hex centre, hexsides 0-5 (LOS-SPEC 1.8): a piece
-#: nearer one of them than the centre stands in bypass at that hexside.
-HEXSIDE_POINT_OFFSETS = _LOC_OFFS
+
+@lru_cache(maxsize=8)
+def _offsets(shape: BoardShape) -> tuple[np.ndarray, np.ndarray]:
+    """Vertex offsets v0..v5 from the exact centre (LOS-SPEC 1.4) and hexside location point
+    offsets before truncation (LOS-SPEC 1.8), each [6, (x, y)], for hexes of ``shape``."""
+    side, half_h = shape.hex_side, shape.hex_height / 2      # 37.5, 32.25 on geomorphic boards
+    ho = math.cos(math.radians(30)) * half_h                  # 27.93: centre to location points
+    verts = np.array(((-side / 2, -half_h), (side / 2, -half_h), (side, 0.0),
+                      (side / 2, half_h), (-side / 2, half_h), (-side, 0.0)))
+    locs = np.array(((0.0, -half_h + 1), (ho - 1, -half_h / 2 + 1), (ho - 1, half_h / 2 - 1),
+                     (0.0, half_h - 1), (-ho + 1, half_h / 2 - 1), (-ho + 1, -half_h / 2 + 1)))
+    return verts, locs
+
+
+#: The hexside location points' offsets from a hex centre, hexsides 0-5 (LOS-SPEC 1.8), on a
+#: geomorphic board (where a save's pieces lie): a piece nearer one of them than the centre
+#: stands in bypass at that hexside.
+HEXSIDE_POINT_OFFSETS = _offsets(GEOMORPHIC)[1]
 
 
 def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
@@ -60,6 +66,7 @@ class _Lookup:
     first: np.ndarray
     nrows: np.ndarray
     turns: tuple[tuple[int, int, np.ndarray], ...] = ()
+    shape: BoardShape = GEOMORPHIC
     #: a cropped map: the lookup runs over the boards' whole rectangle, whose cell i is map
     #: hex remap[i] (-1 for a hex the crop leaves out; remap[-1] = -1)
     remap: np.ndarray | None = None
@@ -94,15 +101,36 @@ class PixelGeometry:
         use (LOS, movement, veils), not by per-hex terrain, which reads only the points above:
         a plain map picture never pays for it."""
         k = self.lookup
-        out = _grid_lookup_all(self.width, self.height, k.border, k.first, k.nrows)
+        out = _grid_lookup_all(self.width, self.height, k.border, k.first, k.nrows,
+                               k.shape.hex_width, k.shape.hex_height)
+        _fill_gaps(out, k.border)
         if k.remap is not None:
             out = k.remap[out]
         for x0, y0, cells in k.turns:
-            rect = upright_board_geometry().hex_at[::-1, ::-1]
-            out[x0:x0 + BOARD_WIDTH_PX, y0:y0 + BOARD_HEIGHT_PX] = np.where(
+            rect = upright_board_geometry(k.shape).hex_at[::-1, ::-1]
+            out[x0:x0 + k.shape.width_px, y0:y0 + k.shape.height_px] = np.where(
                 rect >= 0, cells[np.maximum(rect, 0)], -1)
         out.setflags(write=False)
         return out
+
+
+def _fill_gaps(hex_at: np.ndarray, border: np.ndarray) -> None:
+    """Give each pixel the grid lookup leaves without a hex (in place) the hex whose centre
+    is nearest (the mean of its border's vertices).  VASL's lookup (LOS-SPEC 1.6) leaves such
+    gaps on Deluxe boards, where hex centres fall a hair off whole pixels (a bottom half hex's
+    centre at y = 970.99999): about 200 pixels along hexsides near the bottom edge.  VASL ends
+    a thread at such a pixel and answers clear, so which end it starts from decides the pair;
+    hexwx reads every pixel of a board as some hex, and stays reciprocal.  Geomorphic and half
+    boards have no gaps (nothing changes there)."""
+    gaps = np.flatnonzero(hex_at.ravel() < 0)
+    if gaps.size == 0:
+        return
+    centres = border.mean(axis=1)                                   # [n, 2]
+    x, y = np.divmod(gaps, hex_at.shape[1])
+    for lo in range(0, gaps.size, 4096):                            # bounded temporaries
+        px = np.stack([x[lo:lo + 4096], y[lo:lo + 4096]], axis=1).astype(np.float64)
+        d = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        hex_at.ravel()[gaps[lo:lo + 4096]] = d.argmin(axis=1)
 
 
 #: Hexside (and vertex) k of an upright board is hexside SIDE_TURNED[k] of the board turned round.
@@ -112,14 +140,20 @@ SIDE_TURNED = (3, 4, 5, 0, 1, 2)
 def turn_origin(grid: Grid, i: int) -> tuple[int, int]:
     """(ox, oy) of board ``grid.boards[i]`` turned round: pixel (x, y) of the board upright
     lies at (ox - x, oy - y) of the map, and map pixel (x, y) at (ox - x, oy - y) upright."""
+    x0, y0 = board_corner(grid, i)
+    return x0 + grid.shape.width_px - 1, y0 + grid.shape.height_px - 1
+
+
+def board_corner(grid: Grid, i: int) -> tuple[int, int]:
+    """Map pixel of the top left corner of the rectangle of (uncropped) board ``grid.boards[i]``."""
     b = grid.boards[i]
-    return (BOARD_WIDTH_PX * b.bx + BOARD_WIDTH_PX - 1, BOARD_HEIGHT_PX * b.by + BOARD_HEIGHT_PX - 1)
+    return grid.shape.width_px * b.bx, grid.shape.height_px * b.by
 
 
-@lru_cache(maxsize=1)
-def upright_board_geometry() -> PixelGeometry:
-    """The geometry of one geomorphic board alone, upright (board pixel coordinates)."""
-    return build_geometry(Grid.single())
+@lru_cache(maxsize=4)
+def upright_board_geometry(shape: BoardShape = GEOMORPHIC) -> PixelGeometry:
+    """The geometry of one board of ``shape`` alone, upright (board pixel coordinates)."""
+    return build_geometry(Grid.single(shape=shape))
 
 
 #: Geometry by grid object: maps that share a grid share its geometry (:func:`build_geometry`).
@@ -151,12 +185,13 @@ def _build(grid: Grid, physical: bool) -> PixelGeometry:
     Y = np.asarray(grid.centre_y, np.float64)[:, None]
     los_x = np.floor(_edge_fix(X[:, 0], W)).astype(np.int32)
     los_y = np.floor(_edge_fix(Y[:, 0], H)).astype(np.int32)
-    vx = _edge_fix(X + _VERTS[:, 0], W)                   # [n, 6]: the vertices, edge-fixed
-    vy = _edge_fix(Y + _VERTS[:, 1], H)
+    verts, locs = _offsets(grid.shape)
+    vx = _edge_fix(X + verts[:, 0], W)                    # [n, 6]: the vertices, edge-fixed
+    vy = _edge_fix(Y + verts[:, 1], H)
     border = np.stack([np.floor(vx + 0.5), np.floor(vy + 0.5)], axis=2).astype(np.int32)
     ext = (np.stack([np.trunc(vx), np.trunc(vy)], axis=2).astype(np.int32) + _EXT_DELTA).astype(np.int32)
-    loc = np.stack([_edge_fix(np.trunc(X + _LOC_OFFS[:, 0]), W),
-                    _edge_fix(np.trunc(Y + _LOC_OFFS[:, 1]), H)], axis=2).astype(np.int32)
+    loc = np.stack([_edge_fix(np.trunc(X + locs[:, 0]), W),
+                    _edge_fix(np.trunc(Y + locs[:, 1]), H)], axis=2).astype(np.int32)
     c, r = grid.col, grid.row
     on_map = np.ones((len(grid), 6), bool)
     for hexes, sides in ((c == 0, (4, 5)), (c == grid.ncols - 1, (1, 2)),
@@ -171,7 +206,7 @@ def _build(grid: Grid, physical: bool) -> PixelGeometry:
     for i in turned:
         turns.append(_turn_board(grid, i, los_x, los_y, border, ext, loc))
     return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map,
-                         _Lookup(composed, first, nrows, tuple(turns)), tuple(turned))
+                         _Lookup(composed, first, nrows, tuple(turns), grid.shape), tuple(turned))
 
 
 def _cropped(grid: Grid, whole: PixelGeometry) -> PixelGeometry:
@@ -185,7 +220,7 @@ def _cropped(grid: Grid, whole: PixelGeometry) -> PixelGeometry:
     return PixelGeometry(whole.width, whole.height, whole.los_x[kept], whole.los_y[kept],
                          whole.border[kept], whole.ext[kept], whole.loc[kept],
                          whole.side_on_map[kept],
-                         _Lookup(lk.border, lk.first, lk.nrows, (), grid.remap))
+                         _Lookup(lk.border, lk.first, lk.nrows, (), lk.shape, grid.remap))
 
 
 def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border: np.ndarray,
@@ -193,7 +228,7 @@ def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border
     """Give board ``i``'s hexes (those whose centre it holds) the upright board's geometry
     turned round, in place (module docstring); return (x0, y0, layout hex of each upright hex),
     with which :attr:`PixelGeometry.hex_at` turns its pixels."""
-    up = upright_board_geometry()
+    up = upright_board_geometry(grid.shape)
     ox, oy = turn_origin(grid, i)
     cells = grid.board_cells(i)                  # layout hex of each upright hex
     own = grid.owners[cells] == i
@@ -204,8 +239,8 @@ def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border
     turn = list(SIDE_TURNED)
     for mine, theirs in ((border, up.border), (ext, up.ext), (loc, up.loc)):
         mine[h[:, None], np.array(turn)[None, :]] = o - theirs[u]
-    b = grid.boards[i]
-    return BOARD_WIDTH_PX * b.bx, BOARD_HEIGHT_PX * b.by, cells
+    x0, y0 = board_corner(grid, i)
+    return x0, y0, cells
 
 
 #: (the module's name for it, so that tests can count the lookups a map load makes)

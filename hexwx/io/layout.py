@@ -36,9 +36,8 @@ from hexwx.errors import DataError, UsageError
 from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.validate import bad, check_flag, check_text, check_texts, optional_dir, optional_path
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX,
-                                 HEX_WIDTH_PX, WHOLE_BOARD, BoardPlacement, Grid, board_px_x,
-                                 board_px_y)
+from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
+                                 WHOLE_BOARD, BoardPlacement, Grid)
 from hexwx.io.crop import Crop, parse_crop
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
@@ -207,12 +206,7 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
 @lru_cache(maxsize=32)
 def _raster(path: str, mtime: float) -> VaslRaster:
     from hexwx.io.vasl import read_losdata
-    r = read_losdata(path)
-    if (r.hexes_wide, r.hexes_high) != (BOARD_COLUMNS, 10) or r.elevation.shape != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
-        raise DataError(f"{path}: only geomorphic boards (33x10 hexes, 1800x645 pixels) are supported; "
-                        f"this one is {r.hexes_wide}x{r.hexes_high} hexes, "
-                        f"{r.elevation.shape[0]}x{r.elevation.shape[1]} pixels")
-    return r
+    return read_losdata(path)
 
 
 def _read(path: Path) -> VaslRaster:
@@ -310,26 +304,33 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     nby, nbx = len(specs), len(specs[0])
     flat = [s for r in specs for s in r]
     turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
+    rasters = [_read(Path(path)) for path, _ in stamps]
+    shapes = [r.shape for r in rasters]
+    for s, shape in zip(flat, shapes):
+        if not shape.geomorphic and (s.crop is not None or s.overlays):
+            raise UsageError(f"board {s.written!r} ({shape.describe()}): crops and overlays are "
+                             f"read on geomorphic boards only; leave them out for this board")
     if any(s.crop is not None for s in flat):
         placements = cropped_placements(specs)
     else:
         placements = []
         for by, row in enumerate(specs):
             for bx, s in enumerate(row):
+                shape = shapes[by * nbx + bx]
                 if turned:
-                    placements.append(BoardPlacement(s.label, nbx - 1 - bx, nby - 1 - by, False))
+                    placements.append(BoardPlacement(s.label, nbx - 1 - bx, nby - 1 - by, False,
+                                                     shape=shape))
                 else:
-                    placements.append(BoardPlacement(s.label, bx, by, s.rotated))
+                    placements.append(BoardPlacement(s.label, bx, by, s.rotated, shape=shape))
     grid = Grid(tuple(placements), nbx, nby)
-    W, H = BOARD_WIDTH_PX, BOARD_HEIGHT_PX
+    W, H = grid.shape.width_px, grid.shape.height_px
     elevation = np.zeros((grid.width_px, grid.height_px), np.int8)
     terrain = np.zeros((grid.width_px, grid.height_px), np.uint8)
     stairs = np.zeros(len(grid), bool)
     images: list[tuple[str, int, int, bool, tuple[int, int, int, int] | None]] = []
     crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int]]] = []
     art: list[tuple[int, str, str, int, int]] = []
-    for i, (s, pl, (path, _)) in enumerate(zip(flat, placements, stamps)):
-        r = _read(Path(path))
+    for i, (s, pl, (path, _), r) in enumerate(zip(flat, placements, stamps, rasters)):
         check_codes(r, table, path)
         elev, terr = r.elevation, r.terrain
         laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta)
@@ -345,7 +346,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
                 raise DataError(f"board {s.written!r}: {exc}") from None
         if pl.rotated:
             elev, terr = elev[::-1, ::-1], terr[::-1, ::-1]
-        x0, y0 = board_px_x(pl.origin[0]), board_px_y(pl.origin[1])
+        x0, y0 = grid.px_x(pl.origin[0]), grid.px_y(pl.origin[1])
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
         clip = s.crop.rectangle() if s.crop is not None else None

@@ -58,7 +58,7 @@ from numpy.lib import format as npformat
 
 from hexwx._cache import megabytes_setting
 from hexwx.hexmap.board import HexMap, seed
-from hexwx.hexmap.coords import BoardPlacement, Grid, HexWindow
+from hexwx.hexmap.coords import GEOMORPHIC, BoardPlacement, BoardShape, Grid, HexWindow
 from hexwx.hexmap.derive import HexTerrain
 from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
@@ -522,12 +522,20 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
               "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated, b.col0, b.row0,
-                                   list(astuple(b.window))] for b in m.grid.boards],
+                                   list(astuple(b.window)), list(astuple(b.shape))]
+                                  for b in m.grid.boards],
                        "nbx": m.grid.nbx, "nby": m.grid.nby},
               "table": _table_record(m.table), "geometry": plain, "kernel": nested("kernel", km),
               "kernel_terrain": len(kt),
               "derived": sorted(derived), "alias": alias}
     return header, arrays
+
+
+def _shape(record: list[Any]) -> BoardShape:
+    """The board shape a header records (columns, rows, hex width, hex height, pixels)."""
+    cols, rows, hex_w, hex_h, w, h = record
+    shape = BoardShape(int(cols), int(rows), float(hex_w), float(hex_h), int(w), int(h))
+    return GEOMORPHIC if shape == GEOMORPHIC else shape
 
 
 def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
@@ -537,8 +545,9 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     gr = header["grid"]
     grid = Grid(tuple(BoardPlacement(str(lb), int(bx), int(by), bool(rot),
                                      None if c0 is None else int(c0), None if r0 is None else int(r0),
-                                     HexWindow(*(int(v) for v in win)))
-                      for lb, bx, by, rot, c0, r0, win in gr["boards"]), int(gr["nbx"]), int(gr["nby"]))
+                                     HexWindow(*(int(v) for v in win)), _shape(shape))
+                      for lb, bx, by, rot, c0, r0, win, shape in gr["boards"]),
+                int(gr["nbx"]), int(gr["nby"]))
     image = arrays.get("image_bytes")
     m = HexMap(name=header["name"], grid=grid, table=_table(header["table"]),
                elevation=arrays["elevation"], terrain=arrays["terrain"],
@@ -560,7 +569,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                 border=arrays["geometry.lookup.border"], first=arrays["geometry.lookup.first"],
                 nrows=arrays["geometry.lookup.nrows"], remap=arrays.get("geometry.lookup.remap"),
                 turns=tuple((int(x0), int(y0), arrays[f"geometry.lookup.turns.{i}"])
-                            for i, (x0, y0) in enumerate(v)))
+                            for i, (x0, y0) in enumerate(v)), shape=grid.shape)
         else:
             geo_args[f.name] = arrays[f"geometry.{f.name}"] if v is None else \
                 tuple(v) if isinstance(v, list) else v

@@ -24,6 +24,7 @@ import numpy as np
 
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import check_input, gunzip, is_zip, open_zip, read_bytes_input, read_zip_entry
+from hexwx.hexmap.coords import GEOMORPHIC, BoardShape
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
 from hexwx.io.vasl_env import METADATA_ENV
 
@@ -42,6 +43,7 @@ class VaslRaster:
     terrain: np.ndarray     # uint8 [width, height]
     stairways: np.ndarray   # bool, one per hex in VASL column-major order
     image_name: str | None  # the board image in the archive (bdNN.gif), kept for rendering
+    shape: BoardShape = GEOMORPHIC  # the hex grid (:func:`board_shape`)
 
 
 def _block_payload(stream: bytes, source: str) -> bytes:
@@ -85,6 +87,8 @@ def read_losdata(archive: str | Path) -> VaslRaster:
                             f"archive (found {', '.join(names[:5]) or 'nothing'})")
         packed = read_zip_entry(zf, "LOSData", source=source)
         image = _board_image_name(path, names)
+        meta = (read_zip_entry(zf, "BoardMetadata.xml", source=source)
+                if "BoardMetadata.xml" in names else None)
     stream = gunzip(packed, source=source, what="LOSData")
     payload = _block_payload(stream, source)
     if len(payload) < 16:
@@ -105,7 +109,51 @@ def read_losdata(archive: str | Path) -> VaslRaster:
                            offset=need)
     stairways = np.zeros(nhex, dtype=bool)
     stairways[:len(stairs)] = stairs == 1
-    return VaslRaster(wide, high, elevation, terrain, stairways, image)
+    shape = board_shape(wide, high, gw, gh, meta, source)
+    return VaslRaster(wide, high, elevation, terrain, stairways, image, shape)
+
+
+#: BoardMetadata.xml attributes of a board's hex grid (VASL's BoardMetadata; missing: derived)
+_GRID_ATTRS = ("hexWidth", "hexHeight", "A1CenterX", "A1CenterY")
+
+
+def board_shape(wide: int, high: int, gw: int, gh: int, metadata: bytes | None,
+                source: str) -> BoardShape:
+    """The hex grid of a board: ``wide`` x ``high`` hexes in a ``gw`` x ``gh`` pixel raster
+    (the LOSData header), hex width and height from the archive's ``BoardMetadata.xml``
+    (``hexWidth``/``hexHeight``, as VASL reads them), else the raster's size over the hexes
+    (``gw / (wide - 1)``, ``gh / high``: 56.25 x 64.5 on a geomorphic board).  Hex A1's centre
+    must be where hexwx puts it, (0, hexHeight / 2); DataError naming the file otherwise."""
+    attrs: dict[str, str] = {}
+    if metadata is not None:
+        from xml.etree import ElementTree
+        try:
+            root = ElementTree.fromstring(metadata)
+        except ElementTree.ParseError as exc:
+            raise DataError(f"{source}: BoardMetadata.xml is malformed XML ({exc})") from None
+        attrs = {k: v.strip() for k, v in root.attrib.items() if k in _GRID_ATTRS}
+    try:
+        got = {k: float(v) for k, v in attrs.items()}
+    except ValueError:
+        raise DataError(f"{source}: BoardMetadata.xml: {', '.join(f'{k}={v!r}' for k, v in attrs.items())}; "
+                        f"expected numbers of pixels") from None
+    if wide < 2:
+        raise DataError(f"{source}: LOSData has {wide} hex column(s); expected at least 2")
+    hex_w = got.get("hexWidth", gw / (wide - 1))
+    hex_h = got.get("hexHeight", gh / high)
+    a1 = (got.get("A1CenterX", 0.0), got.get("A1CenterY", hex_h / 2))
+    if not (math.isfinite(hex_w) and math.isfinite(hex_h) and hex_w > 3 and hex_h > 3):
+        raise DataError(f"{source}: BoardMetadata.xml: hex size {hex_w:g}x{hex_h:g} pixels is "
+                        f"implausible; expected positive sizes such as 56.25x64.5")
+    if a1[0] != 0 or abs(a1[1] - hex_h / 2) > 1e-6:
+        raise DataError(f"{source}: hex A1's centre lies at ({a1[0]:g}, {a1[1]:g}); hexwx reads "
+                        f"only boards whose A1 centre is at (0, hexHeight/2 = {hex_h / 2:g})")
+    if abs(hex_w * (wide - 1) - gw) > 1 or abs(hex_h * high - gh) > 1:
+        raise DataError(f"{source}: {wide}x{high} hexes of {hex_w:g}x{hex_h:g} pixels do not fill "
+                        f"the {gw}x{gh} pixel board; expected hexWidth = width / (columns - 1) "
+                        f"and hexHeight = height / rows")
+    shape = BoardShape(wide, high, hex_w, hex_h, gw, gh)
+    return GEOMORPHIC if shape == GEOMORPHIC else shape
 
 
 def _board_image_name(path: Path, names: list[str]) -> str | None:

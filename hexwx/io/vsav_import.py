@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hexwx.errors import DataError, HexwxError
-from hexwx.io.vsav import SavePiece, VaslSave, check_supported, read_save
+from hexwx.io.vsav import MAIN_MAP, SavePiece, VaslSave, check_supported, read_save
 
 
 def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
@@ -30,11 +30,16 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
     from hexwx.io.layout import load_layout
     rows, common = layout_spec(save, whole_boards=ignore_board_extras)
     try:
-        return load_layout(rows, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
-                           ssr=common + tuple(ssr), name=Path(path).name,
-                           persist_elevation=save.persist_elevation)
+        m = load_layout(rows, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
+                        ssr=common + tuple(ssr), name=Path(path).name,
+                        persist_elevation=save.persist_elevation)
     except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
         raise DataError(f"{path}: {exc}") from None
+    if not m.grid.shape.geomorphic and any(p.map == MAIN_MAP for p in save.pieces):
+        # (a save's piece positions are read against geomorphic board sizes: hexwx.io.vsav)
+        raise DataError(f"{path}: boards of {m.grid.shape.describe()} with pieces on them: "
+                        f"hexwx places a save's pieces on geomorphic boards only")
+    return m
 
 
 def board_command_map(cmd: str, *, source: str = "board command", vasl_dir: str | Path | None = None,

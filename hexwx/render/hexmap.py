@@ -26,8 +26,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.pixelgeom import PixelGeometry
 from hexwx.hexmap.transform import transformed
 from hexwx.weather.asl.terrain_changes import weather_changes
-from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
-                                 Hex, split_name)
+from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_WIDTH_PX, Hex, split_name
 from hexwx.errors import UsageError
 from hexwx.validate import bad, one_of
 from hexwx.render.style import (
@@ -423,7 +422,7 @@ def _compose_art(m: HexMap) -> Image.Image:
             raise UsageError(f"--background board: the archive {path} has no board image "
                              f"(use --background terrain)")
         art = _open_art(data, path)
-        board = (BOARD_WIDTH_PX, BOARD_HEIGHT_PX)
+        board = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
         if art.size != board:
             art = art.resize(board, Image.Resampling.LANCZOS)
         pieces = board_pieces(m.overlay_art, i)
@@ -597,17 +596,18 @@ def _cliff_ticks(d: ImageDraw.ImageDraw, m: HexMap, view: View, h: Hex, k: int,
 def draw_board_joins(d: ImageDraw.ImageDraw, m: HexMap, view: View) -> None:
     """Heavy lines where boards meet, and each board's number in its top-left corner."""
     g = m.grid
+    bw, bh = g.shape.width_px, g.shape.height_px
     w = view.px(3)
     for bx in range(1, g.nbx):
-        x = bx * BOARD_WIDTH_PX
+        x = bx * bw
         d.line((*view.c(x, 0), *view.c(x, g.height_px)), fill=BOARD_JOIN, width=w)
     for by in range(1, g.nby):
-        y = by * BOARD_HEIGHT_PX
+        y = by * bh
         d.line((*view.c(0, y), *view.c(g.width_px, y)), fill=BOARD_JOIN, width=w)
     for b in g.boards:
         if not b.label:
             continue
-        x, y = b.bx * BOARD_WIDTH_PX + 8, b.by * BOARD_HEIGHT_PX + 6
+        x, y = b.bx * bw + 8, b.by * bh + 6
         if view.sees(x, y, 0):
             cx, cy = view.c(x, y)
             halo_text(d, (cx, cy), f"board {b.label}", round(15 * view.k), anchor="la")

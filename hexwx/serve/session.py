@@ -192,9 +192,9 @@ class Session:
     def map_json(self) -> dict[str, Any]:
         """The map for the page: size, hex centres, names and levels, the board image and its
         place, the scenario's units and weather, the query options."""
-        from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX
         from hexwx.movement.charts import MOVE_CLASSES
         m = self.map
+        shape = m.grid.shape
         self.base_png()
         x0, y0, w, h = self._base_box
         from hexwx.lineofsight.locations import location_name
@@ -212,7 +212,7 @@ class Session:
             # drawn turned round, as VASL shows a layout of rotated boards (hex centres below
             # are map pixels: the page turns them, the board picture and blocking points)
             "turned": bool(getattr(m, "shown_turned", False)),
-            "hex": {"width": HEX_WIDTH_PX, "side": HEX_SIDE_PX, "height": HEX_HEIGHT_PX},
+            "hex": {"width": shape.hex_width, "side": shape.hex_side, "height": shape.hex_height},
             "image": {"href": "/api/board", "x": x0, "y": y0, "w": w, "h": h},
             "boards": [{"label": b.label, "x": b.bx, "y": b.by} for b in m.grid.boards],
             "hexes": hexes, "unit_classes": list(MOVE_CLASSES), "units": [], "weather": None,
@@ -427,7 +427,6 @@ def _board_art(m: Any) -> bytes:
 
     from PIL import Image
 
-    from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX
     from hexwx.io.vasl import read_board_image
     from hexwx.io.overlays import board_pieces, paint
     canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
@@ -441,8 +440,9 @@ def _board_art(m: Any) -> bytes:
             art = open_image(data, source=str(path), what="board image").convert("RGB")
         except (OSError, ValueError, DataError):
             continue                         # an unreadable image: the board stays blank
-        if art.size != (BOARD_WIDTH_PX, BOARD_HEIGHT_PX):
-            art = art.resize((BOARD_WIDTH_PX, BOARD_HEIGHT_PX), Image.Resampling.LANCZOS)
+        size = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
+        if art.size != size:
+            art = art.resize(size, Image.Resampling.LANCZOS)
         pieces = board_pieces(m.overlay_art, i)
         if pieces:
             art = paint(art, pieces)     # the overlays' art, as the terrain under them

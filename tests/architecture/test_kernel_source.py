@@ -52,6 +52,8 @@ def _c_fields(struct: str) -> list[tuple[str, str]]:
 def _py_kind(t: type) -> str:
     if t is ctypes.c_int64:
         return "i64"
+    if t is ctypes.c_double:
+        return "double"
     if issubclass(t, ctypes.Array):
         return f"{_py_kind(t._type_)}[{t._length_}]"
     if t is ctypes.c_void_p or issubclass(t, ctypes._Pointer):
@@ -67,7 +69,7 @@ def test_ctypes_structs_mirror_the_c_structs(c_name: str, py: type[ctypes.Struct
     mirrored = [(name, _py_kind(t)) for name, t in py._fields_]
     assert [n for n, _ in mirrored] == [n for n, _ in c]
     assert [k for _, k in mirrored] == [k for _, k in c], \
-        "a scalar field of the C struct that is not int64 (i64) would need its own ctypes type"
+        "a scalar field of the C struct that is not int64 (i64) or double needs its own ctypes type"
 
 
 def test_exported_functions_are_the_declared_ones() -> None:

@@ -190,6 +190,19 @@ def test_cached_board_equals_a_fresh_one(cache: Path, monkeypatch: pytest.Monkey
     assert a.to_json() == b.to_json()
 
 
+@pytest.mark.parametrize("name", ["bd1a", "bda"])
+def test_cached_half_and_deluxe_boards_keep_their_hex_grid(cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           name: str) -> None:
+    """A half or Deluxe board read back from the cache has its own hex size, not the
+    geomorphic one (the grid is rebuilt from the header), and answers as the fresh board."""
+    board, meta = archive(name), metadata()
+    fresh, cached = fresh_and_cached(cache, monkeypatch, lambda: load_map(board, vasl_metadata=meta))
+    assert cached.grid.shape == fresh.grid.shape and not cached.grid.shape.geomorphic
+    assert cached.geometry.lookup.shape == fresh.grid.shape
+    assert_same_map(fresh, cached)
+    assert_same_answers(fresh, cached, pairs=40)
+
+
 @pytest.mark.parametrize("text", ["r05/r02/r04", "02,r04"])   # all turned round; one of two
 def test_cached_layout_equals_a_fresh_one(cache: Path, monkeypatch: pytest.MonkeyPatch,
                                           text: str) -> None:

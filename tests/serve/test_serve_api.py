@@ -1,6 +1,7 @@
 """The viewer's JSON API, over real HTTP on 127.0.0.1, against the command line's own answers."""
 from __future__ import annotations
 
+import io
 import json
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -346,6 +347,27 @@ def test_layout_of_boards_serves_turned_art(capsys: pytest.CaptureFixture[str]) 
         assert status == 200 and headers["content-type"] == "image/jpeg"
         _, _, body = get(srv, "/api/los?from=3A1&to=2I4")
         assert body.decode() == cli(capsys, "los", "r03,02", "3A1", "2I4", "--vasl-dir", env, "--json")
+
+
+@pytest.mark.parametrize("board,hex_size,size", [("1a", (56.3125, 64.5), (901, 1290)),
+                                                ("a", (168.7857142857, 194.2), (2363, 971))])
+def test_half_and_deluxe_boards_are_served_at_their_own_hex_size(
+        capsys: pytest.CaptureFixture[str], board: str, hex_size: tuple[float, float],
+        size: tuple[int, int]) -> None:
+    env = os.environ.get("HEXWX_VASL_DIR")
+    if not env:
+        pytest.skip("HEXWX_VASL_DIR is not set: needs VASL board archives")
+    from PIL import Image
+    with running(board, vasl_dir=env) as srv:
+        status, d = get_json(srv, "/api/map")
+        assert status == 200 and (d["hex"]["width"], d["hex"]["height"]) == hex_size
+        assert (d["width"], d["height"]) == size
+        c5 = next(h for h in d["hexes"] if h["name"] == "C5")
+        assert (c5["x"], c5["y"]) == (round(2 * hex_size[0], 2), round(4.5 * hex_size[1], 2))
+        status, _, art = get(srv, "/api/board")
+        assert status == 200 and Image.open(io.BytesIO(art)).size == size   # not resized
+        _, _, body = get(srv, "/api/los?from=A1&to=C5")
+        assert body.decode() == cli(capsys, "los", board, "A1", "C5", "--vasl-dir", env, "--json")
 
 
 def test_vasl_save_units_and_los(capsys: pytest.CaptureFixture[str]) -> None:
