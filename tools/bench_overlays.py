@@ -26,11 +26,12 @@ import sys
 import tempfile
 import time
 
-from hexwx.io import layout as L
-from hexwx.io import load as load_mod
 from hexwx.io import overlays as O
 from hexwx.io.load import load_map
 from hexwx.lineofsight.engine import los
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_layout  # noqa: E402  (tools/bench_layout.py: the same cold start)
 
 #: Groups of (what, layout): the whole boards first, then the same boards overlaid.  The single
 #: board carries the largest overlay of the set (ovr2, a 668 x 645 hill, stream and gully), then
@@ -49,16 +50,10 @@ FIRST_LOS = {"r05/r02/r04": ("2I4", "2B5"), "04": ("I4", "B5")}
 
 
 def _cold(mode: str, cache: str) -> None:
-    for f in (L._raster, L._compose, O._archive, O._image, O._image_size, O._colours,
-              O._board_overlay_rules):
+    """bench_layout's cold start, and the overlay readers' caches forgotten too."""
+    for f in (O._archive, O._image, O._image_size, O._colours, O._board_overlay_rules):
         f.cache_clear()
-    load_mod._CACHE.clear()
-    if mode == "no cache":
-        os.environ["HEXWX_NO_CACHE"] = "1"
-    else:
-        os.environ.pop("HEXWX_NO_CACHE", None)
-    if mode == "first-ever":
-        shutil.rmtree(cache, ignore_errors=True)
+    bench_layout._cold(mode, cache)
 
 
 def time_load(text: str, mode: str, cache: str, first: tuple[str, str]) -> float:
