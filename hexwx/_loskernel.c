@@ -1332,9 +1332,9 @@ static ALWAYS_INLINE int skippable(const Trace *w, i64 p, i64 c, int same, int i
 {
     const KMap *m = w->m;
     const i64 gh = (p >> 16) - 1;
-    if (gh < 0)
-        return 0;   /* a pixel of no hex ends the walk (pixel()): never passed over */
-    if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i &&
+    /* a pixel of no hex (gh < 0) ends the walk (pixel()), so it is never passed over: it fails
+     * every test below (src, tgt >= 0; memo_p is a pixel of a hex) */
+    if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i && gh >= 0 &&
         (inh_col == HX_ZERO || HX(gh, inh_col) == 0))
         return 1;
     if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt))
