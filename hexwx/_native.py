@@ -378,7 +378,7 @@ class Scratch:
     """
 
     __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "fl", "fk", "_addr", "buffers", "query", "query_ref", "answer")
+                 "fl", "fk", "_addr", "buffers", "query", "query_ref", "answer", "prepared")
 
     def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
         self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
@@ -400,6 +400,8 @@ class Scratch:
                             tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk)
         self.query_ref = ctypes.byref(self.query)
         self.answer = np.frombuffer(self.query.out, np.int64)   # a view of query.out
+        #: the prepared map of the last :func:`trace` (its pointer is in ``query.m``)
+        self.prepared: _Prepared | None = None
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -417,15 +419,19 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     kernel runs.  The call passes one struct (the scratch's, see ``struct Query``), so it costs
     little more than the walk.
     """
-    p = _prepared(M, T)
+    p = scratch.prepared            # the map this scratch traced last: no cache look-up
+    if p is None or p.keep[0] is not M or p.keep[1] is not T:
+        p = _prepared(M, T)
+        if scratch.keys <= p.max_range:
+            raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
+                             f"needs {p.max_range + 1}")
+        scratch.prepared = p
+        scratch.query.m = p.pointer
     src, tgt = int(src), int(tgt)
     if not (0 <= src < p.n and 0 <= tgt < p.n):
         raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
-    if scratch.keys <= p.max_range:
-        raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
-                         f"needs {p.max_range + 1}")
     q = scratch.query
-    q.m, q.src, q.tgt, q.sE, q.tE = p.pointer, src, tgt, int(sE), int(tE)
+    q.src, q.tgt, q.sE, q.tE = src, tgt, int(sE), int(tE)
     q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
     clib().hexwx_trace(scratch.query_ref)
     return Traced._make(scratch.answer.tolist())

@@ -144,7 +144,7 @@ class HexMap:
         return derive(self.grid, self.geometry, self.elevation, self.terrain, self.table,
                       self.stairways)
 
-    @property
+    @cached_property
     def thread_capacity(self) -> int:
         """The most pixels one LOS thread on this map can hold (the kernel's scratch length):
         a walk visits at most one pixel per step along both axes, with room to spare."""

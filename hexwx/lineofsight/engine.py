@@ -29,7 +29,7 @@ from hexwx.lineofsight.counter_los import apply as apply_counters
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances, with_counters
 from hexwx.lineofsight.pair_lv import apply_lv, check_query, fog_spec, weathered
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
-from hexwx.lineofsight.results import Hindrance, LosResult, LosTable, ThreadHex, Viewshed
+from hexwx.lineofsight.results import Hindrance, Later, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
 
 #: Reasons that are a rule of the ends or of the DRMs, not a piece of terrain in the way.
@@ -42,6 +42,8 @@ __all__ = ["LV_BLOCK_REASON", "REASONS", "Hindrance", "LosResult", "LosTable", "
 
 
 def _elevation(m: HexMap, h: Hex, level: int, param: str) -> tuple[int, int]:
+    if type(level) is int and level == 0:      # every hex has ground level; never a rooftop
+        return int(m.hexes.base[h]), 0
     level = m.check_level(h, level, param)
     return m.ground_level(h) + level, int(m.is_rooftop(h, level))
 
@@ -120,53 +122,45 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     check_flag(target_winter_camouflage, "target_winter_camouflage")
     if target_positive_tem is not None:
         check_flag(target_positive_tem, "target_positive_tem")
-    m, prep = with_counters(weathered(m, weather), counters)
+    m, prep = with_counters(weathered(m, weather), counters) if counters is not None or \
+        weather is not None else (m, None)
     src, tgt = m.hex(a, "a"), m.hex(b, "b")
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
     R = m.grid.distance(src, tgt)
-    fog = fog_spec(weather)
+    fog = fog_spec(weather) if weather is not None else None
     scratch = _acquire(m)
     try:
-        reason, bx, by, bhex, total, nth, _fog_total = K.trace(
+        reason, bx, by, bhex, _total, nth, _fog_total = K.trace(
             m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1, fog)
-        hv, hh = scratch.hv[:R + 1], scratch.hh[:R + 1]
-        keyed = [(int(hh[k]), int(hv[k])) for k in np.flatnonzero(hv).tolist()]
+        hv = scratch.hv[:R + 1]
+        at = np.flatnonzero(hv)
+        drms = hv[at].tolist()
+        packed = scratch.hh[at].tolist()
         ids = scratch.thread[:nth].tolist()
         keys = scratch.tkeys[:nth].tolist()
         fog_codes = scratch.fk[:R + 1].tolist() if fog is not None else None
     finally:
         _release(scratch)
     name = m.name_of
-    hind: list[Hindrance] = []
-    terrain_total = 0
-    for packed, drm in keyed:
-        hx, code = divmod(packed, 256)
-        hind.append(Hindrance(name(hx), drm, m.table[code].name.lower(), _terrain_rule(m, code)))
-        terrain_total += drm
-    canon = src > tgt
-    # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
-    names = m.grid.names(ids)
-    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k, lo)
-          for nm, gr, k, lo in zip(names, m.hexes.base[ids].tolist(), keys,
-                                   m.lowest_ground[ids].tolist())]
-    if not th or th[0].rs != 0:
-        th.insert(0, ThreadHex(name(src), 0, R, m.ground_level(src), R if canon else 0,
-                               int(m.lowest_ground[src])))
-        names, keys = [th[0].name, *names], [th[0].key, *keys]
+    terrain_total = sum(drms)
     blocked = reason != K.CLEAR
-    text, rule = REASONS[int(reason)]
+    text, rule = REASONS[reason]
+    hind: Later | list[Hindrance] = _later_terrain_hindrances(m, packed, drms)
     if prep is not None and not blocked:
         items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids])
         if items:
-            hind += items
+            hind = [*_terrain_hindrances(m, packed, drms), *items]
             terrain_total += sum(h.drm for h in items)
             if terrain_total >= 6:
                 blocked = True
                 text, rule = REASONS[K.HINDRANCE_SIX]
-    lv_items: list[Hindrance] = []
+    thread: Later | tuple[ThreadHex, ...] = _later_thread(m, src, tgt, R, ids, keys)
+    lv_total = 0
     notes: list[str] = []
     if weather is not None:
+        th, names, keys = _thread(m, src, tgt, R, ids, keys)
+        thread = tuple(th)
         if target_winter_camouflage:
             note, tem = _camouflage(m, weather, tgt, int(to_level), R, target_is_infantry,
                                     target_positive_tem)
@@ -176,23 +170,62 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
             fog.tolist(), names, keys, fog_codes, sE)
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
                        target_winter_camouflage, bool(target_positive_tem), fog_items)
-    lv_total = sum(h.drm for h in lv_items)
+        lv_total = sum(h.drm for h in lv_items)
+        if lv_items:
+            hind = [*(hind.make() if isinstance(hind, Later) else hind), *lv_items]
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
         text, rule = LV_BLOCK_REASON
-    what, ground, top = blocking_terrain(m, int(reason), int(bx), int(by))
+    what, ground, top = blocking_terrain(m, reason, bx, by)
+    traced_block = reason != K.CLEAR
+    from_level, to_level = int(from_level), int(to_level)
     return LosResult(
-        source=name(src), target=name(tgt), source_level=int(from_level), target_level=int(to_level),
+        source=name(src), target=name(tgt), source_level=from_level, target_level=to_level,
         range=R, blocked=blocked, reason=text, rule=rule,
-        blocked_at=(int(bx), int(by)) if reason != K.CLEAR else None,
-        blocking_hex=name(int(bhex)) if reason != K.CLEAR and bhex >= 0 else None,
+        blocked_at=(bx, by) if traced_block else None,
+        blocking_hex=name(bhex) if traced_block and bhex >= 0 else None,
         hindrance=terrain_total, lv=lv_total,
-        hindrances=tuple(hind + lv_items), thread=tuple(th), map=m,
-        source_elevation=sE, target_elevation=tE,
-        source_location=location_name(m, src, int(from_level)),
-        target_location=location_name(m, tgt, int(to_level)),
+        hindrances=hind if isinstance(hind, Later) else tuple(hind),
+        thread=thread, map=m, source_elevation=sE, target_elevation=tE,
+        source_location=Later(lambda: location_name(m, src, from_level)),
+        target_location=Later(lambda: location_name(m, tgt, to_level)),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
+
+
+def _terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> tuple[Hindrance, ...]:
+    """The terrain hindrances the kernel left per range key: ``hex * 256 + terrain code``
+    and the DRM (A6.7)."""
+    out = []
+    for p, drm in zip(packed, drms):
+        hx, code = divmod(p, 256)
+        out.append(Hindrance(m.name_of(hx), drm, m.table[code].name.lower(), _terrain_rule(m, code)))
+    return tuple(out)
+
+
+def _later_terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> Later:
+    return Later(lambda: _terrain_hindrances(m, packed, drms))
+
+
+def _later_thread(m: HexMap, src: int, tgt: int, R: int, ids: list[int], keys: list[int]) -> Later:
+    return Later(lambda: tuple(_thread(m, src, tgt, R, ids, keys)[0]))
+
+
+def _thread(m: HexMap, src: int, tgt: int, R: int, ids: list[int],
+            keys: list[int]) -> tuple[list[ThreadHex], list[str], list[int]]:
+    """The hexes of the thread (the source first), their names and range keys, from the
+    kernel's hexes entered in order and their keys."""
+    canon = src > tgt
+    # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
+    names = m.grid.names(ids)
+    th = [ThreadHex(nm, R - k if canon else k, k if canon else R - k, gr, k, lo)
+          for nm, gr, k, lo in zip(names, m.hexes.base[ids].tolist(), keys,
+                                   m.lowest_ground[ids].tolist())]
+    if not th or th[0].rs != 0:
+        th.insert(0, ThreadHex(m.name_of(src), 0, R, m.ground_level(src), R if canon else 0,
+                               int(m.lowest_ground[src])))
+        names, keys = [th[0].name, *names], [th[0].key, *keys]
+    return th, names, keys
 
 
 def _camouflage(m: HexMap, weather: AslWeather, tgt: int, level: int, R: int, infantry: bool,

@@ -16,7 +16,45 @@ import numpy as np
 from hexwx.frozen import freeze
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hexwx.hexmap.board import HexMap
+
+
+class Later:
+    """A field value of a result made on first read: :func:`hexwx.lineofsight.engine.los`
+    passes one for what most callers never look at (the thread's hexes, the hindrance list,
+    the ends in words), so a query that only asks ``blocked``/``drm`` does not build them."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
+class _OnFirstRead:
+    """A dataclass field whose value may be given as a :class:`Later`: made, then kept, the
+    first time it is read.  Everything else (constructor, equality, ``dataclasses.replace``)
+    sees the plain value."""
+
+    def __init__(self, *default: Any) -> None:
+        self.default = default
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:             # the dataclass asks the class for the field's default
+            if self.default:
+                return self.default[0]
+            raise AttributeError(self.name)
+        value = obj.__dict__[self.name]
+        if type(value) is Later:
+            value = obj.__dict__[self.name] = value.make()
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.name] = value
 
 
 #: The rules of a LOS blocked by a hindrance total of six or more: terrain alone (LOS-SPEC 5),
@@ -86,15 +124,15 @@ class LosResult:
     blocking_hex: str | None
     hindrance: int
     lv: int
-    hindrances: tuple[Hindrance, ...]
-    thread: tuple[ThreadHex, ...] = field(repr=False, default=())
+    hindrances: tuple[Hindrance, ...] = _OnFirstRead()  # type: ignore[assignment]
+    thread: tuple[ThreadHex, ...] = _OnFirstRead(())  # type: ignore[assignment]
     map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
     #: absolute elevation of each end: ground level + level in the hex (hexwx.lineofsight.locations)
     source_elevation: int = 0
     target_elevation: int = 0
     #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
-    source_location: str = ""
-    target_location: str = ""
+    source_location: str = _OnFirstRead("")  # type: ignore[assignment]
+    target_location: str = _OnFirstRead("")  # type: ignore[assignment]
     #: what blocks, at ``blocked_at``: the terrain ("orchard", "hill", "wall"), the ground level
     #: there and the top of the obstacle in levels (ground + its height; None when blocked by
     #: hindrances or a rule of the ends, not by terrain)
@@ -105,6 +143,10 @@ class LosResult:
     notes: tuple[str, ...] = ()
     #: the weather asked about (an AslWeather or None), for drawing its veil
     weather: Any = field(repr=False, compare=False, default=None)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every field made (a :class:`Later` does not pickle)."""
+        return {f: getattr(self, f) for f in self.__dict__}
 
     def __repr__(self) -> str:
         a = self.source_location or self.source

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""A single warm ``los()`` against ``los_pairs(..., threads=1)`` per pair, and two threads of
+single queries against one (issue #22, item 4).
+
+    HEXWX_VASL_DIR=... python tools/bench_single.py                 # bd02, 2000 random pairs
+    HEXWX_VASL_DIR=... python tools/bench_single.py --board bd16 --pairs 5000
+
+Targets: the single query within 5x the batch's per-pair cost; two threads >= 1.2x the
+throughput of one.  Run the pre-change code beside it (PYTHONPATH of its checkout) on an idle
+machine: the VM's speed drifts, so each figure is the best of ``--repeat`` runs.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from hexwx.io.load import load_map
+from hexwx.lineofsight.batch import los_pairs
+from hexwx.lineofsight.engine import los
+
+
+def _best(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--board", default="bd02")
+    ap.add_argument("--pairs", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    vasl = os.environ.get("HEXWX_VASL_DIR")
+    if not vasl:
+        print("set HEXWX_VASL_DIR to the VASL data folder (boards/, SharedBoardMetadata.xml)")
+        return 2
+    m = load_map(Path(vasl) / "boards" / args.board,
+                 vasl_metadata=Path(vasl) / "SharedBoardMetadata.xml")
+    rng = np.random.default_rng(7)
+    pairs = rng.integers(0, len(m), size=(args.pairs, 2)).tolist()
+    src = np.array([a for a, _ in pairs], np.int64)
+    tgt = np.array([b for _, b in pairs], np.int64)
+
+    def singles(chunk: list[list[int]]) -> None:
+        for a, b in chunk:
+            los(m, a, b)
+
+    singles(pairs[:50])
+    los_pairs(m, src, tgt, threads=1)
+    one = _best(lambda: singles(pairs), args.repeat) / len(pairs)
+    batch = _best(lambda: los_pairs(m, src, tgt, threads=1), args.repeat) / len(pairs)
+    half = len(pairs) // 2
+    with ThreadPoolExecutor(2) as pool:
+        def two() -> None:
+            for f in [pool.submit(singles, pairs[:half]), pool.submit(singles, pairs[half:])]:
+                f.result()
+        two()
+        both = _best(two, args.repeat) / len(pairs)
+    print(f"{args.board}, {len(pairs)} random pairs: single los() {one * 1e6:.1f} us, "
+          f"los_pairs(threads=1) {batch * 1e6:.2f} us a pair: {one / batch:.1f}x (target <= 5x); "
+          f"two threads {1 / both:.0f} queries/s vs one {1 / one:.0f}: {one / both:.2f}x "
+          f"(target >= 1.2x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
