@@ -9,7 +9,7 @@ makes them; nothing here computes LOS.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -32,18 +32,27 @@ class Later:
         self.make = make
 
 
-class _OnFirstRead:
+_V = TypeVar("_V")
+
+
+class _OnFirstRead(Generic[_V]):
     """A dataclass field whose value may be given as a :class:`Later`: made, then kept, the
     first time it is read.  Everything else (constructor, equality, ``dataclasses.replace``)
     sees the plain value."""
 
-    def __init__(self, *default: Any) -> None:
+    def __init__(self, *default: _V) -> None:
         self.default = default
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _V: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _V: ...
+
+    def __get__(self, obj: Any, owner: type | None = None) -> _V:
         if obj is None:             # the dataclass asks the class for the field's default
             if self.default:
                 return self.default[0]
@@ -51,9 +60,9 @@ class _OnFirstRead:
         value = obj.__dict__[self.name]
         if type(value) is Later:
             value = obj.__dict__[self.name] = value.make()
-        return value
+        return value  # type: ignore[no-any-return]
 
-    def __set__(self, obj: Any, value: Any) -> None:
+    def __set__(self, obj: Any, value: _V | Later) -> None:
         obj.__dict__[self.name] = value
 
 
@@ -124,15 +133,15 @@ class LosResult:
     blocking_hex: str | None
     hindrance: int
     lv: int
-    hindrances: tuple[Hindrance, ...] = _OnFirstRead()  # type: ignore[assignment]
-    thread: tuple[ThreadHex, ...] = _OnFirstRead(())  # type: ignore[assignment]
+    hindrances: _OnFirstRead[tuple[Hindrance, ...]] = _OnFirstRead()
+    thread: _OnFirstRead[tuple[ThreadHex, ...]] = _OnFirstRead(())
     map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
     #: absolute elevation of each end: ground level + level in the hex (hexwx.lineofsight.locations)
     source_elevation: int = 0
     target_elevation: int = 0
     #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
-    source_location: str = _OnFirstRead("")  # type: ignore[assignment]
-    target_location: str = _OnFirstRead("")  # type: ignore[assignment]
+    source_location: _OnFirstRead[str] = _OnFirstRead("")
+    target_location: _OnFirstRead[str] = _OnFirstRead("")
     #: what blocks, at ``blocked_at``: the terrain ("orchard", "hill", "wall"), the ground level
     #: there and the top of the obstacle in levels (ground + its height; None when blocked by
     #: hindrances or a rule of the ends, not by terrain)
