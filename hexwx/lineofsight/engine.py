@@ -14,7 +14,7 @@ Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -128,25 +128,23 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
     R = m.grid.distance(src, tgt)
-    fog = fog_spec(weather) if weather is not None else None
-    scratch = _acquire(m)
-    try:
-        reason, bx, by, bhex, _total, nth, _fog_total = K.trace(
-            m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1, fog)
-        hv = scratch.hv[:R + 1]
-        at = np.flatnonzero(hv)
-        drms = hv[at].tolist()
-        packed = scratch.hh[at].tolist()
-        ids = scratch.thread[:nth].tolist()
-        keys = scratch.tkeys[:nth].tolist()
-        fog_codes = scratch.fk[:R + 1].tolist() if fog is not None else None
-    finally:
-        _release(scratch)
+    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof)
+    hind: Later | list[Hindrance]
+    thread: Later | tuple[ThreadHex, ...]
+    if weather is None and prep is None:
+        # the verdict and total only; the thread and hindrance list are traced again when read
+        reason, bx, by, bhex, terrain_total = _verdict(m, ends)
+        walk = _Walk(m, ends, R)
+        hind, thread = walk.later_hindrances(), walk.later_thread()
+    else:
+        fog = fog_spec(weather) if weather is not None else None
+        (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
+            _record(m, ends, R, fog)
+        hind = _later_terrain_hindrances(m, packed, drms)
+        thread = _later_thread(m, ends, R, ids, keys)
     name = m.name_of
-    terrain_total = sum(drms)
     blocked = reason != K.CLEAR
     text, rule = REASONS[reason]
-    hind: Later | list[Hindrance] = _later_terrain_hindrances(m, packed, drms)
     if prep is not None and not blocked:
         items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids])
         if items:
@@ -155,11 +153,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
             if terrain_total >= 6:
                 blocked = True
                 text, rule = REASONS[K.HINDRANCE_SIX]
-    thread: Later | tuple[ThreadHex, ...] = _later_thread(m, src, tgt, R, ids, keys)
     lv_total = 0
     notes: list[str] = []
     if weather is not None:
-        th, names, keys = _thread(m, src, tgt, R, ids, keys)
+        th, names, keys = _thread(m, ends, R, ids, keys)
         thread = tuple(th)
         if target_winter_camouflage:
             note, tem = _camouflage(m, weather, tgt, int(to_level), R, target_is_infantry,
@@ -193,6 +190,70 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         weather=weather)
 
 
+class _Ends(NamedTuple):
+    """The two ends of one trace: hex ids, elevations, whether each is a rooftop."""
+
+    src: int
+    tgt: int
+    sE: int
+    tE: int
+    s_roof: int
+    t_roof: int
+
+
+def _verdict(m: HexMap, e: _Ends) -> tuple[int, int, int, int, int]:
+    """(reason, blocking pixel x and y, blocking hex, terrain hindrance total) of one trace
+    without recording its thread: the cheapest kernel call."""
+    scratch = _acquire(m)
+    try:
+        t = K.trace(m.kernel_map, m.kernel_terrain, *e, scratch, 0)
+    finally:
+        _release(scratch)
+    return t[:5]
+
+
+def _record(m: HexMap, e: _Ends, R: int, fog: np.ndarray | None) -> tuple[
+        tuple[int, int, int, int, int], list[int], list[int], list[int], list[int], list[int] | None]:
+    """One trace with its record: the verdict (as :func:`_verdict`), the terrain hindrances per
+    range key (``hex * 256 + terrain code``, DRM), the hexes of the thread in order and their
+    range keys, and (with ``fog``) each key's fog code."""
+    scratch = _acquire(m)
+    try:
+        t = K.trace(m.kernel_map, m.kernel_terrain, *e, scratch, 1, fog)
+        hv = scratch.hv[:R + 1]
+        at = np.flatnonzero(hv)
+        drms = hv[at].tolist()
+        packed = scratch.hh[at].tolist()
+        ids = scratch.thread[:t.n_thread].tolist()
+        keys = scratch.tkeys[:t.n_thread].tolist()
+        fog_codes = scratch.fk[:R + 1].tolist() if fog is not None else None
+    finally:
+        _release(scratch)
+    return t[:5], packed, drms, ids, keys, fog_codes
+
+
+class _Walk:
+    """The record of a clear-weather trace, made (by tracing again) when a result's thread or
+    hindrance list is first read: most queries only ask the verdict and the DRM."""
+
+    __slots__ = ("m", "ends", "R", "_rec")
+
+    def __init__(self, m: HexMap, ends: _Ends, R: int) -> None:
+        self.m, self.ends, self.R = m, ends, R
+        self._rec: tuple[Any, ...] | None = None
+
+    def _record(self) -> tuple[Any, ...]:
+        if self._rec is None:
+            self._rec = _record(self.m, self.ends, self.R, None)
+        return self._rec
+
+    def later_hindrances(self) -> Later:
+        return Later(lambda: _terrain_hindrances(self.m, *self._record()[1:3]))
+
+    def later_thread(self) -> Later:
+        return Later(lambda: tuple(_thread(self.m, self.ends, self.R, *self._record()[3:5])[0]))
+
+
 def _terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> tuple[Hindrance, ...]:
     """The terrain hindrances the kernel left per range key: ``hex * 256 + terrain code``
     and the DRM (A6.7)."""
@@ -207,14 +268,15 @@ def _later_terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> 
     return Later(lambda: _terrain_hindrances(m, packed, drms))
 
 
-def _later_thread(m: HexMap, src: int, tgt: int, R: int, ids: list[int], keys: list[int]) -> Later:
-    return Later(lambda: tuple(_thread(m, src, tgt, R, ids, keys)[0]))
+def _later_thread(m: HexMap, ends: _Ends, R: int, ids: list[int], keys: list[int]) -> Later:
+    return Later(lambda: tuple(_thread(m, ends, R, ids, keys)[0]))
 
 
-def _thread(m: HexMap, src: int, tgt: int, R: int, ids: list[int],
+def _thread(m: HexMap, ends: _Ends, R: int, ids: list[int],
             keys: list[int]) -> tuple[list[ThreadHex], list[str], list[int]]:
     """The hexes of the thread (the source first), their names and range keys, from the
     kernel's hexes entered in order and their keys."""
+    src, tgt = ends.src, ends.tgt
     canon = src > tgt
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
     names = m.grid.names(ids)
