@@ -184,8 +184,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrance=terrain_total, lv=lv_total,
         hindrances=hind if isinstance(hind, Later) else tuple(hind),
         thread=thread, map=m, source_elevation=sE, target_elevation=tE,
-        source_location=Later(lambda: location_name(m, src, from_level)),
-        target_location=Later(lambda: location_name(m, tgt, to_level)),
+        source_location=location_name(m, src, from_level),
+        target_location=location_name(m, tgt, to_level),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
 

@@ -3,8 +3,9 @@
 :class:`LosResult` (one LOS: verdict, reason, rule, every hindrance with its hex, DRM and rule),
 :class:`Viewshed` (one location to every hex), :class:`LosTable` (many pairs at once),
 :class:`Hindrance` (one terrain or LV DRM) and :class:`ThreadHex` (one hex a LOS passes).
-Arrays in them are read-only; their reprs fit on a line.  :mod:`hexwx.lineofsight.engine`
-makes them; nothing here computes LOS.
+Arrays in them are read-only; their reprs fit on a line.  A LosResult asked without weather
+or counters makes its thread and hindrance list on first read (:class:`Later`).
+:mod:`hexwx.lineofsight.engine` makes them; nothing here computes LOS.
 """
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
 
 class Later:
     """A field value of a result made on first read: :func:`hexwx.lineofsight.engine.los`
-    passes one for what most callers never look at (the thread's hexes, the hindrance list,
-    the ends in words), so a query that only asks ``blocked``/``drm`` does not build them."""
+    passes one for what most callers never look at (the thread's hexes, the hindrance list),
+    so a query that only asks ``blocked``/``drm`` does not build them."""
 
     __slots__ = ("make",)
 
@@ -140,8 +141,8 @@ class LosResult:
     source_elevation: int = 0
     target_elevation: int = 0
     #: each end as players name it: "J4 (hill level 3)", "D4 level 2 (stone building)", "D4 rooftop"
-    source_location: _OnFirstRead[str] = _OnFirstRead("")
-    target_location: _OnFirstRead[str] = _OnFirstRead("")
+    source_location: str = ""
+    target_location: str = ""
     #: what blocks, at ``blocked_at``: the terrain ("orchard", "hill", "wall"), the ground level
     #: there and the top of the obstacle in levels (ground + its height; None when blocked by
     #: hindrances or a rule of the ends, not by terrain)
@@ -152,10 +153,6 @@ class LosResult:
     notes: tuple[str, ...] = ()
     #: the weather asked about (an AslWeather or None), for drawing its veil
     weather: Any = field(repr=False, compare=False, default=None)
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Every field made (a :class:`Later` does not pickle)."""
-        return {f: getattr(self, f) for f in self.__dict__}
 
     def __repr__(self) -> str:
         a = self.source_location or self.source
