@@ -59,4 +59,4 @@ def test_fields_given_as_values_stay_values():
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.thread = ()  # type: ignore[misc]
     with pytest.raises(TypeError, match="hindrances"):
-        LosResult("C5", "G5", 0, 0, 4, True, "woods", "B13", (1, 1), "E5", 0, 0)  # type: ignore[call-arg]
+        LosResult("C5", "G5", 0, 0, 4, True, "woods", "B13", (1, 1), "E5", 0, 0)
