@@ -173,7 +173,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
         text, rule = LV_BLOCK_REASON
-    what, ground, top = blocking_terrain(m, reason, bx, by)
+    what, ground, top = _later_blocking(m, reason, bx, by)
     traced_block = reason != K.CLEAR
     from_level, to_level = int(from_level), int(to_level)
     return LosResult(
@@ -262,6 +262,19 @@ def _terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> tuple[
         hx, code = divmod(p, 256)
         out.append(Hindrance(m.name_of(hx), drm, m.table[code].name.lower(), _terrain_rule(m, code)))
     return tuple(out)
+
+
+def _later_blocking(m: HexMap, reason: int, x: int, y: int) -> tuple[Later | None, ...]:
+    """:func:`blocking_terrain`'s three answers, made together when one is first read."""
+    if reason in _NO_BLOCKING_TERRAIN:
+        return None, None, None
+    made: list[tuple[str | None, int | None, float | None]] = []
+
+    def part(i: int) -> Any:
+        if not made:
+            made.append(blocking_terrain(m, reason, x, y))
+        return made[0][i]
+    return Later(lambda: part(0)), Later(lambda: part(1)), Later(lambda: part(2))
 
 
 def _later_terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> Later:

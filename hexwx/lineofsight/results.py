@@ -4,7 +4,7 @@
 :class:`Viewshed` (one location to every hex), :class:`LosTable` (many pairs at once),
 :class:`Hindrance` (one terrain or LV DRM) and :class:`ThreadHex` (one hex a LOS passes).
 Arrays in them are read-only; their reprs fit on a line.  A LosResult asked without weather
-or counters makes its thread and hindrance list on first read (:class:`Later`).
+or counters makes its thread, hindrance list and blocking terrain on first read (:class:`Later`).
 :mod:`hexwx.lineofsight.engine` makes them; nothing here computes LOS.
 """
 from __future__ import annotations
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 class Later:
     """A field value of a result made on first read: :func:`hexwx.lineofsight.engine.los`
-    passes one for what most callers never look at (the thread's hexes, the hindrance list),
-    so a query that only asks ``blocked``/``drm`` does not build them."""
+    passes one for what most callers never look at (the thread's hexes, the hindrance list,
+    what blocks in words), so a query that only asks ``blocked``/``drm`` does not build them."""
 
     __slots__ = ("make",)
 
@@ -146,9 +146,9 @@ class LosResult:
     #: what blocks, at ``blocked_at``: the terrain ("orchard", "hill", "wall"), the ground level
     #: there and the top of the obstacle in levels (ground + its height; None when blocked by
     #: hindrances or a rule of the ends, not by terrain)
-    blocking_terrain: str | None = None
-    blocking_ground: int | None = None
-    blocking_top: float | None = None
+    blocking_terrain: _OnFirstRead[str | None] = _OnFirstRead(None)
+    blocking_ground: _OnFirstRead[int | None] = _OnFirstRead(None)
+    blocking_top: _OnFirstRead[float | None] = _OnFirstRead(None)
     #: facts that explain the answer beyond its DRMs (why winter camouflage did or did not count)
     notes: tuple[str, ...] = ()
     #: the weather asked about (an AslWeather or None), for drawing its veil
