@@ -37,15 +37,17 @@ _V = TypeVar("_V")
 
 
 class _OnFirstRead(Generic[_V]):
-    """A dataclass field whose value may be given as a :class:`Later`: made, then kept, the
-    first time it is read.  Everything else (constructor, equality, ``dataclasses.replace``)
-    sees the plain value."""
+    """A dataclass field whose value may be given as a :class:`Later`, made and kept the first
+    time the field is read (as :func:`functools.cached_property` keeps its value: in the
+    instance's ``__dict__``, so later reads are plain).  ``LosResult.__post_init__`` sets a
+    given :class:`Later` aside; everything else (equality, hash, ``dataclasses.replace``) reads
+    the made value."""
 
     def __init__(self, *default: _V) -> None:
         self.default = default
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+        self.name, self.aside = name, f"_later_{name}"   # where LosResult sets a Later aside
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> _V: ...
@@ -58,13 +60,11 @@ class _OnFirstRead(Generic[_V]):
             if self.default:
                 return self.default[0]
             raise AttributeError(self.name)
-        value = obj.__dict__[self.name]
-        if type(value) is Later:
-            value = obj.__dict__[self.name] = value.make()
-        return value  # type: ignore[no-any-return]
+        made = obj.__dict__.setdefault(self.name, obj.__dict__[self.aside].make())
+        return made  # type: ignore[no-any-return]
 
-    def __set__(self, obj: Any, value: _V | Later) -> None:
-        obj.__dict__[self.name] = value
+    if TYPE_CHECKING:           # (no __set__ at run time: a made value is then read plainly)
+        def __set__(self, obj: Any, value: _V | Later) -> None: ...
 
 
 #: The rules of a LOS blocked by a hindrance total of six or more: terrain alone (LOS-SPEC 5),
@@ -153,6 +153,12 @@ class LosResult:
     notes: tuple[str, ...] = ()
     #: the weather asked about (an AslWeather or None), for drawing its veil
     weather: Any = field(repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        d = self.__dict__
+        for name in _LATER_FIELDS:     # a Later given is set aside, made on first read
+            if type(d[name]) is Later:
+                d[f"_later_{name}"] = d.pop(name)
 
     def __repr__(self) -> str:
         a = self.source_location or self.source
@@ -260,6 +266,10 @@ class LosResult:
             lines += [f"  {h.explain()}" for h in self.hindrances]
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+#: The fields of a LosResult that may be given as a :class:`Later`.
+_LATER_FIELDS = tuple(k for k, v in vars(LosResult).items() if isinstance(v, _OnFirstRead))
 
 
 def _height_words(r: LosResult) -> str:
