@@ -58,9 +58,13 @@ def main() -> int:
         for a, b in chunk:
             los(m, a, b)
 
+    def read_all(r) -> None:     # what a caller that shows the whole answer reads
+        r.thread, r.hindrances, r.blocking_top
+
     singles(pairs[:50])
     los_pairs(m, src, tgt, threads=1)
     one = _median(lambda: singles(pairs), args.repeat) / len(pairs)
+    full = _median(lambda: [read_all(los(m, a, b)) for a, b in pairs], args.repeat) / len(pairs)
     batch = _median(lambda: los_pairs(m, src, tgt, threads=1), args.repeat) / len(pairs)
     half = len(pairs) // 2
     wall = time.perf_counter
@@ -75,6 +79,7 @@ def main() -> int:
         ratios = [_median(alone, 1, wall) / _median(two, 1, wall) for _ in range(args.repeat)]
     print(f"{args.board}, {len(pairs)} random pairs, CPU time: single los() {one * 1e6:.1f} us, "
           f"los_pairs(threads=1) {batch * 1e6:.2f} us a pair: {one / batch:.1f}x (target <= 5x); "
+          f"read in full {full * 1e6:.1f} us; "
           f"two threads against one, wall: {statistics.median(ratios):.2f}x "
           f"(rounds {min(ratios):.2f}-{max(ratios):.2f}; target >= 1.2x)")
     return 0
