@@ -20,9 +20,10 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import Hex
+from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
 from hexwx.errors import UsageError
 from hexwx.validate import check_flag, whole
+from hexwx.lineofsight.bypass import bypass_map, bypass_point, check_hexside
 from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import apply as apply_counters
@@ -100,7 +101,8 @@ def blocking_terrain(m: HexMap, reason: int, x: int, y: int) -> tuple[str | None
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
         weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False,
-        target_positive_tem: bool | None = None, counters: Any = None) -> LosResult:
+        target_positive_tem: bool | None = None, counters: Any = None,
+        from_hexside: int | None = None, to_hexside: int | None = None) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
     ``weather`` is an :class:`~hexwx.weather.asl.state.AslWeather` (or None for Clear); its LV
@@ -112,7 +114,9 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     ``counters``: the :class:`~hexwx.lineofsight.counters.Counters` on the map (or a list of
     them / of ``"NAME@HEX[:LEVEL]"``; None = the bare map): SMOKE, Blazes, vehicles, wrecks and
     OBA are hindrances in ``hindrance`` and ``hindrances``, rubble changes its hex's terrain
-    (:mod:`hexwx.lineofsight.counter_los`).
+    (:mod:`hexwx.lineofsight.counter_los`).  ``from_hexside`` / ``to_hexside`` (0-5): that end
+    is in bypass along that hexside of its hex and its LOS is traced from the hexside's point
+    (D2.3, :mod:`hexwx.lineofsight.bypass`).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
     check_query(m, weather)
@@ -120,16 +124,20 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     check_flag(target_winter_camouflage, "target_winter_camouflage")
     if target_positive_tem is not None:
         check_flag(target_positive_tem, "target_positive_tem")
+    s_side = check_hexside(from_hexside, "from_hexside")
+    t_side = check_hexside(to_hexside, "to_hexside")
     m, prep = with_counters(weathered(m, weather), counters)
     src, tgt = m.hex(a, "a"), m.hex(b, "b")
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
+    ends = _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
     R = m.grid.distance(src, tgt)
     fog = fog_spec(weather)
     scratch = _acquire(m)
     try:
         reason, bx, by, bhex, total, nth, _fog_total = K.trace(
-            m.kernel_map, m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof, scratch, 1, fog)
+            bypass_map(m.kernel_map, ends), m.kernel_terrain, src, tgt, sE, tE, s_roof, t_roof,
+            scratch, 1, fog)
         hv, hh = scratch.hv[:R + 1], scratch.hh[:R + 1]
         keyed = [(int(hh[k]), int(hv[k])) for k in np.flatnonzero(hv).tolist()]
         ids = scratch.thread[:nth].tolist()
@@ -157,7 +165,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     blocked = reason != K.CLEAR
     text, rule = REASONS[int(reason)]
     if prep is not None and not blocked:
-        items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids])
+        items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids],
+                                   points=_points(m, src, s_side, tgt, t_side) if ends else None)
         if items:
             hind += items
             terrain_total += sum(h.drm for h in items)
@@ -189,10 +198,41 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrance=terrain_total, lv=lv_total,
         hindrances=tuple(hind + lv_items), thread=tuple(th), map=m,
         source_elevation=sE, target_elevation=tE,
-        source_location=location_name(m, src, int(from_level)),
-        target_location=location_name(m, tgt, int(to_level)),
+        source_location=_in_bypass(location_name(m, src, int(from_level)), s_side),
+        target_location=_in_bypass(location_name(m, tgt, int(to_level)), t_side),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
+
+
+def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[int, int], ...]:
+    """The (hex, hexside) of the ends in bypass; UsageError naming the parameter when that
+    hexside is off the map (a unit cannot bypass along the map's edge there)."""
+    out = []
+    on_map = m.kernel_map[4][:, :, 0]
+    for h, side, param in ends:
+        if side is None:
+            continue
+        if not on_map[h, side]:
+            raise UsageError(f"{param}: hexside {side} of {m.name_of(h)} is off the map")
+        out.append((h, side))
+    return tuple(out)
+
+
+def _in_bypass(location: str, side: int | None) -> str:
+    """A Location's words, with the bypassed hexside when the end is in bypass."""
+    return location if side is None else f"{location} in bypass {HEXSIDE_NAMES[side]}"
+
+
+def _points(m: HexMap, src: int, s_side: int | None, tgt: int, t_side: int | None
+            ) -> tuple[float, float, float, float]:
+    """The two ends' LOS points (x0, y0, x1, y1): a hexside's point in bypass, else the centre."""
+    g = m.grid
+    def one(h: int, side: int | None) -> tuple[float, float]:
+        if side is None:
+            return float(g.centre_x[h]), float(g.centre_y[h])
+        x, y = bypass_point(m.kernel_map, h, side)
+        return float(x), float(y)
+    return (*one(src, s_side), *one(tgt, t_side))
 
 
 def _camouflage(m: HexMap, weather: AslWeather, tgt: int, level: int, R: int, infantry: bool,
