@@ -32,6 +32,7 @@ FLAGS: dict[str, str] = {
     "all_locations": "--all-locations", "a": "FROM", "b": "TO", "start": "FROM", "goal": "TO",
     "viewer": "FROM", "target": "TO", "los": "--los", "reach": "--reach",
     "reach_from": "--reach", "viewshed_from": "--from", "counters": "--counter",
+    "from_hexside": "--from-hexside", "to_hexside": "--to-hexside",
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from hexwx.errors import UsageError
+from hexwx.validate import whole
 
 #: The kernel's per-hex columns of the LOS point (hexwx._native.HX_COLUMNS "los_x", "los_y").
 _LOS_X, _LOS_Y = 0, 1
@@ -30,10 +30,8 @@ def check_hexside(side: Any, param: str) -> int | None:
     """``side`` as a hexside 0-5 (None: not in bypass); UsageError naming ``param`` else."""
     if side is None:
         return None
-    if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or not 0 <= side <= 5:
-        raise UsageError(f"{param} must be a hexside 0-5 (0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW) "
-                         f"or None, got {side!r}")
-    return int(side)
+    return whole(side, param, 0, 5,
+                 expected="a hexside 0-5 (0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW) or None")
 
 
 def bypass_point(M: tuple[Any, ...], h: int, side: int) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
 from hexwx.errors import UsageError
-from hexwx.validate import check_flag, whole
+from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_map, bypass_point, check_hexside
 from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
@@ -213,7 +213,8 @@ def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[i
         if side is None:
             continue
         if not on_map[h, side]:
-            raise UsageError(f"{param}: hexside {side} of {m.name_of(h)} is off the map")
+            raise bad(param, side, f"a hexside of {m.name_of(h)} on the map (hexside {side} is "
+                                   f"its edge of the map)")
         out.append((h, side))
     return tuple(out)
 

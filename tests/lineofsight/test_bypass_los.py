@@ -66,16 +66,17 @@ def test_counters_are_met_by_the_los_from_the_hexside(bd02) -> None:
 
 def test_bad_hexsides_are_one_line_errors(bd02, capsys) -> None:
     for bad in (6, -1, "NE", True, 1.0):
-        with pytest.raises(UsageError, match=r"from_hexside must be a hexside 0-5"):
+        with pytest.raises(UsageError, match=r"^bad from_hexside .*; expected a hexside 0-5 "):
             hexwx.los(bd02, "V8", "Y8", from_hexside=bad)
-    with pytest.raises(UsageError, match=r"to_hexside: hexside 4 of A5 is off the map"):
+    with pytest.raises(UsageError, match=r"^bad to_hexside 4; expected a hexside of A5 on the map"):
         hexwx.los(bd02, "J5", "A5", to_hexside=4)
     assert main(["los", "bd02", "V8", "Y8", "--from-hexside", "up"]) == 2
     err = capsys.readouterr().err
     assert "--from-hexside: expected a hexside N, NE, SE, S, SW, NW or 0-5, got 'up'" in err
     assert main(["los", "bd02", "A5", "J5", "--from-hexside", "SW"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["hexwx los: error: from_hexside: hexside 4 of A5 is off the map"]
+    assert err == ["hexwx los: error: bad --from-hexside 4; expected a hexside of A5 on the map "
+                   "(hexside 4 is its edge of the map)"]
 
 
 def test_cli_los_from_a_hexside(bd02, capsys) -> None:
@@ -141,3 +142,24 @@ def test_the_bypass_map_moves_one_los_point_and_nothing_else(bd02) -> None:
     cx, cy = float(bd02.grid.centre_x[h]), float(bd02.grid.centre_y[h])
     assert x > cx and y < cy and abs((x - cx) ** 2 + (y - cy) ** 2 - (64.5 / 2) ** 2) < 100   # rounded pixels
     assert all(out[i] is M[i] for i in range(len(M)) if i != 3)
+
+
+def test_cli_los_between_scenario_units_uses_their_bypass(tmp_path, capsys) -> None:
+    from piece_helpers import game_save
+    from hexwx.io.scenario import load_scenario
+    scenario = tmp_path / "game.toml"
+    assert main(["import-vsav", str(game_save(tmp_path)), "-o", str(scenario)]) == 0
+    sc = load_scenario(scenario)
+    capsys.readouterr()
+    assert main(["los", "--scenario", str(scenario), "ru-T-34-M43", "ge-4-6-8-Esq", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["source_location"].endswith("in bypass SE")
+    tank, squad = sc.unit("ru-T-34-M43"), sc.unit("ge-4-6-8-Esq")
+    want = hexwx.los(sc.map, tank.hex, squad.hex, from_hexside=2, to_level=squad.level,
+                     weather=sc.weather, counters=sc.los_counters)
+    assert (got["blocked"], got["range"], got["reason"]) == (want.blocked, want.range, want.reason)
+    # --from-hexside replaces the unit's own hexside
+    assert main(["los", "--scenario", str(scenario), "ru-T-34-M43", "ge-4-6-8-Esq",
+                 "--from-hexside", "N", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["source_location"].endswith("in bypass N")
+    assert sc.los("ru-T-34-M43", "ge-4-6-8-Esq").source_location.endswith("in bypass SE")
