@@ -108,6 +108,7 @@ enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
 #define F_CLIFF (1 << 2)
 #define F_BOCAGE (1 << 5)
 #define F_ORCHARD_OOS (1 << 6)
+#define F_HILLOCK (1 << 7)
 #define F_ROWHOUSE (1 << 9)
 #define F_DENSE_JUNGLE (1 << 13)
 #define F_ROAD_NAME (1 << 14)
@@ -407,6 +408,7 @@ typedef struct {
     int canon;          /* 1: the walk runs from the target (the lower id) */
     int detail;         /* 1: record the thread */
     double Sp, Tp, lo, hi;  /* end heights (rooftops -0.5), their min and max */
+    int both_hillock;   /* both end hexes' centres are Hillock (F6.4, rule_hillock) */
     /* the walk state */
     i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
     i64 roof_nb_s, roof_nb_t;  /* a rooftop end's neighbour across its first exit hexside */
@@ -1057,8 +1059,9 @@ static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
             block(w, BOCAGE, x, y, H);
             return 1;
         }
-    } else if (g == w->sE && g == w->tE) {
-        /* walls and hedges (B9.2) block LOS at their own level */
+    } else if (g == w->sE && g == w->tE && !w->both_hillock) {
+        /* walls and hedges (B9.2) block LOS at their own level, except between two units on
+         * hillocks (F6.4, R10: rule_hillock) */
         block(w, HEXSIDE, x, y, H);
         return 1;
     }
@@ -1132,11 +1135,23 @@ static ALWAYS_INLINE int rule_split(Trace *w, const Pixel *p)
     return 0;
 }
 
+/* R10 hillocks (F6.4; LOS-SPEC 4.6 R10, section 9), the case of both units on hillocks: the
+ * rule applies to terrain whose top is level with both ends, and there LOS between two units
+ * on hillocks is clear -- half-level terrain (other hillocks, grain, brush, walls and hedges)
+ * neither blocks nor hinders.  It supersedes R6 and R3 at that level.  The cases of one unit
+ * on a hillock (counting crossed hillocks, a second wall or rubble hex) are not modelled: R3
+ * and R6 answer them as for any half-level obstacle.  Called by R3 (walls, hedges), R6 and R7
+ * (whose half-level top is then the ends' level). */
+static ALWAYS_INLINE int rule_hillock(const Trace *w, const Pixel *p)
+{
+    return w->both_hillock && p->g + p->h == w->sE && p->g + p->h == w->tE;
+}
+
 /* R6 half-level terrain (A6.2) at the level of both ends (a single rooftop end half a level
- * down). */
+ * down); R10 (rule_hillock) takes it over between two hillocks, as in R7. */
 static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
 {
-    if (p->half == 1 && p->hexs == 0) {
+    if (p->half == 1 && p->hexs == 0 && !rule_hillock(w, p)) {
         double s2 = (double)w->sE, t2 = (double)w->tE;
         if (w->sroof + w->troof == 1) {
             if (w->sroof == 1)
@@ -1161,7 +1176,7 @@ static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
 static ALWAYS_INLINE int rule_higher_than_both(Trace *w, const Pixel *p)
 {
     double top = (double)(p->g + p->h);
-    if (p->half == 1 && p->hexs == 0)
+    if (p->half == 1 && p->hexs == 0 && !rule_hillock(w, p))  /* R10: level between hillocks */
         top += 0.5;
     if (!(split_same_level(w, p) || (p->flags & F_BOCAGE))) {
         if (top > w->Sp && top > w->Tp) {
@@ -1288,7 +1303,8 @@ static ALWAYS_INLINE void rule_blind(Trace *w, const Pixel *p)
 }
 
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
- * (LOS-SPEC 4.6): R1-R3 everywhere, R4-R9 in the hexes between the ends. */
+ * (LOS-SPEC 4.6): R1-R3 everywhere, R4-R9 in the hexes between the ends; R10 (hillocks)
+ * inside R3 and R6. */
 static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
 {
     const KMap *m = w->m;
@@ -1901,6 +1917,8 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->tE = tE;
     w->sroof = s_roof;
     w->troof = t_roof;
+    w->both_hillock = (TA(HX(src, HX_CENTRE), TA_FLAGS) & F_HILLOCK) != 0 &&
+                      (TA(HX(tgt, HX_CENTRE), TA_FLAGS) & F_HILLOCK) != 0;
     w->sx = sx;
     w->sy = sy;
     w->tx = tx;
