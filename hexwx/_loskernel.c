@@ -75,7 +75,7 @@ typedef int64_t i64;
 /* The version of the interface hexwx._native speaks to (structs, exported functions, mirrored
  * constants): it refuses a library whose number differs from its own, such as one left from an
  * older install.  Raise it with every change of a struct, a signature or a mirrored constant. */
-#define HEXWX_KERNEL_ABI 3
+#define HEXWX_KERNEL_ABI 4
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
@@ -353,6 +353,32 @@ HEXWX_API void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *borde
     for (i64 x = 0; x < width; x++)
         for (i64 y = 0; y < height; y++)
             out[x * height + y] = (int32_t)lookup(x, y, border, first, nrows, ncols, hex_w, hex_h);
+}
+
+/* ---- overlay levels (hexwx.io.overlays._fill_along_rows) ----------------------------------- */
+
+/* In place, values int16 [height][width] (image rows): each pixel equal to `none` takes the
+ * value of the nearest pixel to its left on its row that has one, else the nearest to its
+ * right; a row with none keeps `none`.  One pass per row. */
+HEXWX_API void hexwx_fill_rows(int16_t *values, i64 height, i64 width, i64 none)
+{
+    for (i64 y = 0; y < height; y++) {
+        int16_t *row = values + y * width;
+        i64 first = 0;
+        while (first < width && row[first] == none)
+            first++;
+        if (first == width)
+            continue;
+        int16_t last = row[first];
+        for (i64 x = 0; x < first; x++)
+            row[x] = last;
+        for (i64 x = first + 1; x < width; x++) {
+            if (row[x] == none)
+                row[x] = last;
+            else
+                last = row[x];
+        }
+    }
 }
 
 /* ---- hex terrain derivation (LOS-SPEC 2.2 step 6) ------------------------------------------ */
