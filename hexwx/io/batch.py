@@ -122,7 +122,7 @@ def _maps(t: Table, base: Path) -> tuple[tuple[str, str], ...]:
 
 
 def _states(t: Table, month: str | None) -> tuple[WeatherState, ...]:
-    from hexwx.io.scenario import _fixed_weather
+    from hexwx.io.scenario import fixed_weather
     from hexwx.weather.asl import charts as C
     from hexwx.weather.asl.rolls import roll_weather
     tables = t.tables("weather", [])
@@ -155,7 +155,7 @@ def _states(t: Table, month: str | None) -> tuple[WeatherState, ...]:
             states.append(WeatherState(name, None))
         else:
             inner = Table({k: v for k, v in w.data.items() if k != "name"}, source=w.source, path=w.path)
-            states.append(WeatherState(name, _fixed_weather(inner, month)))
+            states.append(WeatherState(name, fixed_weather(inner, month)))
     names = [s.name for s in states]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:

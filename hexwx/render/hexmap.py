@@ -740,7 +740,7 @@ def x_mark(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float], colour: R
 # overlays
 # -------------------------------------------------------------------------------------------
 
-def _is_lv(kind: str) -> bool:
+def is_lv(kind: str) -> bool:
     words = set(re.findall(r"[a-z]+", str(kind).lower()))
     return bool(words & set(LV_KINDS))
 
@@ -817,7 +817,7 @@ def _end_dot(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float]) -> None
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(0, 0, 0), outline=(255, 255, 255), width=view.px(1.5))
 
 
-def _hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, float]]:
+def hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, float]]:
     """Hexes of a hindrance's place (``"F7"``, or ``"E7/F7"`` for a hexside) and its centre."""
     hs = [_hex(m, part, "hindrance") for part in str(where).split("/")]
     pts = [m.grid.centre(h) for h in hs]
@@ -833,8 +833,8 @@ def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View,
     for x in hs:
         if not x.hex:
             continue  # range-based LV (mist, rain, camouflage): in the caption only
-        hexes, (cx, cy) = _hindrance_place(m, x.hex)
-        lv = _is_lv(x.kind)
+        hexes, (cx, cy) = hindrance_place(m, x.hex)
+        lv = is_lv(x.kind)
         colour = OVERLAY["lv" if lv else "hindrance"]
         if len(hexes) == 1:
             ring(d, m, view, hexes[0], colour, 2.5)
@@ -1131,7 +1131,7 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
         overlays += ["exposure"]
     if reach is not None:
         veil_reach(base, m, view, reach)
-        captions.append(_reach_caption(m, reach, reach_src))
+        captions.append(reach_caption(m, reach, reach_src))
         overlays += ["reach"]
     # 2. the fixed line work (grid, hexsides, joins, hex ids), one layer pasted over
     if keep:
@@ -1166,7 +1166,7 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
             markers += draw_los(d, m, view, los)
         image = downsample(canvas, view.size)
     if path is not None:
-        captions.append(_path_caption(path))
+        captions.append(path_caption(path))
         overlays += ["path"]
     if units:
         from hexwx.render.units import units_caption
@@ -1207,7 +1207,7 @@ def _weather_keys(w: AslWeather) -> list[str]:
     return keys
 
 
-def _path_caption(p: MovePath) -> str:
+def path_caption(p: MovePath) -> str:
     if not p.found:
         return f"path: none for {p.unit}: {p.reason}"
     steps = _path_steps(p)
@@ -1222,7 +1222,7 @@ def _path_caption(p: MovePath) -> str:
             f"{measure} (cumulative cost at each hex)")
 
 
-def _reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
+def reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
     n = len(reach_costs(m, r))
     mf = r.mf
     start = f" from {m.grid.name(src)}" if src is not None else ""

@@ -265,8 +265,8 @@ def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
                                       ("firing out of fog", True), ("rain (intensified)", True),
                                       ("falling snow", True), ("winter camouflage", True)])
 def test_lv_kinds_are_whole_words(kind, lv):
-    from hexwx.render.hexmap import _is_lv
-    assert _is_lv(kind) is lv
+    from hexwx.render.hexmap import is_lv
+    assert is_lv(kind) is lv
 
 
 def test_map_options_are_one_typed_value() -> None:
