@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +33,8 @@ import numpy as np
 
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import LAYOUT_BOARDS, note_input
-from hexwx.validate import bad, check_flag, check_text, check_texts, optional_dir, optional_path
+from hexwx.validate import (bad, check_flag, check_text, check_texts, optional_dir, optional_path,
+                            renamed)
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
                                  WHOLE_BOARD, BoardPlacement, Grid)
@@ -235,13 +235,7 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
     accepted with a DeprecationWarning).  UsageError / DataError name the board, overlay or
     rule at fault.
     """
-    if metadata is not None:
-        if vasl_metadata is not None:
-            raise UsageError("give vasl_metadata only (metadata is its former name)",
-                             param="metadata")
-        warnings.warn("load_layout(metadata=...) is now vasl_metadata=...", DeprecationWarning,
-                      stacklevel=2)
-        vasl_metadata = metadata
+    vasl_metadata = renamed(vasl_metadata, metadata, "vasl_metadata", "metadata", "load_layout")
     if not isinstance(rows, (list, tuple)) or not rows or not all(
             isinstance(r, (list, tuple)) and r for r in rows):
         raise bad("rows", rows, 'rows of boards like [["r05"], ["r02"]]')
