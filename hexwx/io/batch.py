@@ -322,7 +322,8 @@ def run_dask(tasks: list[BatchTask], address: str, jobs: int | None = None,
     try:
         from distributed import Client, LocalCluster, as_completed as dask_completed
     except ImportError:
-        raise UsageError("--dask needs Dask distributed: pip install 'hexwx[dask]'") from None
+        raise UsageError(f"address={address!r} needs Dask distributed: pip install 'hexwx[dask]'",
+                         param="address") from None
     cluster = None
     if address == "local":
         from hexwx._native import available_cpus
@@ -336,7 +337,8 @@ def run_dask(tasks: list[BatchTask], address: str, jobs: int | None = None,
         try:
             client = Client(address, timeout=f"{DASK_CONNECT_SECONDS}s")
         except (OSError, TimeoutError) as exc:
-            raise DataError(f"--dask {address}: cannot reach the scheduler: {exc}") from None
+            raise DataError(f"address={address!r}: cannot reach the scheduler: {exc}",
+                            param="address") from None
         per = None
     results: list[TaskResult] = []
     try:

@@ -178,8 +178,9 @@ def metadata_path(metadata: str | Path | None, vasl_dir: str | Path | None = Non
     d = vasl_dir_of(vasl_dir)
     if d is not None and (d / "SharedBoardMetadata.xml").is_file():
         return d / "SharedBoardMetadata.xml"
-    raise UsageError(f"VASL boards need VASL's terrain table: give --vasl-metadata FILE or set "
-                     f"{METADATA_ENV} (or {VASL_DIR_ENV} to a folder holding SharedBoardMetadata.xml)")
+    raise UsageError(f"VASL boards need VASL's terrain table: give vasl_metadata FILE or set "
+                     f"{METADATA_ENV} (or {VASL_DIR_ENV} to a folder holding SharedBoardMetadata.xml)",
+                     param="vasl_metadata")
 
 
 def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
@@ -188,8 +189,8 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
         return Path(spec.path)
     d = vasl_dir_of(vasl_dir)
     if d is None:
-        raise UsageError(f"board {spec.written!r}: no board folder; give --vasl-dir DIR or set "
-                         f"{VASL_DIR_ENV} (archives in DIR or DIR/boards)")
+        raise UsageError(f"board {spec.written!r}: no board folder; give vasl_dir DIR or set "
+                         f"{VASL_DIR_ENV} (archives in DIR or DIR/boards)", param="vasl_dir")
     folder = d / "boards" if (d / "boards").is_dir() else d
     num = spec.number
     names = [f"bd{num}", f"bd{num.zfill(2)}", f"bd{num.lstrip('0') or '0'}", num]

@@ -409,8 +409,9 @@ def _compose_art(m: HexMap) -> Image.Image:
                       and not m.overlay_art):
         # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
-            raise UsageError(f"--background board needs a VASL board archive with its image; "
-                             f"{m.name or m.source!r} has none (use --background terrain)")
+            raise UsageError(f"background='board' needs a VASL board archive with its image; "
+                             f"{m.name or m.source!r} has none (use background='terrain')",
+                             param="background")
         art = _open_art(m.image_bytes, m.source or m.name)
         return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
     from hexwx.io.overlays import board_pieces, paint
@@ -419,8 +420,8 @@ def _compose_art(m: HexMap) -> Image.Image:
     for i, (path, x, y, rotated, clip) in enumerate(placed):
         data = read_board_image(path)
         if not data:
-            raise UsageError(f"--background board: the archive {path} has no board image "
-                             f"(use --background terrain)")
+            raise UsageError(f"background='board': the archive {path} has no board image "
+                             f"(use background='terrain')", param="background")
         art = _open_art(data, path)
         board = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
         if art.size != board:

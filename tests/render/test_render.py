@@ -245,8 +245,11 @@ def test_bad_window_scale_and_background(m):
         render_map(m, scale=0)
     with pytest.raises(UsageError, match="bad background 'photo'"):
         render_map(m, background="photo")
-    with pytest.raises(UsageError, match="--background board needs a VASL board"):
+    with pytest.raises(UsageError, match="background='board' needs a VASL board") as err:
         render_map(m, background="board")
+    from hexwx.cli.app import flag_message      # the command line names its flag, twice
+    shown = flag_message(str(err.value), err.value.param)
+    assert shown.startswith("--background board needs") and "(use --background terrain)" in shown
 
 
 def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
