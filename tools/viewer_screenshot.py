@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Make docs/viewer.png (the viewer on maps/hill_village.toml, a LOS in fog),
 docs/viewer-table.png (a tabletop: a battery's movement this turn, its reach stopped by a
-stream) and, with VASL's data ($HEXWX_VASL_DIR), docs/viewer-layout.png (Hube's Pocket,
-r05/r02/r04, drawn as VASL shows it, a blocked LOS) -- needs Chromium.
+stream) and, with VASL's data ($HEXWX_VASL_DIR), out/viewer-layout.png (Hube's Pocket,
+r05/r02/r04, drawn as VASL shows it, a blocked LOS: VASL's board art, so it is written outside
+docs/ and never committed) -- needs Chromium.
 
     python tools/viewer_screenshot.py [-o docs/viewer.png] [--table-output docs/viewer-table.png]
-                                      [--layout-output docs/viewer-layout.png]
+                                      [--layout-output out/viewer-layout.png]
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", default=str(ROOT / "docs" / "viewer.png"))
     ap.add_argument("--table-output", default=str(ROOT / "docs" / "viewer-table.png"))
-    ap.add_argument("--layout-output", default=str(ROOT / "docs" / "viewer-layout.png"))
+    ap.add_argument("--layout-output", default=str(ROOT / "out" / "viewer-layout.png"))
     a = ap.parse_args()
     exe = find_chromium()
     if exe is None:
@@ -80,6 +81,7 @@ def main() -> None:
                     "document.getElementById('viewport').setAttribute('transform',"
                     "`translate(${v.x},${v.y}) scale(${v.k})`); })()")
             page.mouse("mouseMoved", *page.centre_of('[data-hex="5J2"]'))
+            Path(a.layout_output).parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(Path(a.layout_output))
             print(f"wrote {a.layout_output}")
     finally:
