@@ -157,8 +157,8 @@ def overlay_folder(vasl_dir: str | Path | None) -> Path:
     from hexwx.io.vasl_env import VASL_DIR_ENV, vasl_dir_of
     d = vasl_dir_of(vasl_dir)
     if d is None:
-        raise UsageError(f"overlays need the VASL folder: give --vasl-dir DIR or set "
-                         f"{VASL_DIR_ENV} (overlay archives in DIR/overlays)")
+        raise UsageError(f"overlays need the VASL folder: give vasl_dir DIR or set "
+                         f"{VASL_DIR_ENV} (overlay archives in DIR/overlays)", param="vasl_dir")
     return d / "overlays" if (d / "overlays").is_dir() else d
 
 

@@ -351,7 +351,7 @@ def _load_layout_table(sc: "Scenario") -> HexMap:
         raise DataError(f"{sc.source}: map: {exc}") from None
 
 
-def _fixed_weather(w: Table, month: str | None) -> AslWeather:
+def fixed_weather(w: Table, month: str | None) -> AslWeather:
     w.check_keys(FIXED_WEATHER_KEYS + ("roll",))
     comps: list[str] = []
     base = w.str("base", None)
@@ -434,7 +434,7 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
             raise w.error(None, str(exc)) from None
         rolls = tuple(rl)
     else:
-        weather = _fixed_weather(w, month)
+        weather = fixed_weather(w, month)
     drifts = []
     for d in t.tables("drifts", []):
         d.check_keys(("hex", "hexside"))
