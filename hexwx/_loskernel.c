@@ -75,7 +75,7 @@ typedef int64_t i64;
 /* The version of the interface hexwx._native speaks to (structs, exported functions, mirrored
  * constants): it refuses a library whose number differs from its own, such as one left from an
  * older install.  Raise it with every change of a struct, a signature or a mirrored constant. */
-#define HEXWX_KERNEL_ABI 3
+#define HEXWX_KERNEL_ABI 4
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
@@ -108,6 +108,7 @@ enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
 #define F_CLIFF (1 << 2)
 #define F_BOCAGE (1 << 5)
 #define F_ORCHARD_OOS (1 << 6)
+#define F_HILLOCK (1 << 7)
 #define F_ROWHOUSE (1 << 9)
 #define F_DENSE_JUNGLE (1 << 13)
 #define F_ROAD_NAME (1 << 14)
@@ -354,6 +355,32 @@ HEXWX_API void hexwx_grid_lookup_all(i64 width, i64 height, const int32_t *borde
             out[x * height + y] = (int32_t)lookup(x, y, border, first, nrows, ncols, hex_w, hex_h);
 }
 
+/* ---- overlay levels (hexwx.io.overlays._fill_along_rows) ----------------------------------- */
+
+/* In place, values int16 [height][width] (image rows): each pixel equal to `none` takes the
+ * value of the nearest pixel to its left on its row that has one, else the nearest to its
+ * right; a row with none keeps `none`.  One pass per row. */
+HEXWX_API void hexwx_fill_rows(int16_t *values, i64 height, i64 width, i64 none)
+{
+    for (i64 y = 0; y < height; y++) {
+        int16_t *row = values + y * width;
+        i64 first = 0;
+        while (first < width && row[first] == none)
+            first++;
+        if (first == width)
+            continue;
+        int16_t last = row[first];
+        for (i64 x = 0; x < first; x++)
+            row[x] = last;
+        for (i64 x = first + 1; x < width; x++) {
+            if (row[x] == none)
+                row[x] = last;
+            else
+                last = row[x];
+        }
+    }
+}
+
 /* ---- hex terrain derivation (LOS-SPEC 2.2 step 6) ------------------------------------------ */
 
 /* Inherent terrain filling a hex: the first inherent pixel (column by column inside the
@@ -407,6 +434,7 @@ typedef struct {
     int canon;          /* 1: the walk runs from the target (the lower id) */
     int detail;         /* 1: record the thread */
     double Sp, Tp, lo, hi;  /* end heights (rooftops -0.5), their min and max */
+    int both_hillock;   /* both end hexes' centres are Hillock (F6.4, rule_hillock) */
     /* the walk state */
     i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
     i64 roof_nb_s, roof_nb_t;  /* a rooftop end's neighbour across its first exit hexside */
@@ -1057,8 +1085,9 @@ static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
             block(w, BOCAGE, x, y, H);
             return 1;
         }
-    } else if (g == w->sE && g == w->tE) {
-        /* walls and hedges (B9.2) block LOS at their own level */
+    } else if (g == w->sE && g == w->tE && !w->both_hillock) {
+        /* walls and hedges (B9.2) block LOS at their own level, except between two units on
+         * hillocks (F6.4, R10: rule_hillock) */
         block(w, HEXSIDE, x, y, H);
         return 1;
     }
@@ -1132,11 +1161,23 @@ static ALWAYS_INLINE int rule_split(Trace *w, const Pixel *p)
     return 0;
 }
 
+/* R10 hillocks (F6.4; LOS-SPEC 4.6 R10, section 9), the case of both units on hillocks: the
+ * rule applies to terrain whose top is level with both ends, and there LOS between two units
+ * on hillocks is clear -- half-level terrain (other hillocks, grain, brush, walls and hedges)
+ * neither blocks nor hinders.  It supersedes R6 and R3 at that level.  The cases of one unit
+ * on a hillock (counting crossed hillocks, a second wall or rubble hex) are not modelled: R3
+ * and R6 answer them as for any half-level obstacle.  Called by R3 (walls, hedges), R6 and R7
+ * (whose half-level top is then the ends' level). */
+static ALWAYS_INLINE int rule_hillock(const Trace *w, const Pixel *p)
+{
+    return w->both_hillock && p->g + p->h == w->sE && p->g + p->h == w->tE;
+}
+
 /* R6 half-level terrain (A6.2) at the level of both ends (a single rooftop end half a level
- * down). */
+ * down); R10 (rule_hillock) takes it over between two hillocks, as in R7. */
 static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
 {
-    if (p->half == 1 && p->hexs == 0) {
+    if (p->half == 1 && p->hexs == 0 && !rule_hillock(w, p)) {
         double s2 = (double)w->sE, t2 = (double)w->tE;
         if (w->sroof + w->troof == 1) {
             if (w->sroof == 1)
@@ -1161,7 +1202,7 @@ static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
 static ALWAYS_INLINE int rule_higher_than_both(Trace *w, const Pixel *p)
 {
     double top = (double)(p->g + p->h);
-    if (p->half == 1 && p->hexs == 0)
+    if (p->half == 1 && p->hexs == 0 && !rule_hillock(w, p))  /* R10: level between hillocks */
         top += 0.5;
     if (!(split_same_level(w, p) || (p->flags & F_BOCAGE))) {
         if (top > w->Sp && top > w->Tp) {
@@ -1288,7 +1329,8 @@ static ALWAYS_INLINE void rule_blind(Trace *w, const Pixel *p)
 }
 
 /* Apply the rule chain to pixel (x, y) with terrain t and ground g, attributed to hex H
- * (LOS-SPEC 4.6): R1-R3 everywhere, R4-R9 in the hexes between the ends. */
+ * (LOS-SPEC 4.6): R1-R3 everywhere, R4-R9 in the hexes between the ends; R10 (hillocks)
+ * inside R3 and R6. */
 static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
 {
     const KMap *m = w->m;
@@ -1901,6 +1943,8 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->tE = tE;
     w->sroof = s_roof;
     w->troof = t_roof;
+    w->both_hillock = (TA(HX(src, HX_CENTRE), TA_FLAGS) & F_HILLOCK) != 0 &&
+                      (TA(HX(tgt, HX_CENTRE), TA_FLAGS) & F_HILLOCK) != 0;
     w->sx = sx;
     w->sy = sy;
     w->tx = tx;

@@ -214,7 +214,7 @@ GEOMORPHIC_HEX = (56.25, 64.5)
 
 
 #: The kernel interface this module speaks (``HEXWX_KERNEL_ABI`` in ``hexwx/_loskernel.c``).
-KERNEL_ABI = 3
+KERNEL_ABI = 4
 
 
 def _check_interface(lib: ctypes.CDLL, path: str) -> None:
@@ -267,6 +267,8 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_inherent_pass.argtypes = [_i64, _ptr, _ptr, _i64, _i64, _ptr, _ptr, _ptr, _ptr,
                                             _ptr, _ptr]
         lib.hexwx_inherent_pass.restype = None
+        lib.hexwx_fill_rows.argtypes = [_ptr, _i64, _i64, _i64]
+        lib.hexwx_fill_rows.restype = None
         _LIB = lib
     return _LIB
 
@@ -782,6 +784,18 @@ def grid_lookup_all(W: int, H: int, border: np.ndarray, first: np.ndarray,
     out = np.empty((W, H), np.int32)
     clib().hexwx_grid_lookup_all(W, H, border.ctypes.data, first.ctypes.data, nrows.ctypes.data,
                                  len(first), float(hex_w), float(hex_h), out.ctypes.data)
+    return out
+
+
+def fill_rows(values: np.ndarray, none: int) -> np.ndarray:
+    """A copy of int16 ``values`` [height, width] with each pixel equal to ``none`` given the
+    value of the nearest pixel to its left on its row that has one, else the nearest to its
+    right (``none`` where its row has none): the levels of overlay art drawn without one
+    (:func:`hexwx.io.overlays.overlay_terrain`)."""
+    if values.ndim != 2:
+        raise ValueError(f"fill_rows needs a 2-d array, not shape {values.shape}")
+    out = np.array(values, np.int16, order="C")
+    clib().hexwx_fill_rows(out.ctypes.data, out.shape[0], out.shape[1], int(none))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import operator
 import os
+import warnings
 from pathlib import Path
 from typing import Iterable, TypeGuard, TypeVar
 
@@ -23,6 +24,17 @@ def bad(param: str, value: object, expected: str) -> UsageError:
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return UsageError(f"bad {param} {shown}; expected {expected}", param=param)
+
+
+def renamed(value: T, old_value: T | None, param: str, old: str, where: str) -> T:
+    """The value of keyword ``param`` whose former name ``old`` is still accepted, with a
+    :class:`DeprecationWarning` naming ``where`` (the function); both at once is refused."""
+    if old_value is None:
+        return value
+    if value is not None:
+        raise UsageError(f"give {param} only ({old} is its former name)", param=old)
+    warnings.warn(f"{where}({old}=...) is now {param}=...", DeprecationWarning, stacklevel=3)
+    return old_value
 
 
 def is_whole(value: object, lo: int | None = None, hi: int | None = None) -> TypeGuard[int]:

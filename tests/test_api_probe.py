@@ -106,7 +106,7 @@ BAD: list[tuple[str, str, Any]] = [
     ("run_weather", "state", "clear"), ("run_weather", "dice", None),
     ("run_weather", "turns", 0), ("run_weather", "turns", 1.5),
     ("Dice", "seed", "x"), ("Dice", "seed", True),
-    ("can_see", "table", "t"), ("can_see", "viewer_id", 5), ("can_see", "target_id", "nobody"),
+    ("can_see", "table", "t"), ("can_see", "viewer", 5), ("can_see", "target", "nobody"),
     ("can_see", "rules", "chess"), ("can_see", "visibility_cm", -1),
     ("can_see", "visibility_cm", "far"),
     ("Scenario.los", "viewer", 5), ("Scenario.los", "target", "nobody"),

@@ -32,12 +32,20 @@ FLAGS: dict[str, str] = {
     "all_locations": "--all-locations", "a": "FROM", "b": "TO", "start": "FROM", "goal": "TO",
     "viewer": "FROM", "target": "TO", "los": "--los", "reach": "--reach",
     "reach_from": "--reach", "viewshed_from": "--from", "counters": "--counter",
+    "from_hexside": "--from-hexside", "to_hexside": "--to-hexside",
+    "no_counters": "--no-counters", "background": "--background", "address": "--dask",
+    "ignore_board_extras": "--ignore-board-extras",
 }
 
 
 def flag_message(message: str, param: str | None) -> str:
-    """``message`` with the parameters it names replaced by their command-line flags: the
+    """``message`` with the parameters it names replaced by their command-line flags: any
+    parameter written with a value as Python spells it (``background='terrain'`` is
+    ``--background terrain``, ``ignore_board_extras=True`` is ``--ignore-board-extras``), the
     error's own ``param``, and any other parameter whose name has an underscore."""
+    for name, flag in FLAGS.items():
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}=True\b", flag, message)
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}=(['\"])(.*?)\1", rf"{flag} \2", message)
     for name, flag in FLAGS.items():
         if name == param or "_" in name:
             message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag, message,

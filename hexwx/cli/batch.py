@@ -34,7 +34,7 @@ already there.  See docs/performance.md for throughput and sizing.
 
 
 def register(subparsers: Any) -> None:
-    from hexwx.cli.hex import add_threads_option
+    from hexwx.cli.hex import add_threads_option, positive_int
     p = subparsers.add_parser(
         "batch",
         # (raw text, for the spec's layout in the epilog: the lines are broken here)
@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("spec", metavar="SPEC", help="batch spec (.toml)")
     p.add_argument("-o", "--output", metavar="DIR", required=True, help="directory for the tables")
-    p.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
+    p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                    help="parallel tasks (default: the CPUs this process may use)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on Dask distributed: a scheduler address, or 'local' for a "
@@ -53,11 +53,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     add_threads_option(p)
     p.set_defaults(func=run)
-
-
-def _jobs(text: str) -> int:
-    from hexwx.cli.hex import _positive
-    return _positive(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -105,11 +105,11 @@ def map_or_scenario(args: argparse.Namespace, map_arg: str | None) -> tuple[Any,
 
 
 def add_threads_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--threads", type=_positive, default=None, metavar="N",
+    p.add_argument("--threads", type=positive_int, default=None, metavar="N",
                    help="kernel threads (default: the CPUs this process may use, by its affinity)")
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         v = int(text)
     except ValueError:

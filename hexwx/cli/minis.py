@@ -15,7 +15,7 @@ from hexwx.tabletop.terrain_gen import (CHOOSABLE, FOOTPRINTS, TABLE_DEPTH_CM, T
                                generate_terrain)
 from hexwx.weather.minis.registry import RULE_NAMES, RULE_SETS
 from hexwx.weather.minis.common import (TurnReport, exact_distribution, frequencies,
-                                 initial_probabilities, model, run_weather)
+                                 initial_probabilities, model, run_minis_weather)
 
 MAX_GAMES = 5_000_000
 
@@ -153,7 +153,7 @@ def run_weather_command(args: argparse.Namespace) -> int:
     if args.stats is not None:
         return _stats(args, seed, options)
     dice = Dice(seed=seed)
-    reports = run_weather(args.rules, args.turns, dice=dice, **options)
+    reports = run_minis_weather(args.rules, args.turns, dice=dice, **options)
     if args.json:
         print(json.dumps({"rules": args.rules, "seed": seed, "turns": args.turns,
                           "options": options, "reports": [r.to_json() for r in reports],

@@ -34,7 +34,8 @@ def los_answer(m: HexMap, scenario: Scenario | None, a_text: str, b_text: str,
         a_text, b_text, from_level=args.from_level, to_level=args.to_level, weather=weather,
         target_vehicle=bool(getattr(args, "target_vehicle", False)),
         target_camouflaged=bool(getattr(args, "target_camouflaged", False)), map=m,
-        counters=counters)
+        counters=counters, from_hexside=getattr(args, "from_hexside", None),
+        to_hexside=getattr(args, "to_hexside", None))
     return result, weather
 
 

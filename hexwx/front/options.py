@@ -212,6 +212,17 @@ def hexes_of(values: list[str] | None) -> list[str] | None:
 
 # -- the query parsers ---------------------------------------------------------------------------
 
+def _hexside(text: str) -> int:
+    """A hexside given as N, NE, SE, S, SW, NW or 0-5 (argparse type: a one-line error else)."""
+    from hexwx.hexmap.coords import HEXSIDE_NAMES
+    t = text.strip().upper()
+    if t in HEXSIDE_NAMES:
+        return HEXSIDE_NAMES.index(t)
+    if t in ("0", "1", "2", "3", "4", "5"):
+        return int(t)
+    raise argparse.ArgumentTypeError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5, got {text!r}")
+
+
 def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
     """``hexwx los`` (and ``/api/los``)."""
     p: argparse.ArgumentParser = subparsers.add_parser(
@@ -230,6 +241,11 @@ def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--from-level", type=int, default=None, metavar="N",
                    help="level of the source location in its hex (0 ground, building levels, rooftop)")
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
+    p.add_argument("--from-hexside", type=_hexside, default=None, metavar="S",
+                   help="the source is in bypass along its hexside S (N, NE, SE, S, SW, NW or 0-5; "
+                        "D2.3): its LOS is traced from that hexside")
+    p.add_argument("--to-hexside", type=_hexside, default=None, metavar="S",
+                   help="the target is in bypass along its hexside S")
     p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
     p.add_argument("--target-camouflaged", action="store_true",
                    help="the target has Winter Camouflage (E3.712: +1 LV in snow beyond 8 "

@@ -58,7 +58,7 @@ def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class _Lookup:
+class PixelLookup:
     """What :attr:`PixelGeometry.hex_at` is made from: the composed grid's hex borders and
     columns, and (x0, y0, layout hex of each upright hex) of each board turned round."""
 
@@ -87,7 +87,7 @@ class PixelGeometry:
     ext: np.ndarray         # int32 [n, 6, 2]
     loc: np.ndarray         # int32 [n, 6, 2] hexside location points
     side_on_map: np.ndarray  # bool [n, 6]
-    lookup: _Lookup = field(repr=False)
+    lookup: PixelLookup = field(repr=False)
     #: boards (indices in ``grid.boards``) whose hexes are the upright board's turned round
     turned: tuple[int, ...] = ()
 
@@ -206,7 +206,7 @@ def _build(grid: Grid, physical: bool) -> PixelGeometry:
     for i in turned:
         turns.append(_turn_board(grid, i, los_x, los_y, border, ext, loc))
     return PixelGeometry(W, H, los_x, los_y, border, ext, loc, on_map,
-                         _Lookup(composed, first, nrows, tuple(turns), grid.shape), tuple(turned))
+                         PixelLookup(composed, first, nrows, tuple(turns), grid.shape), tuple(turned))
 
 
 def _cropped(grid: Grid, whole: PixelGeometry) -> PixelGeometry:
@@ -220,7 +220,7 @@ def _cropped(grid: Grid, whole: PixelGeometry) -> PixelGeometry:
     return PixelGeometry(whole.width, whole.height, whole.los_x[kept], whole.los_y[kept],
                          whole.border[kept], whole.ext[kept], whole.loc[kept],
                          whole.side_on_map[kept],
-                         _Lookup(lk.border, lk.first, lk.nrows, (), lk.shape, grid.remap))
+                         PixelLookup(lk.border, lk.first, lk.nrows, (), lk.shape, grid.remap))
 
 
 def _turn_board(grid: Grid, i: int, los_x: np.ndarray, los_y: np.ndarray, border: np.ndarray,

@@ -122,7 +122,7 @@ def _maps(t: Table, base: Path) -> tuple[tuple[str, str], ...]:
 
 
 def _states(t: Table, month: str | None) -> tuple[WeatherState, ...]:
-    from hexwx.io.scenario import _fixed_weather
+    from hexwx.io.scenario import fixed_weather
     from hexwx.weather.asl import charts as C
     from hexwx.weather.asl.rolls import roll_weather
     tables = t.tables("weather", [])
@@ -155,7 +155,7 @@ def _states(t: Table, month: str | None) -> tuple[WeatherState, ...]:
             states.append(WeatherState(name, None))
         else:
             inner = Table({k: v for k, v in w.data.items() if k != "name"}, source=w.source, path=w.path)
-            states.append(WeatherState(name, _fixed_weather(inner, month)))
+            states.append(WeatherState(name, fixed_weather(inner, month)))
     names = [s.name for s in states]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
@@ -322,7 +322,8 @@ def run_dask(tasks: list[BatchTask], address: str, jobs: int | None = None,
     try:
         from distributed import Client, LocalCluster, as_completed as dask_completed
     except ImportError:
-        raise UsageError("--dask needs Dask distributed: pip install 'hexwx[dask]'") from None
+        raise UsageError(f"address={address!r} needs Dask distributed: pip install 'hexwx[dask]'",
+                         param="address") from None
     cluster = None
     if address == "local":
         from hexwx._native import available_cpus
@@ -336,7 +337,8 @@ def run_dask(tasks: list[BatchTask], address: str, jobs: int | None = None,
         try:
             client = Client(address, timeout=f"{DASK_CONNECT_SECONDS}s")
         except (OSError, TimeoutError) as exc:
-            raise DataError(f"--dask {address}: cannot reach the scheduler: {exc}") from None
+            raise DataError(f"address={address!r}: cannot reach the scheduler: {exc}",
+                            param="address") from None
         per = None
     results: list[TaskResult] = []
     try:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +33,8 @@ import numpy as np
 
 from hexwx.errors import DataError, UsageError
 from hexwx.limits import LAYOUT_BOARDS, note_input
-from hexwx.validate import bad, check_flag, check_text, check_texts, optional_dir, optional_path
+from hexwx.validate import (bad, check_flag, check_text, check_texts, optional_dir, optional_path,
+                            renamed)
 from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
                                  WHOLE_BOARD, BoardPlacement, Grid)
@@ -178,8 +178,9 @@ def metadata_path(metadata: str | Path | None, vasl_dir: str | Path | None = Non
     d = vasl_dir_of(vasl_dir)
     if d is not None and (d / "SharedBoardMetadata.xml").is_file():
         return d / "SharedBoardMetadata.xml"
-    raise UsageError(f"VASL boards need VASL's terrain table: give --vasl-metadata FILE or set "
-                     f"{METADATA_ENV} (or {VASL_DIR_ENV} to a folder holding SharedBoardMetadata.xml)")
+    raise UsageError(f"VASL boards need VASL's terrain table: give vasl_metadata FILE or set "
+                     f"{METADATA_ENV} (or {VASL_DIR_ENV} to a folder holding SharedBoardMetadata.xml)",
+                     param="vasl_metadata")
 
 
 def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
@@ -188,8 +189,8 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
         return Path(spec.path)
     d = vasl_dir_of(vasl_dir)
     if d is None:
-        raise UsageError(f"board {spec.written!r}: no board folder; give --vasl-dir DIR or set "
-                         f"{VASL_DIR_ENV} (archives in DIR or DIR/boards)")
+        raise UsageError(f"board {spec.written!r}: no board folder; give vasl_dir DIR or set "
+                         f"{VASL_DIR_ENV} (archives in DIR or DIR/boards)", param="vasl_dir")
     folder = d / "boards" if (d / "boards").is_dir() else d
     num = spec.number
     names = [f"bd{num}", f"bd{num.zfill(2)}", f"bd{num.lstrip('0') or '0'}", num]
@@ -235,13 +236,7 @@ def load_layout(rows: Sequence[Sequence[Any]], *, vasl_dir: str | Path | None = 
     accepted with a DeprecationWarning).  UsageError / DataError name the board, overlay or
     rule at fault.
     """
-    if metadata is not None:
-        if vasl_metadata is not None:
-            raise UsageError("give vasl_metadata only (metadata is its former name)",
-                             param="metadata")
-        warnings.warn("load_layout(metadata=...) is now vasl_metadata=...", DeprecationWarning,
-                      stacklevel=2)
-        vasl_metadata = metadata
+    vasl_metadata = renamed(vasl_metadata, metadata, "vasl_metadata", "metadata", "load_layout")
     if not isinstance(rows, (list, tuple)) or not rows or not all(
             isinstance(r, (list, tuple)) and r for r in rows):
         raise bad("rows", rows, 'rows of boards like [["r05"], ["r02"]]')

@@ -60,7 +60,7 @@ from hexwx._cache import megabytes_setting
 from hexwx.hexmap.board import HexMap, seed
 from hexwx.hexmap.coords import GEOMORPHIC, BoardPlacement, BoardShape, Grid, HexWindow
 from hexwx.hexmap.derive import HexTerrain
-from hexwx.hexmap.pixelgeom import PixelGeometry, _Lookup  # (a geometry's parts, stored whole)
+from hexwx.hexmap.pixelgeom import PixelGeometry, PixelLookup  # (a geometry's parts, stored whole)
 from hexwx.hexmap.terrain import CATALOGUE, Category, TerrainTable, TerrainType
 from hexwx.limits import note_input
 
@@ -489,7 +489,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         v = getattr(g, f.name)
         if isinstance(v, np.ndarray):
             put(f"geometry.{f.name}", v)
-        elif isinstance(v, _Lookup):         # what the pixel lookup is made from
+        elif isinstance(v, PixelLookup):         # what the pixel lookup is made from
             for name in ("border", "first", "nrows", "remap"):
                 if getattr(v, name) is not None:
                     put(f"geometry.lookup.{name}", getattr(v, name))
@@ -565,7 +565,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
     for f in fields(PixelGeometry):
         v = header["geometry"].get(f.name)
         if f.name == "lookup":
-            geo_args[f.name] = _Lookup(
+            geo_args[f.name] = PixelLookup(
                 border=arrays["geometry.lookup.border"], first=arrays["geometry.lookup.first"],
                 nrows=arrays["geometry.lookup.nrows"], remap=arrays.get("geometry.lookup.remap"),
                 turns=tuple((int(x0), int(y0), arrays[f"geometry.lookup.turns.{i}"])

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from hexwx._native import fill_rows
 from hexwx.errors import DataError, UsageError
 from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_WIDTH_PX
 from hexwx.hexmap.terrain import Category, TerrainTable
@@ -156,8 +157,8 @@ def overlay_folder(vasl_dir: str | Path | None) -> Path:
     from hexwx.io.vasl_env import VASL_DIR_ENV, vasl_dir_of
     d = vasl_dir_of(vasl_dir)
     if d is None:
-        raise UsageError(f"overlays need the VASL folder: give --vasl-dir DIR or set "
-                         f"{VASL_DIR_ENV} (overlay archives in DIR/overlays)")
+        raise UsageError(f"overlays need the VASL folder: give vasl_dir DIR or set "
+                         f"{VASL_DIR_ENV} (overlay archives in DIR/overlays)", param="vasl_dir")
     return d / "overlays" if (d / "overlays").is_dir() else d
 
 
@@ -447,36 +448,16 @@ def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray
     H, W = terr.shape
     ys, xs = np.nonzero(missing)
     nx, ny = np.full(len(xs), -1), np.full(len(xs), -1)
+    todo = np.arange(len(xs))                   # the pixels still without a neighbour
     for d in _NEAR:
         for sx, sy in ((d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)):
-            cx, cy = xs + sx, ys + sy
-            ok = (nx < 0) & (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
+            cx, cy = xs[todo] + sx, ys[todo] + sy
+            ok = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
             ok[ok] = terr[cy[ok], cx[ok]] >= 0
-            nx[ok], ny[ok] = cx[ok], cy[ok]
+            nx[todo[ok]], ny[todo[ok]] = cx[ok], cy[ok]
+            todo = todo[~ok]
     found = nx >= 0
     return ys[found], xs[found], ny[found], nx[found]
-
-
-def _fill_along_rows(values: np.ndarray, missing: np.ndarray, none: int) -> np.ndarray:
-    """``values`` [height, width] with each ``missing`` pixel given the value of the nearest
-    pixel to its left on its image row that has one, else the nearest to its right; ``none``
-    where its row has none."""
-    out = values.copy()
-    flat = out.reshape(-1)
-    W = values.shape[1]
-    has = (values != none).reshape(-1)
-    pos = np.arange(flat.size, dtype=np.int32)
-    left = np.maximum.accumulate(np.where(has, pos, np.int32(-1)))
-    want = missing.reshape(-1)
-    ok = want & (left >= pos - pos % W)                    # a value to the left, same row
-    flat[ok] = flat[left[ok]]
-    rest = np.flatnonzero(want & ~ok)                        # (runs at the start of a row)
-    known = np.flatnonzero(has)
-    if len(rest) and len(known):
-        nxt = known[np.minimum(np.searchsorted(known, rest), len(known) - 1)]
-        same = (nxt > rest) & (nxt // W == rest // W)
-        flat[rest[same]] = flat[nxt[same]]
-    return out
 
 
 def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terrain: np.ndarray,
@@ -508,10 +489,11 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     p_terr[~p_opaque] = -1
     p_level[~p_opaque | (p_terr < 0)] = NO_LEVEL
     idx = image.index
-    terr, level, opaque = p_terr[idx], p_level[idx], p_opaque[idx]
-    ys, xs, ny, nx = _nearest_with_terrain(terr, opaque & (terr < 0))
+    # (per palette entry first, then one gather per image array)
+    terr, level, sets = p_terr.take(idx), p_level.take(idx), (p_terr >= 0).take(idx)
+    ys, xs, ny, nx = _nearest_with_terrain(terr, (p_opaque & (p_terr < 0)).take(idx))
     terr[ys, xs], level[ys, xs] = terr[ny, nx], level[ny, nx]   # (both from that neighbour)
-    sets = opaque & (terr >= 0)
+    sets[ys, xs] = True                                         # (opaque, and now terrain)
     a = table.arrays()
     if archive == "ovrX":
         num = re.fullmatch(r"x([0-9]+)", name.lower())
@@ -527,7 +509,7 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     if persist or (rule is not None and rule.board_levels):
         ground = board_e.astype(np.int16)
     else:
-        level = _fill_along_rows(level, sets & (level == NO_LEVEL), NO_LEVEL)
+        level = fill_rows(level, NO_LEVEL)   # (only pixels that set terrain have levels)
         ground = np.where(level == NO_LEVEL, board_e, level)
     if persist and not name.lower().startswith("og"):
         open_code = table.code_named("Open Ground")

@@ -228,13 +228,15 @@ class Scenario:
     def los(self, viewer: str, target: str, *, from_level: int | None = None,
             to_level: int | None = None, weather: AslWeather | None = None,
             target_vehicle: bool = False, target_camouflaged: bool = False,
-            map: HexMap | None = None, counters: CountersLike = None) -> LosResult:
+            map: HexMap | None = None, counters: CountersLike = None,
+            from_hexside: int | None = None, to_hexside: int | None = None) -> LosResult:
         """:func:`hexwx.los` between two units or hexes.  Levels default to the units' own
         (ground for a bare hex); the target is Infantry unless it is a vehicle or
         ``target_vehicle``, camouflaged if the unit has Winter Camouflage or
         ``target_camouflaged`` (E3 3.712); ``weather`` replaces the scenario's; ``map``
         replaces its map (the same boards under other SSRs); ``counters`` replaces its
-        counters."""
+        counters.  A unit in bypass (``hexside``) sees and is seen from that hexside (D2.3);
+        ``from_hexside`` / ``to_hexside`` put an end in bypass (replacing the unit's)."""
         from hexwx.lineofsight.engine import los
         m = self._map_for(map)
         a, b = self.place(viewer, map=m, param="viewer"), self.place(target, map=m, param="target")
@@ -245,7 +247,8 @@ class Scenario:
                    to_level=_level(to_level, b, "to_level"), weather=self._weather(weather),
                    target_is_infantry=(b.unit.is_infantry if b.unit else True) and not target_vehicle,
                    target_winter_camouflage=bool(b.unit and b.unit.winter_camouflage)
-                   or target_camouflaged, counters=self._counters(counters))
+                   or target_camouflaged, counters=self._counters(counters),
+                   from_hexside=_side(from_hexside, a), to_hexside=_side(to_hexside, b))
 
     def viewshed(self, viewer: str, *, level: int | None = None,
                  weather: AslWeather | None = None, map: HexMap | None = None,
@@ -306,6 +309,13 @@ class Scenario:
                 "units": [u.__dict__ for u in self.units], "counters": self.counters.to_json()}
 
 
+def _side(given: int | None, place: Any) -> int | None:
+    """The bypass hexside of an end: ``given``, else its unit's (None: not in bypass)."""
+    if given is not None:
+        return given
+    return place.unit.hexside if place.unit else None
+
+
 def _level(given: int | None, place: Place, name: str) -> int:
     """The level a query asks for: ``given``, else the unit's, else ground level."""
     if given is not None:
@@ -341,7 +351,7 @@ def _load_layout_table(sc: "Scenario") -> HexMap:
         raise DataError(f"{sc.source}: map: {exc}") from None
 
 
-def _fixed_weather(w: Table, month: str | None) -> AslWeather:
+def fixed_weather(w: Table, month: str | None) -> AslWeather:
     w.check_keys(FIXED_WEATHER_KEYS + ("roll",))
     comps: list[str] = []
     base = w.str("base", None)
@@ -424,7 +434,7 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
             raise w.error(None, str(exc)) from None
         rolls = tuple(rl)
     else:
-        weather = _fixed_weather(w, month)
+        weather = fixed_weather(w, month)
     drifts = []
     for d in t.tables("drifts", []):
         d.check_keys(("hex", "hexside"))

@@ -88,13 +88,13 @@ class TableScenario:
 
     def reports(self) -> list[Any]:
         """One TurnReport per turn (fewer when the battle ends early, Mini-Nap 2 dusk)."""
-        from hexwx.weather.minis.common import TurnReport, run_weather
+        from hexwx.weather.minis.common import TurnReport, run_minis_weather
 
         if self.weather_mode == "rolled":
             from hexwx.dice import Dice
 
             try:
-                return run_weather(self.rules, self.turns, dice=Dice(seed=self.seed),
+                return run_minis_weather(self.rules, self.turns, dice=Dice(seed=self.seed),
                                    **self.options)
             except UsageError as exc:  # a bad option value, found when the model runs
                 raise DataError(f"{self.source}: weather.options: {exc}") from None

@@ -249,7 +249,7 @@ def read_metadata(path: str | Path | None = None) -> TerrainTable:
         env = os.environ.get(METADATA_ENV)
         if not env:
             raise UsageError(f"a VASL board archive needs VASL's terrain table: give "
-                             f"--vasl-metadata FILE or set {METADATA_ENV}")
+                             f"vasl_metadata FILE or set {METADATA_ENV}", param="vasl_metadata")
         path = env
     p = Path(path)
     check_input(p, "VASL's terrain table (SharedBoardMetadata.xml)")

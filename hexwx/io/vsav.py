@@ -661,5 +661,6 @@ def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
     bad = save.unsupported()
     if bad and not ignore:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
-                        f"crops only among upright boards; give --ignore-board-extras to use the "
-                        f"whole boards as they are (pieces keep their hexes)")
+                        f"crops only among upright boards; give ignore_board_extras=True to "
+                        f"use the whole boards as they are (pieces keep their hexes)",
+                        param="ignore_board_extras")

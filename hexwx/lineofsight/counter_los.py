@@ -346,10 +346,12 @@ def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int,
 
 
 def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
-               thread: list[int]) -> list[Hindrance]:
+               thread: list[int],
+               points: tuple[float, float, float, float] | None = None) -> list[Hindrance]:
     """The counter hindrances of one LOS src (elevation sE) -> tgt (tE) whose kernel thread
     entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
-    largest, plus each OBA once and the firer's +1 in SMOKE (A24.8)."""
+    largest, plus each OBA once and the firer's +1 in SMOKE (A24.8).  ``points``: the ends'
+    LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3)."""
     near = prep.near
     cand: set[int] = set()
     for h in thread:
@@ -362,6 +364,8 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     cx, cy = grid.centre_x, grid.centre_y
     lo_id, hi_id = (src, tgt) if src <= tgt else (tgt, src)   # as the batches test it
     x0, y0, x1, y1 = float(cx[lo_id]), float(cy[lo_id]), float(cx[hi_id]), float(cy[hi_id])
+    if points is not None:
+        x0, y0, x1, y1 = points if src <= tgt else (*points[2:], *points[:2])
     dist = grid.distance
     best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
     oba: dict[int, Effect] = {}

@@ -20,9 +20,10 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import Hex
+from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
 from hexwx.errors import UsageError
-from hexwx.validate import check_flag, whole
+from hexwx.validate import bad, check_flag, whole
+from hexwx.lineofsight.bypass import bypass_map, bypass_point, check_hexside
 from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import apply as apply_counters
@@ -102,7 +103,8 @@ def blocking_terrain(m: HexMap, reason: int, x: int, y: int) -> tuple[str | None
 def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level: int = 0,
         weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False,
-        target_positive_tem: bool | None = None, counters: Any = None) -> LosResult:
+        target_positive_tem: bool | None = None, counters: Any = None,
+        from_hexside: int | None = None, to_hexside: int | None = None) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
     ``weather`` is an :class:`~hexwx.weather.asl.state.AslWeather` (or None for Clear); its LV
@@ -114,7 +116,9 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     ``counters``: the :class:`~hexwx.lineofsight.counters.Counters` on the map (or a list of
     them / of ``"NAME@HEX[:LEVEL]"``; None = the bare map): SMOKE, Blazes, vehicles, wrecks and
     OBA are hindrances in ``hindrance`` and ``hindrances``, rubble changes its hex's terrain
-    (:mod:`hexwx.lineofsight.counter_los`).
+    (:mod:`hexwx.lineofsight.counter_los`).  ``from_hexside`` / ``to_hexside`` (0-5): that end
+    is in bypass along that hexside of its hex and its LOS is traced from the hexside's point
+    (D2.3, :mod:`hexwx.lineofsight.bypass`).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
     check_query(m, weather)
@@ -122,31 +126,36 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     check_flag(target_winter_camouflage, "target_winter_camouflage")
     if target_positive_tem is not None:
         check_flag(target_positive_tem, "target_positive_tem")
+    s_side = check_hexside(from_hexside, "from_hexside")
+    t_side = check_hexside(to_hexside, "to_hexside")
     m, prep = with_counters(weathered(m, weather), counters) if counters is not None or \
         weather is not None else (m, None)
     src, tgt = m.hex(a, "a"), m.hex(b, "b")
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
+    bypass = _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
+    M = bypass_map(m.kernel_map, bypass)
     R = m.grid.distance(src, tgt)
     ends = _Ends(src, tgt, sE, tE, s_roof, t_roof)
     hind: Later | list[Hindrance]
     thread: Later | tuple[ThreadHex, ...]
     if weather is None and prep is None:
         # the verdict and total only; the thread and hindrance list are traced again when read
-        reason, bx, by, bhex, terrain_total = _verdict(m, ends)
-        walk = _Walk(m, ends, R)
+        reason, bx, by, bhex, terrain_total = _verdict(m, M, ends)
+        walk = _Walk(m, M, ends, R)
         hind, thread = walk.later_hindrances(), walk.later_thread()
     else:
         fog = fog_spec(weather) if weather is not None else None
         (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
-            _record(m, ends, R, fog)
+            _record(m, M, ends, R, fog)
         hind = _later_terrain_hindrances(m, packed, drms)
         thread = _later_thread(m, ends, R, ids, keys)
     name = m.name_of
     blocked = reason != K.CLEAR
     text, rule = REASONS[reason]
     if prep is not None and not blocked:
-        items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids])
+        items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids],
+                                   points=_points(m, src, s_side, tgt, t_side) if bypass else None)
         if items:
             hind = [*_terrain_hindrances(m, packed, drms), *items]
             terrain_total += sum(h.drm for h in items)
@@ -184,8 +193,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrance=terrain_total, lv=lv_total,
         hindrances=hind if isinstance(hind, Later) else tuple(hind),
         thread=thread, map=m, source_elevation=sE, target_elevation=tE,
-        source_location=location_name(m, src, from_level),
-        target_location=location_name(m, tgt, to_level),
+        source_location=_in_bypass(location_name(m, src, from_level), s_side),
+        target_location=_in_bypass(location_name(m, tgt, to_level), t_side),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
 
@@ -201,25 +210,25 @@ class _Ends(NamedTuple):
     t_roof: int
 
 
-def _verdict(m: HexMap, e: _Ends) -> tuple[int, int, int, int, int]:
+def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
     """(reason, blocking pixel x and y, blocking hex, terrain hindrance total) of one trace
     without recording its thread: the cheapest kernel call."""
     scratch = _acquire(m)
     try:
-        t = K.trace(m.kernel_map, m.kernel_terrain, *e, scratch, 0)
+        t = K.trace(M, m.kernel_terrain, *e, scratch, 0)
     finally:
         _release(scratch)
     return t[:5]
 
 
-def _record(m: HexMap, e: _Ends, R: int, fog: np.ndarray | None) -> tuple[
+def _record(m: HexMap, M: K.KernelArrays, e: _Ends, R: int, fog: np.ndarray | None) -> tuple[
         tuple[int, int, int, int, int], list[int], list[int], list[int], list[int], list[int] | None]:
     """One trace with its record: the verdict (as :func:`_verdict`), the terrain hindrances per
     range key (``hex * 256 + terrain code``, DRM), the hexes of the thread in order and their
     range keys, and (with ``fog``) each key's fog code."""
     scratch = _acquire(m)
     try:
-        t = K.trace(m.kernel_map, m.kernel_terrain, *e, scratch, 1, fog)
+        t = K.trace(M, m.kernel_terrain, *e, scratch, 1, fog)
         hv = scratch.hv[:R + 1]
         at = np.flatnonzero(hv)
         drms = hv[at].tolist()
@@ -236,15 +245,15 @@ class _Walk:
     """The record of a clear-weather trace, made (by tracing again) when a result's thread or
     hindrance list is first read: most queries only ask the verdict and the DRM."""
 
-    __slots__ = ("m", "ends", "R", "_rec")
+    __slots__ = ("m", "M", "ends", "R", "_rec")
 
-    def __init__(self, m: HexMap, ends: _Ends, R: int) -> None:
-        self.m, self.ends, self.R = m, ends, R
+    def __init__(self, m: HexMap, M: K.KernelArrays, ends: _Ends, R: int) -> None:
+        self.m, self.M, self.ends, self.R = m, M, ends, R
         self._rec: tuple[Any, ...] | None = None
 
     def _record(self) -> tuple[Any, ...]:
         if self._rec is None:
-            self._rec = _record(self.m, self.ends, self.R, None)
+            self._rec = _record(self.m, self.M, self.ends, self.R, None)
         return self._rec
 
     def later_hindrances(self) -> Later:
@@ -301,6 +310,38 @@ def _thread(m: HexMap, ends: _Ends, R: int, ids: list[int],
                                int(m.lowest_ground[src])))
         names, keys = [th[0].name, *names], [th[0].key, *keys]
     return th, names, keys
+
+
+def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[int, int], ...]:
+    """The (hex, hexside) of the ends in bypass; UsageError naming the parameter when that
+    hexside is off the map (a unit cannot bypass along the map's edge there)."""
+    out = []
+    on_map = m.kernel_map[4][:, :, 0]
+    for h, side, param in ends:
+        if side is None:
+            continue
+        if not on_map[h, side]:
+            raise bad(param, side, f"a hexside of {m.name_of(h)} on the map (hexside {side} is "
+                                   f"its edge of the map)")
+        out.append((h, side))
+    return tuple(out)
+
+
+def _in_bypass(location: str, side: int | None) -> str:
+    """A Location's words, with the bypassed hexside when the end is in bypass."""
+    return location if side is None else f"{location} in bypass {HEXSIDE_NAMES[side]}"
+
+
+def _points(m: HexMap, src: int, s_side: int | None, tgt: int, t_side: int | None
+            ) -> tuple[float, float, float, float]:
+    """The two ends' LOS points (x0, y0, x1, y1): a hexside's point in bypass, else the centre."""
+    g = m.grid
+    def one(h: int, side: int | None) -> tuple[float, float]:
+        if side is None:
+            return float(g.centre_x[h]), float(g.centre_y[h])
+        x, y = bypass_point(m.kernel_map, h, side)
+        return float(x), float(y)
+    return (*one(src, s_side), *one(tgt, t_side))
 
 
 def _camouflage(m: HexMap, weather: AslWeather, tgt: int, level: int, R: int, infantry: bool,

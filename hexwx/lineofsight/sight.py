@@ -94,7 +94,7 @@ def sightings(m: HexMap, units: Iterable[Any], *, weather: Any = None,
         sides = sorted({u.side for u in chosen})
         raise UsageError(f"no unit of side {side!r}; expected one of {', '.join(sides) or '(none)'}")
     hexes = {u.id: m.parse(u.hex) for u in chosen}
-    cache: dict[tuple[int, int, int, int, bool, bool], LosResult] = {}
+    cache: dict[tuple[int, int, int | None, int, int, int | None, bool, bool], LosResult] = {}
     out: list[Sighting] = []
     for a in chosen:
         if side is not None and a.side != side:
@@ -104,12 +104,13 @@ def sightings(m: HexMap, units: Iterable[Any], *, weather: Any = None,
                 continue
             infantry = getattr(b, "kind", "infantry") == "infantry"
             camo = bool(getattr(b, "winter_camouflage", False))
-            key = (hexes[a.id], int(a.level), hexes[b.id], int(b.level), infantry, camo)
+            sa, sb = getattr(a, "hexside", None), getattr(b, "hexside", None)
+            key = (hexes[a.id], int(a.level), sa, hexes[b.id], int(b.level), sb, infantry, camo)
             r = cache.get(key)
             if r is None:
                 r = los(m, hexes[a.id], hexes[b.id], from_level=int(a.level), to_level=int(b.level),
                         weather=weather, target_is_infantry=infantry, target_winter_camouflage=camo,
-                        counters=counters)
+                        counters=counters, from_hexside=sa, to_hexside=sb)
                 cache[key] = r
             if visible_only and r.blocked:
                 continue

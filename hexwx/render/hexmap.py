@@ -409,8 +409,9 @@ def _compose_art(m: HexMap) -> Image.Image:
                       and not m.overlay_art):
         # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
-            raise UsageError(f"--background board needs a VASL board archive with its image; "
-                             f"{m.name or m.source!r} has none (use --background terrain)")
+            raise UsageError(f"background='board' needs a VASL board archive with its image; "
+                             f"{m.name or m.source!r} has none (use background='terrain')",
+                             param="background")
         art = _open_art(m.image_bytes, m.source or m.name)
         return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
     from hexwx.io.overlays import board_pieces, paint
@@ -419,8 +420,8 @@ def _compose_art(m: HexMap) -> Image.Image:
     for i, (path, x, y, rotated, clip) in enumerate(placed):
         data = read_board_image(path)
         if not data:
-            raise UsageError(f"--background board: the archive {path} has no board image "
-                             f"(use --background terrain)")
+            raise UsageError(f"background='board': the archive {path} has no board image "
+                             f"(use background='terrain')", param="background")
         art = _open_art(data, path)
         board = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
         if art.size != board:
@@ -740,7 +741,7 @@ def x_mark(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float], colour: R
 # overlays
 # -------------------------------------------------------------------------------------------
 
-def _is_lv(kind: str) -> bool:
+def is_lv(kind: str) -> bool:
     words = set(re.findall(r"[a-z]+", str(kind).lower()))
     return bool(words & set(LV_KINDS))
 
@@ -817,7 +818,7 @@ def _end_dot(d: ImageDraw.ImageDraw, view: View, p: tuple[float, float]) -> None
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(0, 0, 0), outline=(255, 255, 255), width=view.px(1.5))
 
 
-def _hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, float]]:
+def hindrance_place(m: HexMap, where: str) -> tuple[list[Hex], tuple[float, float]]:
     """Hexes of a hindrance's place (``"F7"``, or ``"E7/F7"`` for a hexside) and its centre."""
     hs = [_hex(m, part, "hindrance") for part in str(where).split("/")]
     pts = [m.grid.centre(h) for h in hs]
@@ -833,8 +834,8 @@ def _hindrance_badges(d: ImageDraw.ImageDraw, m: HexMap, view: View,
     for x in hs:
         if not x.hex:
             continue  # range-based LV (mist, rain, camouflage): in the caption only
-        hexes, (cx, cy) = _hindrance_place(m, x.hex)
-        lv = _is_lv(x.kind)
+        hexes, (cx, cy) = hindrance_place(m, x.hex)
+        lv = is_lv(x.kind)
         colour = OVERLAY["lv" if lv else "hindrance"]
         if len(hexes) == 1:
             ring(d, m, view, hexes[0], colour, 2.5)
@@ -1131,7 +1132,7 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
         overlays += ["exposure"]
     if reach is not None:
         veil_reach(base, m, view, reach)
-        captions.append(_reach_caption(m, reach, reach_src))
+        captions.append(reach_caption(m, reach, reach_src))
         overlays += ["reach"]
     # 2. the fixed line work (grid, hexsides, joins, hex ids), one layer pasted over
     if keep:
@@ -1166,7 +1167,7 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
             markers += draw_los(d, m, view, los)
         image = downsample(canvas, view.size)
     if path is not None:
-        captions.append(_path_caption(path))
+        captions.append(path_caption(path))
         overlays += ["path"]
     if units:
         from hexwx.render.units import units_caption
@@ -1207,7 +1208,7 @@ def _weather_keys(w: AslWeather) -> list[str]:
     return keys
 
 
-def _path_caption(p: MovePath) -> str:
+def path_caption(p: MovePath) -> str:
     if not p.found:
         return f"path: none for {p.unit}: {p.reason}"
     steps = _path_steps(p)
@@ -1222,7 +1223,7 @@ def _path_caption(p: MovePath) -> str:
             f"{measure} (cumulative cost at each hex)")
 
 
-def _reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
+def reach_caption(m: HexMap, r: Reach, src: Hex | None) -> str:
     n = len(reach_costs(m, r))
     mf = r.mf
     start = f" from {m.grid.name(src)}" if src is not None else ""

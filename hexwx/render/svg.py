@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from hexwx.hexmap.board import HexMap
-from hexwx.render.hexmap import (MapOptions, _hindrance_place, _is_lv, _path_caption, _reach_caption,
+from hexwx.render.hexmap import (MapOptions, hindrance_place, is_lv, path_caption, reach_caption,
                                  exposure_caption, los_caption, make_view, reach_costs, render_map,
                                  viewshed_caption)
 from hexwx.render.style import OVERLAY
@@ -105,7 +105,7 @@ def map_svg_parts(m: HexMap, options: MapOptions | None = None, /,
                        f'data-hex="{g.name(h)}" data-cost="{cost:g}"/>')
             text(*P(*g.centre(h)), f"{cost:g}")
         out.append("</g>")
-        captions.append(_reach_caption(m, reach, m.parse(reach.start)))
+        captions.append(reach_caption(m, reach, m.parse(reach.start)))
     if path is not None and path.found and path.hexes:
         pts = [P(*g.centre(m.parse(h))) for h in path.hexes]
         out.append(f'<polyline class="path" points="{" ".join(f"{a},{b}" for a, b in pts)}" '
@@ -120,7 +120,7 @@ def map_svg_parts(m: HexMap, options: MapOptions | None = None, /,
                        f'data-cost="{label}"/>')
             text(x, y, label)
     if path is not None:
-        captions.append(_path_caption(path))
+        captions.append(path_caption(path))
     if los is not None:
         pa, pb = P(*g.centre(m.parse(los.source))), P(*g.centre(m.parse(los.target)))
         clear, red = _rgb(OVERLAY["los clear"]), _rgb(OVERLAY["los blocked"])
@@ -144,11 +144,11 @@ def map_svg_parts(m: HexMap, options: MapOptions | None = None, /,
             for hd in los.hindrances:
                 if not hd.hex:
                     continue
-                _hs, (cx, cy) = _hindrance_place(m, hd.hex)
+                _hs, (cx, cy) = hindrance_place(m, hd.hex)
                 n = seen.get(hd.hex, 0)
                 seen[hd.hex] = n + 1
                 x, y = P(cx + (14 if n % 2 == 0 else -14), cy + 16 + 14 * (n // 2))
-                lv = _is_lv(hd.kind)
+                lv = is_lv(hd.kind)
                 bcol = OVERLAY["lv" if lv else "hindrance"]
                 br = 11 * k
                 shape = (f'<circle cx="{x}" cy="{y}" r="{br}"' if lv else

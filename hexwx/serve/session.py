@@ -88,7 +88,8 @@ class Session:
         from hexwx.lineofsight.counters import Counters
         extra = Counters.of(counters)
         if no_counters and extra:
-            raise UsageError("--no-counters answers as the bare map: leave out --counter")
+            raise UsageError("no_counters answers as the bare map: leave out counters",
+                             param="counters")
         own = self.scenario.los_counters if self.scenario is not None else Counters()
         #: the counters every answer uses: the scenario's or save's, then --counter
         self.counters = Counters() if no_counters else own + extra

@@ -339,7 +339,7 @@ class TableTop:
     def _units_by_id(self) -> dict[str, Unit]:
         return {u.id: u for u in self.units}
 
-    def unit_by_id(self, unit_id: str, param: str = "unit_id") -> Unit:
+    def unit_by_id(self, unit_id: object, param: str = "unit_id") -> Unit:
         """The unit called ``unit_id``; :class:`UsageError` naming the parameter ``param`` and
         the known ids if absent."""
         unit = self._units_by_id.get(unit_id) if isinstance(unit_id, str) else None

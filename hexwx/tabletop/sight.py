@@ -39,7 +39,7 @@ from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
 from hexwx.units import ruler
-from hexwx.validate import check_type, number
+from hexwx.validate import check_type, number, renamed
 from hexwx.weather.minis.common import fire_rules
 from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
 from hexwx.weather.minis.registry import RULE_NAMES, check_rules
@@ -407,18 +407,29 @@ VISIBILITY_RULE = {
 }
 
 
-def can_see(table: TableTop, viewer_id: str, target_id: str, *, rules: str,
-            visibility_cm: float | None = None) -> Sight:
-    """Can unit ``viewer_id`` see unit ``target_id``?  Exact geometry, explained (see module
-    docstring for the readings); ``visibility_cm`` is the limit now (None = unlimited)."""
+def can_see(table: TableTop, viewer: str | None = None, target: str | None = None, *,
+            rules: str, visibility_cm: float | None = None, viewer_id: str | None = None,
+            target_id: str | None = None) -> Sight:
+    """Can unit ``viewer`` see unit ``target`` (unit ids, as the scenario queries take them)?
+    Exact geometry, explained (see module docstring for the readings); ``visibility_cm`` is the
+    limit now (None = unlimited).  ``viewer_id``/``target_id`` are the former names of
+    ``viewer``/``target``, still accepted with a DeprecationWarning."""
+    viewer = renamed(viewer, viewer_id, "viewer", "viewer_id", "can_see")
+    target = renamed(target, target_id, "target", "target_id", "can_see")
     check_type(table, TableTop, "table", "a TableTop (a TableScenario's table)")
     check_rules(rules)
     if visibility_cm is not None:
         number(visibility_cm, "visibility_cm", 0)
-    viewer = table.unit_by_id(viewer_id, "viewer_id")
-    target = table.unit_by_id(target_id, "target_id")
-    if viewer is target:
-        raise UsageError(f"a unit cannot look at itself: {viewer_id!r}")
+    looker = table.unit_by_id(viewer, "viewer")
+    seen = table.unit_by_id(target, "target")
+    if looker is seen:
+        raise UsageError(f"a unit cannot look at itself: {viewer!r}")
+    return _sight(table, looker, seen, rules, visibility_cm)
+
+
+def _sight(table: TableTop, viewer: Unit, target: Unit, rules: str,
+           visibility_cm: float | None) -> Sight:
+    """:func:`can_see` on checked arguments: the lines between two distinct units' bases."""
     clear_bases: list[str] = []
     all_blockers: dict[tuple[str, str], Blocker] = {}
     pair_lists: list[tuple[Base, Base, list[Blocker]]] = []

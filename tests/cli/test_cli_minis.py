@@ -11,7 +11,7 @@ from shapely.geometry import Polygon, box
 
 from hexwx.cli import main
 from hexwx.dice import Dice
-from hexwx.weather.minis.common import run_weather
+from hexwx.weather.minis.common import run_minis_weather
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -35,7 +35,7 @@ def test_weather_json_matches_the_library(capsys: pytest.CaptureFixture[str], ru
                        "--json")
     assert code == 0
     data = json.loads(out)
-    expected = run_weather(rules, 9, dice=Dice(seed=21))
+    expected = run_minis_weather(rules, 9, dice=Dice(seed=21))
     assert [r["weather"] for r in data["reports"]] == [r.weather for r in expected]
     assert [r["visibility_cm"] for r in data["reports"]] == [r.visibility_cm for r in expected]
     assert sum(len(r["rolls"]) for r in data["reports"]) == len(data["log"])
@@ -80,7 +80,7 @@ def test_stats_with_rethrow_and_text(capsys: pytest.CaptureFixture[str]) -> None
 def test_mininap_log_shows_the_clock(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "minis", "weather", "--rules", "mininap", "--turns", "3", "--seed", "8")
     assert code == 0
-    first = run_weather("mininap", 1, dice=Dice(seed=8))[0]
+    first = run_minis_weather("mininap", 1, dice=Dice(seed=8))[0]
     assert first.time_of_day in out.splitlines()[1]
 
 

@@ -223,8 +223,8 @@ def test_dusk_only_for_a_mininap_four_pm_start(tmp_path: Path) -> None:
     assert reps[-1].battle_ends and reps[-1].time_of_day == "7:00 PM"
     # the same from the weather model with the 4 PM start rolled (2D6 = 12, then clear: 3+4)
     from hexwx.dice import Dice
-    from hexwx.weather.minis.common import run_weather
-    rolled = run_weather("mininap", 12, dice=Dice.scripted([6, 6, 3, 4]))
+    from hexwx.weather.minis.common import run_minis_weather
+    rolled = run_minis_weather("mininap", 12, dice=Dice.scripted([6, 6, 3, 4]))
     assert [r.visibility_cm for r in rolled] == [r.visibility_cm for r in reps]
 
 

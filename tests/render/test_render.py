@@ -245,8 +245,11 @@ def test_bad_window_scale_and_background(m):
         render_map(m, scale=0)
     with pytest.raises(UsageError, match="bad background 'photo'"):
         render_map(m, background="photo")
-    with pytest.raises(UsageError, match="--background board needs a VASL board"):
+    with pytest.raises(UsageError, match="background='board' needs a VASL board") as err:
         render_map(m, background="board")
+    from hexwx.cli.app import flag_message      # the command line names its flag, twice
+    shown = flag_message(str(err.value), err.value.param)
+    assert shown.startswith("--background board needs") and "(use --background terrain)" in shown
 
 
 def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
@@ -265,8 +268,8 @@ def test_unwritable_output_is_a_one_line_data_error(m, plain, tmp_path):
                                       ("firing out of fog", True), ("rain (intensified)", True),
                                       ("falling snow", True), ("winter camouflage", True)])
 def test_lv_kinds_are_whole_words(kind, lv):
-    from hexwx.render.hexmap import _is_lv
-    assert _is_lv(kind) is lv
+    from hexwx.render.hexmap import is_lv
+    assert is_lv(kind) is lv
 
 
 def test_map_options_are_one_typed_value() -> None:

@@ -51,8 +51,8 @@ def test_table_results_draw_themselves() -> None:
 
 def test_weather_runs_draw_themselves() -> None:
     from hexwx.weather.asl import AslWeather, run_weather as asl_run
-    from hexwx.weather.minis.common import run_weather
-    r = run_weather("agv", 5, dice=Dice(seed=3))
+    from hexwx.weather.minis.common import run_minis_weather
+    r = run_minis_weather("agv", 5, dice=Dice(seed=3))
     svg = r._repr_svg_()
     ElementTree.fromstring(svg)
     assert all(f">{x.weather}" in svg for x in r)

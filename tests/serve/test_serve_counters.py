@@ -44,6 +44,6 @@ def test_bad_or_conflicting_counters_are_refused() -> None:
     with pytest.raises(UsageError, match="level 5 does not exist"):
         with running(MAP, counters=[parse_counter("Blaze@C2:5")]):
             pass
-    with pytest.raises(UsageError, match="--no-counters"):
+    with pytest.raises(UsageError, match="no_counters answers as the bare map: leave out counters"):
         with running(MAP, counters=[parse_counter(SMOKE)], no_counters=True):
             pass

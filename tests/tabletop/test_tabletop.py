@@ -131,6 +131,25 @@ def test_wood_covering_half_the_corridor_does_not_block() -> None:
     assert s.clear_fraction == pytest.approx(1 - 20 / 304)  # wood covers x 48..50, y 45..55
 
 
+def test_can_see_names_its_units_viewer_and_target_as_the_scenario_queries_do() -> None:
+    """One name per concept: ``viewer``/``target`` (the former ``viewer_id``/``target_id``
+    still work, with a DeprecationWarning; both names at once are refused)."""
+    w = make_piece("bois", "wood", box(40, 45, 60, 55))
+    t = table(unit("A", 50, 10), unit("B", 50, 90, facing=180), terrain=(w,))
+    new = can_see(t, viewer="A", target="B", rules="huzzah")
+    with pytest.warns(DeprecationWarning, match="viewer_id"):
+        old = can_see(t, viewer_id="A", target="B", rules="huzzah")
+    with pytest.warns(DeprecationWarning, match="target_id"):
+        both_old = can_see(t, target_id="B", rules="huzzah", viewer="A")
+    assert new == old == both_old and new.los == "blocked"
+    with pytest.raises(UsageError, match="former name") as err:
+        can_see(t, "A", "B", rules="huzzah", target_id="B")
+    assert err.value.param == "target_id"
+    with pytest.raises(UsageError, match="bad viewer None") as none:
+        can_see(t, target="B", rules="huzzah")
+    assert none.value.param == "viewer"
+
+
 def test_unit_in_a_wood_sees_out_of_it() -> None:
     w = make_piece("bois", "wood", box(40, 0, 60, 20))  # A stands inside the wood
     t = table(unit("A", 50, 10), unit("B", 50, 90, facing=180), terrain=(w,))

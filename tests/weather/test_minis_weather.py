@@ -15,7 +15,7 @@ from hexwx.weather.minis import mininap
 from hexwx.weather.minis import spells
 from hexwx.weather.minis import wesencraft
 from hexwx.weather.minis.common import (ENDED, TurnReport, exact_distribution, frequencies,
-                                 initial_probabilities, outcomes, run_weather, simulate)
+                                 initial_probabilities, outcomes, run_minis_weather, simulate)
 
 F = Fraction
 
@@ -36,7 +36,7 @@ def exact12(rules: str) -> list[dict[str, Fraction]]:
 
 
 def run(rules: str, faces: list[int], turns: int, **options: object) -> list[TurnReport]:
-    return run_weather(rules, turns, dice=Dice.scripted(faces), **options)
+    return run_minis_weather(rules, turns, dice=Dice.scripted(faces), **options)
 
 
 # ---------------------------------------------------------------------------- pre-game charts
@@ -196,7 +196,7 @@ def test_agv_hot_weather_half_move_all_game_and_clear_has_no_effect() -> None:
 def test_movement_is_never_below_half_in_agv_and_mininap() -> None:
     for rules in ("agv", "mininap"):
         for seed in range(40):
-            for r in run_weather(rules, 12, dice=Dice(seed=seed)):
+            for r in run_minis_weather(rules, 12, dice=Dice(seed=seed)):
                 assert r.movement_multiplier >= 0.5
 
 
@@ -246,7 +246,7 @@ def test_agv_fog_doubles_two_turns_apart_do_not_clear() -> None:
 
 
 def test_agv_seed_24_turn_5_is_mist() -> None:
-    reports = run_weather("agv", 6, dice=Dice(seed=24))
+    reports = run_minis_weather("agv", 6, dice=Dice(seed=24))
     doubled = [r.turn for r in reports for x in r.rolls
                if x.purpose == "AGV fog and mist (2D6)" and x.is_double]
     assert doubled == [3, 5]
@@ -305,7 +305,7 @@ def test_agv_optional_rethrow() -> None:
 
 def test_rolls_are_attached_to_their_turns() -> None:
     dice = Dice(seed=11)
-    reports = run_weather("agv", 12, dice=dice)
+    reports = run_minis_weather("agv", 12, dice=dice)
     assert sum(len(r.rolls) for r in reports) == len(dice.log)
     assert reports[0].rolls[0].purpose == "AGV weather (2D6)"
 
@@ -561,7 +561,7 @@ def test_single_game_model_agrees_with_exact_odds() -> None:
     exact = exact_distribution("mininap", 6)
     counts: list[dict[str, int]] = [{} for _ in range(6)]
     for seed in range(games):
-        reports = run_weather("mininap", 6, dice=Dice(seed=seed))
+        reports = run_minis_weather("mininap", 6, dice=Dice(seed=seed))
         for i in range(6):
             w = reports[i].weather if i < len(reports) else ENDED
             counts[i][w] = counts[i].get(w, 0) + 1
@@ -580,13 +580,13 @@ def test_simulate_returns_weather_names() -> None:
 
 def test_unknown_rules_lists_the_choices() -> None:
     with pytest.raises(UsageError, match=r"'napoleon'.*agv, mininap, wesencraft, huzzah"):
-        run_weather("napoleon", 3, dice=Dice(seed=1))
+        run_minis_weather("napoleon", 3, dice=Dice(seed=1))
 
 
 @pytest.mark.parametrize("turns", [0, -2, 1.5, "3", True])
 def test_bad_turns(turns: object) -> None:
     with pytest.raises(UsageError, match="number of turns"):
-        run_weather("agv", turns, dice=Dice(seed=1))  # type: ignore[arg-type]
+        run_minis_weather("agv", turns, dice=Dice(seed=1))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("rules, options, message", [
@@ -601,7 +601,7 @@ def test_bad_turns(turns: object) -> None:
 ])
 def test_bad_options(rules: str, options: dict, message: str) -> None:
     with pytest.raises(UsageError, match=message.replace("(", r"\(")):
-        run_weather(rules, 2, dice=Dice(seed=1), **options)
+        run_minis_weather(rules, 2, dice=Dice(seed=1), **options)
 
 
 def test_bad_number_of_games() -> None:
@@ -612,3 +612,11 @@ def test_bad_number_of_games() -> None:
 def test_scripted_dice_running_out_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="ran out"):
         run("agv", [*TWO[4]], 1)
+
+
+def test_the_old_minis_runner_name_still_works_with_a_warning() -> None:
+    import hexwx.weather.minis as minis
+    with pytest.warns(DeprecationWarning, match="run_minis_weather"):
+        old = minis.run_weather
+    assert old is minis.run_minis_weather
+    assert old("agv", 3, dice=Dice(seed=5)) == minis.run_minis_weather("agv", 3, dice=Dice(seed=5))

@@ -156,7 +156,7 @@ def check_turns(turns: Any) -> int:
 
 # ----------------------------------------------------------------------------- one game
 
-def run_weather(rules: str, turns: int, *, dice: Dice, **options: Any) -> list[TurnReport]:
+def run_minis_weather(rules: str, turns: int, *, dice: Dice, **options: Any) -> list[TurnReport]:
     """Run ``rules`` weather for up to ``turns`` turns with ``dice``; one report per turn.
 
     The list stops early at the turn whose report has ``battle_ends`` (Mini-Nap 2 dusk).

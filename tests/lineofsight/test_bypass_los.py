@@ -1,0 +1,165 @@
+"""A unit in bypass sees and is seen from the point of its bypassed hexside (D2.3,
+hexwx.lineofsight.bypass): ``los(from_hexside=, to_hexside=)``, scenario units and saves with a
+``hexside``, ``hexwx los --from-hexside`` and ``hexwx sight``."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import hexwx
+from hexwx.cli import main
+from hexwx.errors import UsageError
+from hexwx.io.scenario import ScenarioUnit
+from hexwx.lineofsight.sight import sightings
+from tests.vasl_boards import board
+
+
+@pytest.fixture(scope="module")
+def bd02():
+    return board("bd02")
+
+
+def _answer(r):
+    return (r.blocked, r.reason, r.blocking_hex, r.hindrance, [h.hex for h in r.hindrances])
+
+
+def test_a_bypass_end_is_traced_from_its_hexside(bd02) -> None:
+    centre = hexwx.los(bd02, "V8", "Y8")
+    assert centre.blocked and centre.blocking_hex == "X8"
+    # from V8's north hexsides the LOS passes north of X8's obstacle; from the south ones not
+    for side in (0, 1, 5):
+        r = hexwx.los(bd02, "V8", "Y8", from_hexside=side)
+        assert not r.blocked, side
+        assert r.source_location.endswith(f"in bypass {('N', 'NE', 'SE', 'S', 'SW', 'NW')[side]}")
+    for side in (2, 3, 4):
+        assert hexwx.los(bd02, "V8", "Y8", from_hexside=side).blocked
+    # and the other way: U7 sees Y8 from its centre, not from its north hexside (V6's hill)
+    assert not hexwx.los(bd02, "U7", "Y8").blocked
+    r = hexwx.los(bd02, "U7", "Y8", from_hexside=0)
+    assert r.blocked and r.blocking_hex == "V6"
+
+
+def test_bypass_is_reciprocal_and_absent_bypass_is_the_centre(bd02) -> None:
+    for a, b in (("V8", "Y8"), ("A5", "J5"), ("AA9", "CC6"), ("T0", "P0"), ("B3", "A6")):
+        centre = hexwx.los(bd02, a, b)
+        assert _answer(hexwx.los(bd02, a, b, from_hexside=None)) == _answer(centre)
+        for side in range(6):
+            try:
+                there = hexwx.los(bd02, a, b, from_hexside=side)
+            except UsageError:
+                continue
+            back = hexwx.los(bd02, b, a, to_hexside=side)
+            assert (there.blocked, there.hindrance) == (back.blocked, back.hindrance), (a, b, side)
+            assert there.range == centre.range
+
+
+def test_counters_are_met_by_the_los_from_the_hexside(bd02) -> None:
+    smoke = ["White +3 Smoke@B4"]
+    r = hexwx.los(bd02, "A5", "E5", counters=smoke)
+    assert not r.blocked and [(h.hex, h.drm) for h in r.hindrances] == [("B4", 3)]
+    # from A5's SE hexside the LOS runs south of B4 and misses the SMOKE
+    r = hexwx.los(bd02, "A5", "E5", counters=smoke, from_hexside=2)
+    assert not r.blocked and r.hindrances == ()
+    assert hexwx.los(bd02, "E5", "A5", counters=smoke, to_hexside=2).hindrances == ()
+
+
+def test_bad_hexsides_are_one_line_errors(bd02, capsys) -> None:
+    for bad in (6, -1, "NE", True, 1.0):
+        with pytest.raises(UsageError, match=r"^bad from_hexside .*; expected a hexside 0-5 "):
+            hexwx.los(bd02, "V8", "Y8", from_hexside=bad)
+    with pytest.raises(UsageError, match=r"^bad to_hexside 4; expected a hexside of A5 on the map"):
+        hexwx.los(bd02, "J5", "A5", to_hexside=4)
+    assert main(["los", "bd02", "V8", "Y8", "--from-hexside", "up"]) == 2
+    err = capsys.readouterr().err
+    assert "--from-hexside: expected a hexside N, NE, SE, S, SW, NW or 0-5, got 'up'" in err
+    assert main(["los", "bd02", "A5", "J5", "--from-hexside", "SW"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["hexwx los: error: bad --from-hexside 4; expected a hexside of A5 on the map "
+                   "(hexside 4 is its edge of the map)"]
+
+
+def test_cli_los_from_a_hexside(bd02, capsys) -> None:
+    assert main(["los", "bd02", "V8", "Y8", "--from-hexside", "NE", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = hexwx.los(bd02, "V8", "Y8", from_hexside=1)
+    assert (got["blocked"], got["hindrance"]) == (want.blocked, want.hindrance) == (False, 0)
+    assert got["source_location"] == want.source_location
+
+
+def test_sight_traces_units_in_bypass_from_their_hexside(bd02) -> None:
+    units = [ScenarioUnit("tank", "Allied", "V8", kind="vehicle", hexside=1),
+             ScenarioUnit("squad", "Axis", "Y8"),
+             ScenarioUnit("other", "Axis", "U7")]
+    found = {(s.viewer, s.target): s.result for s in sightings(bd02, units)}
+    for (a, b), r in found.items():
+        ua, ub = (next(u for u in units if u.id == x) for x in (a, b))
+        want = hexwx.los(bd02, ua.hex, ub.hex, from_hexside=ua.hexside, to_hexside=ub.hexside,
+                         target_is_infantry=ub.kind == "infantry")
+        assert _answer(r) == _answer(want)
+    assert not found[("tank", "squad")].blocked and not found[("squad", "tank")].blocked
+    assert hexwx.los(bd02, "V8", "Y8").blocked      # the same hexes from V8's centre
+
+
+def test_a_save_vehicle_in_bypass_is_answered_from_its_hexside(tmp_path, capsys) -> None:
+    from piece_helpers import game_save
+    from hexwx.io.scenario import load_scenario
+    scenario = tmp_path / "game.toml"
+    assert main(["import-vsav", str(game_save(tmp_path)), "-o", str(scenario)]) == 0
+    sc = load_scenario(scenario)
+    assert sc.unit("ru-T-34-M43").hexside == 2
+    capsys.readouterr()
+    assert main(["sight", "--scenario", str(scenario), "--json"]) == 0
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    tank = [p for p in pairs if "ru-T-34-M43" in (p["viewer"], p["target"])]
+    assert tank, "the T-34 in bypass sees and is seen"
+    for p in tank:
+        mine = "viewer" if p["viewer"] == "ru-T-34-M43" else "target"
+        assert p[f"{mine}_location"].endswith("in bypass SE")
+        a, b = sc.unit(p["viewer"]), sc.unit(p["target"])
+        r = hexwx.los(sc.map, a.hex, b.hex, from_level=a.level, to_level=b.level,
+                      from_hexside=a.hexside, to_hexside=b.hexside, weather=sc.weather,
+                      target_is_infantry=b.kind == "infantry", counters=sc.los_counters)
+        assert (p["blocked"], p["range"]) == (r.blocked, r.range)
+        assert r.blocked or p["hindrance"] == r.hindrance
+    assert main(["sight", "--scenario", str(scenario)]) == 0
+    assert "in bypass SE" in capsys.readouterr().out
+
+
+def test_the_bypass_map_moves_one_los_point_and_nothing_else(bd02) -> None:
+    import numpy as np
+    from hexwx.lineofsight.bypass import bypass_map, bypass_point
+    M = bd02.kernel_map
+    assert bypass_map(M, ()) is M
+    h = bd02.hex("V8", "a")
+    out = bypass_map(M, ((h, 1),))
+    assert out is bypass_map(M, ((h, 1),))            # cached: the kernel prepares it once
+    changed = np.argwhere(out[3] != M[3])
+    assert {tuple(c) for c in changed.tolist()} <= {(h, 0), (h, 1)} and len(changed)
+    x, y = bypass_point(M, h, 1)
+    assert (int(out[3][h, 0]), int(out[3][h, 1])) == (x, y)
+    # the hexside's point lies on the NE hexside: half a hex height above the centre at most
+    cx, cy = float(bd02.grid.centre_x[h]), float(bd02.grid.centre_y[h])
+    assert x > cx and y < cy and abs((x - cx) ** 2 + (y - cy) ** 2 - (64.5 / 2) ** 2) < 100   # rounded pixels
+    assert all(out[i] is M[i] for i in range(len(M)) if i != 3)
+
+
+def test_cli_los_between_scenario_units_uses_their_bypass(tmp_path, capsys) -> None:
+    from piece_helpers import game_save
+    from hexwx.io.scenario import load_scenario
+    scenario = tmp_path / "game.toml"
+    assert main(["import-vsav", str(game_save(tmp_path)), "-o", str(scenario)]) == 0
+    sc = load_scenario(scenario)
+    capsys.readouterr()
+    assert main(["los", "--scenario", str(scenario), "ru-T-34-M43", "ge-4-6-8-Esq", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["source_location"].endswith("in bypass SE")
+    tank, squad = sc.unit("ru-T-34-M43"), sc.unit("ge-4-6-8-Esq")
+    want = hexwx.los(sc.map, tank.hex, squad.hex, from_hexside=2, to_level=squad.level,
+                     weather=sc.weather, counters=sc.los_counters)
+    assert (got["blocked"], got["range"], got["reason"]) == (want.blocked, want.range, want.reason)
+    # --from-hexside replaces the unit's own hexside
+    assert main(["los", "--scenario", str(scenario), "ru-T-34-M43", "ge-4-6-8-Esq",
+                 "--from-hexside", "N", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["source_location"].endswith("in bypass N")
+    assert sc.los("ru-T-34-M43", "ge-4-6-8-Esq").source_location.endswith("in bypass SE")
