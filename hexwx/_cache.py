@@ -16,6 +16,8 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from hexwx.errors import UsageError
+
 V = TypeVar("V")
 
 DEFAULT_MB = 512
@@ -35,7 +37,6 @@ def megabytes_setting(name: str, default: float) -> int:
     except ValueError:
         mb = math.nan
     if not mb >= 0 or math.isinf(mb):       # (nan fails the first test)
-        from hexwx.errors import UsageError
         raise UsageError(f"${name}={text[:40]!r}: expected a size in MiB, a number from 0 up")
     return int(min(mb, _MAX_MB) * 2**20)
 

@@ -148,7 +148,7 @@ def remove_live_temporaries() -> None:
 
 def _temp_beside(p: Path) -> tuple[int, Path]:
     """Create a new, unique, empty file beside ``p``: (descriptor, path); never follows links.
-    The file is locked (``flock``) while its writer lives: see :func:`_remove_stale`."""
+    The file is locked (``flock``) while its writer lives: see :func:`remove_stale_temporaries`."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
     for _ in range(100):
         tmp = p.with_name(f".{p.name}.{os.urandom(6).hex()}.tmp")  # as secrets.token_hex
@@ -170,11 +170,7 @@ def remove_stale_temporaries(p: str | os.PathLike[str], min_age: float = 2.0) ->
     SIGKILL, or the machine went down): regular files of this user named as
     :func:`_temp_beside` names them, that nobody holds locked, at least ``min_age`` seconds
     old (a writer locks its file right after creating it).  A live writer holds its lock."""
-    _remove_stale(Path(p), min_age)
-
-
-def _remove_stale(p: Path, min_age: float = 2.0) -> None:
-    """See :func:`remove_stale_temporaries`."""
+    p = Path(p)
     if fcntl is None:
         return
     name = re.compile(re.escape(f".{p.name}.") + r"[0-9a-f]{12}\.tmp")
@@ -217,7 +213,7 @@ def open_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object]
         yield out  # type: ignore[misc]
         out.flush()
         return
-    _remove_stale(p)
+    remove_stale_temporaries(p)
     fd, tmp = _temp_beside(p)
     done = False
     try:

@@ -75,12 +75,16 @@ def _parse_levels(label: str, values: list[str], lines: list[int], column: str) 
     for i, v in enumerate(values):
         if not v:
             continue
+        level: int | None
         try:
-            out[i] = int(v) if len(v) <= 6 else int("x")   # (no map has a level of 7 digits)
+            level = int(v)
         except ValueError:
+            level = None
+        if level is None or len(v) > 6:   # (no map has a level of 7 digits)
             raise DataError(f"{label} line {lines[i]}: {column} {v[:40]!r} is not a whole number "
                             f"of up to 6 digits (a level in the hex: 0 ground, building levels, "
-                            f"rooftop)") from None
+                            f"rooftop)")
+        out[i] = level
     return out
 
 

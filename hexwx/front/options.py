@@ -50,7 +50,7 @@ BOOL_FLAGS: tuple[tuple[str, str, str], ...] = (
     ("wx_overcast", "--overcast", "overcast (E3.5): rain may start on wind change DR >= 10"),
     ("wx_gusty", "--gusty", "gusty (E3.4): gusts on wind change DR >= 10"),
     ("wx_extreme_winter", "--extreme-winter", "extreme winter (E3.74)"),
-    ("wx_plowed_roads", "--plowed-roads", "roads are plowed (SSR; 3.723, 3.733)"),
+    ("wx_plowed_roads", "--plowed-roads", "roads are plowed (SSR; E3.723, E3.733)"),
 )
 
 
@@ -114,7 +114,7 @@ def weather_from_args(args: argparse.Namespace, *, scenario: Any = None) -> AslW
     Without weather flags: the scenario's weather (``scenario.weather``) or Clear.  With flags:
     exactly what they say (the scenario's weather is replaced; its month is the default month).
     ``--month`` and ``--wind`` alone adjust the scenario's or the clear weather.  Any Fog Level
-    Chart result (-1..4, E3 3.31) is legal on any map: fog above every hex veils it all, fog
+    Chart result (-1..4, E3.31) is legal on any map: fog above every hex veils it all, fog
     below every hex veils nothing.
     Raises :class:`UsageError` for contradictions (e.g. ``--heavy`` without rain or snow).
     """
@@ -214,12 +214,10 @@ def hexes_of(values: list[str] | None) -> list[str] | None:
 
 def _hexside(text: str) -> int:
     """A hexside given as N, NE, SE, S, SW, NW or 0-5 (argparse type: a one-line error else)."""
-    from hexwx.hexmap.coords import HEXSIDE_NAMES
-    t = text.strip().upper()
-    if t in HEXSIDE_NAMES:
-        return HEXSIDE_NAMES.index(t)
-    if t in ("0", "1", "2", "3", "4", "5"):
-        return int(t)
+    from hexwx.hexmap.coords import hexside_number
+    number = hexside_number(text)
+    if number is not None:
+        return number
     raise argparse.ArgumentTypeError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5, got {text!r}")
 
 
@@ -282,8 +280,8 @@ def add_path_parser(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "path",
         description="The cheapest path from FROM to TO for a unit class under ASL E3 weather: "
-        "each step's cost with its parts and rule citations (chapter B defaults; rain 3.54, "
-        "mud 3.64, ground snow 3.723-3.724, deep snow 3.733-3.7331, drifts 3.752).",
+        "each step's cost with its parts and rule citations (chapter B defaults; rain E3.54, "
+        "mud E3.64, ground snow E3.723-E3.724, deep snow E3.733-E3.7331, drifts E3.752).",
         epilog="examples:\n  hexwx path maps/village.toml A5 E5 --unit truck --mud\n"
         "  hexwx path --scenario scenarios/winter_drifts.toml ski-squad K6 --unit infantry\n"
         "A drift hexside takes the whole move (E3.752): it is used only for a one-step path.  "
@@ -308,7 +306,7 @@ def add_reach_parser(subparsers: Any) -> argparse.ArgumentParser:
         "reach",
         description="Every hex a unit class can reach from FROM with N MF (infantry, cavalry) "
         "or MP (vehicles) under ASL E3 weather, with its cost.  Hexes reached only with the "
-        "road bonus (B3.4) are marked *, hexes across a drift (whole move, 3.752) !.",
+        "road bonus (B3.4) are marked *, hexes across a drift (whole move, E3.752) !.",
         epilog="example:\n  hexwx reach maps/village.toml C5 --unit infantry --mf 4 --deep-snow",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("map", nargs="?", metavar="MAP", help=MAP_HELP)

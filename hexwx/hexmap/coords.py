@@ -95,12 +95,20 @@ def parse_hexside(text: str) -> tuple[str, int]:
     if not isinstance(text, str) or ":" not in text:
         raise UsageError(f"expected HEX:SIDE such as 'D5:NE', got {text!r}")
     hex_name, side = text.rsplit(":", 1)
-    side = side.strip().upper()
+    number = hexside_number(side)
+    if number is None:
+        raise UsageError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5 in {text!r}")
+    return hex_name.strip(), number
+
+
+def hexside_number(text: str) -> int | None:
+    """A hexside written N, NE, SE, S, SW, NW or 0-5 as its number 0-5; None if it is neither."""
+    side = text.strip().upper()
     if side in HEXSIDE_NAMES:
-        return hex_name.strip(), HEXSIDE_NAMES.index(side)
-    if side.isdigit() and 0 <= int(side) <= 5:
-        return hex_name.strip(), int(side)
-    raise UsageError(f"expected a hexside N, NE, SE, S, SW, NW or 0-5 in {text!r}")
+        return HEXSIDE_NAMES.index(side)
+    if side in ("0", "1", "2", "3", "4", "5"):
+        return int(side)
+    return None
 
 
 def board_px_x(col0: int, shape: "BoardShape | None" = None) -> int:

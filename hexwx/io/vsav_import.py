@@ -25,19 +25,26 @@ def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
                   ignore_board_extras: bool = False) -> Any:
     """The map of VASL save ``path``: its boards laid out as in the save, its SSRs applied
     (then ``ssr``).  DataError naming the save for anything hexwx cannot compose."""
-    save = read_save(path)
+    return _save_map(read_save(path), str(path), vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
+                     ssr=ssr, ignore_board_extras=ignore_board_extras, name=Path(path).name)
+
+
+def _save_map(save: VaslSave, source: str, *, vasl_dir: str | Path | None,
+              vasl_metadata: str | Path | None, ssr: tuple[str, ...] = (),
+              ignore_board_extras: bool = False, name: str | None = None) -> Any:
+    """The map of ``save`` (read from ``source``, which errors name)."""
     check_supported(save, ignore=ignore_board_extras)
     from hexwx.io.layout import load_layout
     rows, common = layout_spec(save, whole_boards=ignore_board_extras)
     try:
         m = load_layout(rows, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata,
-                        ssr=common + tuple(ssr), name=Path(path).name,
+                        ssr=common + tuple(ssr), name=name,
                         persist_elevation=save.persist_elevation)
     except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
-        raise DataError(f"{path}: {exc}") from None
+        raise DataError(f"{source}: {exc}") from None
     if not m.grid.shape.geomorphic and any(p.map == MAIN_MAP for p in save.pieces):
         # (a save's piece positions are read against geomorphic board sizes: hexwx.io.vsav)
-        raise DataError(f"{path}: boards of {m.grid.shape.describe()} with pieces on them: "
+        raise DataError(f"{source}: boards of {m.grid.shape.describe()} with pieces on them: "
                         f"hexwx places a save's pieces on geomorphic boards only")
     return m
 
@@ -46,15 +53,9 @@ def board_command_map(cmd: str, *, source: str = "board command", vasl_dir: str 
                       vasl_metadata: str | Path | None = None) -> Any:
     """The map a save's ``bd`` command text describes (its boards, crops and SSRs), as
     :func:`load_save_map` composes it; DataError naming ``source`` for what it cannot compose."""
-    from hexwx.io.layout import load_layout
     from hexwx.io.vsav import parse_board_command
     save = VaslSave(source, parse_board_command(cmd.strip("\x1b"), source), ())
-    check_supported(save)
-    rows, common = layout_spec(save)
-    try:
-        return load_layout(rows, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata, ssr=common)
-    except HexwxError as exc:
-        raise DataError(f"{source}: {exc}") from None
+    return _save_map(save, source, vasl_dir=vasl_dir, vasl_metadata=vasl_metadata)
 
 
 def common_ssr(save: VaslSave) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from hexwx.errors import UsageError
@@ -225,13 +226,10 @@ def bypass_hexside(p: PlacedPiece) -> int | None:
     return side
 
 
-_GRID: list[Grid] = []
-
-
+@lru_cache(maxsize=1)
 def _board_grid() -> Grid:
-    if not _GRID:
-        _GRID.append(Grid.single(""))
-    return _GRID[0]
+    """One geomorphic board's grid (piece positions are read against it)."""
+    return Grid.single("")
 
 
 # -- stacks and Locations --------------------------------------------------------------------

@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from hexwx._native import HX_COLUMNS
 from hexwx.validate import whole
 
-#: The kernel's per-hex columns of the LOS point (hexwx._native.HX_COLUMNS "los_x", "los_y").
-_LOS_X, _LOS_Y = 0, 1
+#: The kernel's per-hex columns of the LOS point.
+_LOS_X, _LOS_Y = HX_COLUMNS.index("los_x"), HX_COLUMNS.index("los_y")
 _CACHE: OrderedDict[tuple[int, int, int], tuple[Any, tuple[Any, ...]]] = OrderedDict()
 _CACHE_SIZE = 32
 _LOCK = Lock()

@@ -154,7 +154,7 @@ def with_counters(m: HexMap, counters: Any) -> tuple[HexMap, PreparedCounters | 
     per (map, counters); ``(m, None)`` without counters.  A counter off the map or at a level
     its hex lacks is a UsageError naming ``counters``."""
     try:
-        prep = prepare(m, Counters.of(counters))
+        prep = prepare(m, counters)   # (prepare converts them: Counters.of)
     except UsageError as exc:
         if exc.param is not None:
             raise

@@ -149,7 +149,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
             _record(m, M, ends, R, fog)
         hind = _later_terrain_hindrances(m, packed, drms)
-        thread = _later_thread(m, ends, R, ids, keys)
+        thread = () if weather is not None else _later_thread(m, ends, R, ids, keys)  # (weather: below)
     name = m.name_of
     blocked = reason != K.CLEAR
     text, rule = REASONS[reason]

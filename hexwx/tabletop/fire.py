@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hexwx.errors import UsageError
 from hexwx.units import ruler
 from hexwx.tabletop.faces import closest_visible_face
-from hexwx.tabletop.model import TableTop, Unit
+from hexwx.tabletop.model import TableTop, Unit, huzzah_class
 from hexwx.tabletop.sight import (RANGE_METHOD, Sight, can_see, check_rules, in_arc,
                                   range_points)
 from hexwx.weather.minis.common import FireRule, fire_rules
@@ -84,7 +84,7 @@ def weapon_range(unit: Unit, rules: str,
     if rules == "huzzah":
         if unit.arm == "cavalry":
             return None
-        cm = HUZZAH_RANGE_CM[(unit.arm, (unit.guns or "foot") if unit.arm == "artillery" else None)]
+        cm = HUZZAH_RANGE_CM[huzzah_class(unit)]
         return WeaponRange(cm, cm / 2.0, HUZZAH_RANGE_RULE + " (short: under half, p.12)")
     for kind in range_kind(unit):
         if ranges and kind in ranges:

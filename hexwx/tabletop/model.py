@@ -406,3 +406,9 @@ def make_piece(piece_id: str, kind: str, geometry: BaseGeometry, height: float |
 
 def polygon(points: Iterable[tuple[float, float]]) -> Polygon:
     return Polygon(list(points))
+
+
+def huzzah_class(unit: "Unit") -> tuple[str, str | None]:
+    """The row of Huzzah!'s movement and range tables a unit reads (pp.12, 20): its arm, and
+    for artillery its guns (foot guns when not given)."""
+    return unit.arm, (unit.guns or "foot") if unit.arm == "artillery" else None

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from shapely.geometry.base import BaseGeometry
 
     from hexwx.weather.minis.common import TurnReport
-from hexwx.tabletop.model import TableTop, Unit
+from hexwx.tabletop.model import TableTop, Unit, huzzah_class
 from hexwx.units import CM_PER_INCH
 
 #: Huzzah! Glorious Empires v6.3 p.20, "Movement in cm" (line of battle / open order / road
@@ -109,8 +109,7 @@ def base_move_cm(unit: Unit, rules: str) -> tuple[float, str]:
     if unit.move_cm is not None:
         return unit.move_cm, "scenario"
     if rules == "huzzah":
-        key = (unit.arm, (unit.guns or "foot") if unit.arm == "artillery" else None)
-        return float(HUZZAH_MOVE_CM[key][unit.formation]), "Huzzah! p.20 movement table"
+        return float(HUZZAH_MOVE_CM[huzzah_class(unit)][unit.formation]), "Huzzah! p.20 movement table"
     unit_name, table = HOUSE_MOVE[rules]
     value = table[unit.arm][unit.formation]
     return value * (CM_PER_INCH if unit_name == "in" else 1.0), "hexwx house default (not in the seed)"

@@ -39,7 +39,7 @@ from shapely.geometry.base import BaseGeometry
 
 from hexwx.errors import UsageError
 from hexwx.tabletop.faces import Face, axes, closest_visible_face, faces
-from hexwx.tabletop.model import TableTop, Unit
+from hexwx.tabletop.model import TableTop, Unit, huzzah_class
 from hexwx.tabletop.move import HUZZAH_MOVE_CM, allowance, standing_terrain
 from hexwx.tabletop.sight import range_cm
 
@@ -67,8 +67,7 @@ def need_huzzah(rules: str) -> None:
 def arm_rate_cm(unit: Unit) -> float:
     """The fastest move of the unit's arm in the p.20 table (reading: an arm's "maximum move
     allowance", p.19)."""
-    key = (unit.arm, (unit.guns or "foot") if unit.arm == "artillery" else None)
-    return float(max(HUZZAH_MOVE_CM[key].values()))
+    return float(max(HUZZAH_MOVE_CM[huzzah_class(unit)].values()))
 
 
 @dataclass(frozen=True)

@@ -121,12 +121,12 @@ _FLAG_FIELDS = ("rain", "falling_snow", "heavy", "ground_snow", "deep_snow", "ex
 
 #: Properties of :class:`AslWeather` that are not constructor arguments, with what to write.
 _DERIVED_ARGS: dict[str, str] = {
-    "mud": 'Mud is a weather chart result (3.6): write base="Mud" (or base="Mud & Overcast")',
-    "mist": 'Mist is a weather chart result (3.32): write base="Mist"',
-    "overcast": 'Overcast is a weather chart result (3.5): write base="Overcast"',
-    "gusty": 'Gusty is a weather chart result (3.4): write base="Gusty" (or "Clear & Gusty")',
-    "fog": "fog is given by its level: write fog_level=L (fog at level L and lower, 3.31)",
-    "snow": 'Snow is a weather chart result (3.7): write base="Snow" with ground_snow=True, '
+    "mud": 'Mud is a weather chart result (E3.6): write base="Mud" (or base="Mud & Overcast")',
+    "mist": 'Mist is a weather chart result (E3.32): write base="Mist"',
+    "overcast": 'Overcast is a weather chart result (E3.5): write base="Overcast"',
+    "gusty": 'Gusty is a weather chart result (E3.4): write base="Gusty" (or "Clear & Gusty")',
+    "fog": "fog is given by its level: write fog_level=L (fog at level L and lower, E3.31)",
+    "snow": 'Snow is a weather chart result (E3.7): write base="Snow" with ground_snow=True, '
             "deep_snow=True or falling_snow=True",
 }
 
