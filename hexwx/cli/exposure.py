@@ -20,7 +20,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import map_or_scenario
     from hexwx.front.answers import exposure_json
-    from hexwx.front.options import counters_from_args, hexes_of, weather_from_args
+    from hexwx.front.options import counter_notes, counters_from_args, hexes_of
+    from hexwx.front.options import weather_from_args
     from hexwx.lineofsight.exposure import exposure
     if args.top < 0:
         raise UsageError(f"--top must be >= 0, got {args.top}")
@@ -33,4 +34,6 @@ def run(args: argparse.Namespace) -> int:
     res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather,
                    counters=counters)
     print(res.describe(args.top))
+    for note in counter_notes(m, counters, weather):
+        print(f"note: {note}")
     return 0

@@ -66,7 +66,8 @@ def _cmd_los(args: argparse.Namespace) -> int:
 
 def _cmd_los_table(args: argparse.Namespace) -> int:
     from hexwx.cli.progress import Progress
-    from hexwx.front.options import counters_from_args, weather_flags_given, weather_from_args
+    from hexwx.front.options import counters_from_args, print_counter_notes
+    from hexwx.front.options import weather_flags_given, weather_from_args
     from hexwx.io.lostable import write_los_table
     from hexwx.outputs import check_output
     inputs = map_inputs(args, args.map or args.scenario)
@@ -78,6 +79,7 @@ def _cmd_los_table(args: argparse.Namespace) -> int:
     elif scenario is not None:
         weather = weather_from_args(args, scenario=scenario)
     counters = counters_from_args(args, m, scenario=scenario, source=source)
+    print_counter_notes(m, counters, weather)
     name = Path(source or args.scenario).name
     bar = Progress(len(m) * (len(m) - 1), f"los-table {name}", quiet=args.quiet)
     try:

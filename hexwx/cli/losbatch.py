@@ -164,7 +164,8 @@ def encode(m: Any, a: Any, fmt: str) -> str:
 
 def _cmd_los_batch(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import map_inputs, map_or_scenario, write_text
-    from hexwx.front.options import counters_from_args, weather_flags_given, weather_from_args
+    from hexwx.front.options import counters_from_args, print_counter_notes
+    from hexwx.front.options import weather_flags_given, weather_from_args
     from hexwx.outputs import check_output
     items = list(args.items)
     if len(items) != (1 if args.scenario else 2):
@@ -178,6 +179,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
     if weather_flags_given(args) or scenario is not None:
         weather = weather_from_args(args, scenario=scenario)
     counters = counters_from_args(args, m, scenario=scenario, source=source)
+    print_counter_notes(m, counters, weather)
     label, src, tgt, sl, tl, lines = read_pairs(pairs)
     answers = answer_pairs(m, label, src, tgt, sl, tl, lines, weather, counters)
     fmt = args.format

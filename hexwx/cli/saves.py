@@ -87,15 +87,16 @@ def _cmd_sight(args: argparse.Namespace) -> int:
             m.parse(u.hex)
         except UsageError as exc:
             raise UsageError(f"{sc.source}: unit {u.id!r}: {exc}") from None
-    from hexwx.front.options import counters_from_args
+    from hexwx.front.options import counter_notes, counters_from_args
     counters = counters_from_args(args, m, scenario=sc)
+    notes = counter_notes(m, counters, weather)   # SMOKE the weather leaves out (E3.53, E3.734)
     found = sightings(m, sc.units, weather=weather, kinds=kinds, counters=counters,
                       side=args.side, visible_only=args.visible_only)
     sides = sorted({u.side for u in sc.units if u.side and u.kind in kinds})
     if args.json:
         print(json.dumps({"scenario": str(sc.source), "name": sc.name, "turn": args.turn,
                           "weather": weather.to_json(), "sides": sides,
-                          "counters": counters.to_json(),
+                          "counters": counters.to_json(), "notes": list(notes),
                           "side": args.side, "visible_only": args.visible_only,
                           "pairs": [s.to_json() for s in found]}, indent=2))
         return 0
@@ -104,6 +105,8 @@ def _cmd_sight(args: argparse.Namespace) -> int:
     print(f"{printable(sc.name)} ({when}): {weather.describe()}")
     if counters:
         print(f"counters: {printable(', '.join(c.spec() for c in counters))}")
+    for note in notes:
+        print(f"note: {printable(note)}")
     which = (f", viewers of side {printable(args.side)}" if args.side else "") + \
         (", those with LOS only" if args.visible_only else "")
     print(f"{n_units} unit(s) on {len(sides)} side(s) ({printable(', '.join(sides)) or 'none'}): "

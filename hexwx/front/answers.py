@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from hexwx.front.options import hexes_of, weather_from_args
+from hexwx.front.options import counter_notes, hexes_of, weather_from_args
 
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
@@ -94,7 +94,8 @@ def exposure_json(m: HexMap, args: argparse.Namespace, *, scenario: Scenario | N
         counters = scenario.los_counters
     res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather,
                    counters=counters)
-    data = {"map": m.name, **res.to_json()}
+    data = {"map": m.name, **res.to_json(),
+            "notes": list(counter_notes(m, counters, weather))}
     if res.observers is not None and res.seen is not None:
         data["seen_by"] = {m.name_of(h): [o for o, s in zip(res.observers, res.seen[:, h]) if s]
                            for h in range(len(m)) if res.count[h] > 0}

@@ -190,6 +190,21 @@ def counters_from_args(args: argparse.Namespace, m: Any, *, scenario: Any = None
     return counters
 
 
+def counter_notes(m: Any, counters: Any, weather: Any) -> tuple[str, ...]:
+    """One note per counter the answers leave out under ``weather`` (SMOKE that cannot exist
+    during rain, Mud or Deep Snow: E3.53, E3.734)."""
+    from hexwx.lineofsight.counter_los import weather_notes
+    return weather_notes(m, counters, weather)
+
+
+def print_counter_notes(m: Any, counters: Any, weather: Any) -> None:
+    """:func:`counter_notes` as ``note: ...`` lines on stderr, for the commands whose answer
+    (CSV, a table) has no place for them."""
+    import sys
+    for n in counter_notes(m, counters, weather):
+        print(f"note: {n}", file=sys.stderr)
+
+
 # -- hex lists ----------------------------------------------------------------------------------
 
 def hex_list(text: str) -> list[str]:

@@ -98,7 +98,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     on blocked, reason, rule, blocking hex and pixel, hindrance and LV (units: none, so no
     winter camouflage) and ``counters``.  Reciprocal like :func:`los`.
     """
-    m, prep = with_counters(weathered(m, weather), counters)
+    m, prep = with_counters(weathered(m, weather), counters, weather)
     s = hex_ids(m, src, "source hex")
     t = hex_ids(m, tgt, "target hex")
     if len(s) != len(t):

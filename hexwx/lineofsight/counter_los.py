@@ -40,7 +40,7 @@ import numpy as np
 
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap, redrawn
-from hexwx.lineofsight.counters import Counter, Counters, counter_type
+from hexwx.lineofsight.counters import Counter, Counters, counter_type, under_weather
 from hexwx.lineofsight.results import Hindrance
 
 #: Effect kinds counted like SMOKE (per hex the largest, per range key the largest).
@@ -148,18 +148,30 @@ def prepare(m: HexMap, counters: Counters | None) -> PreparedCounters | None:
     return _prepare(m, Counters.of(counters))
 
 
-def with_counters(m: HexMap, counters: Any) -> tuple[HexMap, PreparedCounters | None]:
+def with_counters(m: HexMap, counters: Any, weather: Any = None
+                  ) -> tuple[HexMap, PreparedCounters | None]:
     """The map LOS is traced on with ``counters`` (a :class:`Counters`, None, or a list of
     counters and ``"NAME@HEX[:LEVEL]"``; rubble redrawn) and the prepared counters, made once
-    per (map, counters); ``(m, None)`` without counters.  A counter off the map or at a level
-    its hex lacks is a UsageError naming ``counters``."""
+    per (map, counters); ``(m, None)`` without counters.  Under ``weather`` (an AslWeather or
+    None) SMOKE that cannot exist is left out (E3.53, E3.734: :func:`weather_notes` says
+    which).  A counter off the map or at a level its hex lacks is a UsageError naming
+    ``counters``."""
     try:
-        prep = prepare(m, counters)   # (prepare converts them: Counters.of)
+        prep = prepare(m, counters if weather is None else
+                       under_weather(Counters.of(counters), weather, m)[0])
     except UsageError as exc:
         if exc.param is not None:
             raise
         raise UsageError(f"counters: {exc}", param="counters") from None
     return (m, None) if prep is None else (prep.map, prep)
+
+
+def weather_notes(m: HexMap, counters: Any, weather: Any) -> tuple[str, ...]:
+    """One note per counter of ``counters`` on ``m`` that :func:`with_counters` leaves out
+    under ``weather`` (E3.53 rain, E3.734 Mud / Deep Snow), for the answer's ``notes``."""
+    if weather is None or not counters:
+        return ()
+    return under_weather(Counters.of(counters), weather, m)[1]
 
 
 @lru_cache(maxsize=32)

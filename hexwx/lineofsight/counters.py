@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from functools import lru_cache
 
@@ -82,6 +82,22 @@ LOCATION_MARKERS: dict[str, tuple[int | None, str]] = {
 #: prefix: barricades, roadblocks, debris).
 NO_EFFECT_PREFIXES: tuple[str, ...] = ("Barricade", "Breached Barricade", "Roadblock",
                                        "Palm Debris")
+
+#: SMOKE under the weather (E3.53 rain, E3.734 Mud and/or Deep Snow): the weather's condition
+#: (an :class:`~hexwx.weather.asl.state.AslWeather` attribute), its rule, and the only SMOKE
+#: that can exist then.  Rain: SMOKE emanating from a Blaze, or from SMOKE grenades placed
+#: inside a building (A24.6); Mud / Deep Snow: SMOKE entirely placed inside a building (3.8) or
+#: emanating from a Blaze.  Such SMOKE still fills the hex.  Every other SMOKE-kind counter
+#: (placed SMOKE and WP, dispersed, SMOKE fire missions) does not exist: queries leave it out
+#: with a note (:func:`under_weather`).
+SMOKE_WEATHER: tuple[tuple[str, str, str], ...] = (
+    ("rain", "E3.53", "only SMOKE from a Blaze or SMOKE grenades placed inside a building "
+                      "exists"),
+    ("mud", "E3.734", "only SMOKE entirely placed inside a building or from a Blaze exists"),
+    ("deep_snow", "E3.734", "only SMOKE entirely placed inside a building or from a Blaze "
+                            "exists"),
+)
+_WEATHER_WORDS = {"rain": "rain", "mud": "Mud", "deep_snow": "Deep Snow"}
 
 #: OBA Fire For Effect: a +1 LOS Hindrance once per LOS within its blast area, up to two
 #: levels (C1; VASL's reading, radius 1, height 2, kept as data).
@@ -188,6 +204,12 @@ def _lookup(text: str) -> CounterType | None:
     if any(low.startswith(p.lower()) for p in NO_EFFECT_PREFIXES):
         return CounterType(text, "no effect", rule="B29")
     return None
+
+
+def is_grenade(t: CounterType) -> bool:
+    """Whether ``t`` is SMOKE placed by grenades (``Smoke grenade +2``, ``WP grenade +1``;
+    A24.6): the only SMOKE that goes inside a building's ground-level Location."""
+    return t.kind == "smoke" and "grenade" in t.name.lower()
 
 
 @dataclass(frozen=True)
@@ -327,3 +349,48 @@ def parse_counter(text: str) -> Counter:
     if m.group(3) is not None:
         hexside = int(m.group(3))
     return Counter(name.strip(), m.group(1).upper(), level, hexside)
+
+
+def under_weather(counters: Counters, weather: Any, m: Any) -> tuple[Counters, tuple[str, ...]]:
+    """The counters of ``counters`` that exist under ``weather`` on map ``m`` and a note per
+    counter left out (:data:`SMOKE_WEATHER`: E3.53 rain, E3.734 Mud / Deep Snow).  A Blaze
+    (kind ``blaze``, a burning wreck's too) stays; so does SMOKE inside a building: a SMOKE
+    counter at a building level above ground (not the rooftop), or a grenade's at the
+    building's ground level (:func:`is_grenade`; a plain SMOKE counter at level 0 of a
+    building hex is the hex's SMOKE, placed from outside).  Everything that is not SMOKE is
+    kept.  ``weather`` None, Clear or without rain, Mud and Deep Snow: ``counters`` unchanged.
+    A counter whose hex is not on ``m`` is kept (its error comes when it is placed)."""
+    conds = [(word, rule, what) for word, rule, what in SMOKE_WEATHER
+             if weather is not None and getattr(weather, word, False)]
+    if not conds or not counters:
+        return counters, ()
+    return _under_weather(counters, tuple(conds), m)
+
+
+@lru_cache(maxsize=64)
+def _under_weather(counters: Counters, conds: tuple[tuple[str, str, str], ...],
+                   m: Any) -> tuple[Counters, tuple[str, ...]]:
+    kept: list[Counter] = []
+    notes: list[str] = []
+    when = " and ".join(_WEATHER_WORDS[w] for w, _r, _t in conds)
+    rules = ", ".join(dict.fromkeys(r for _w, r, _t in conds))
+    for c in counters:
+        t = c.type
+        if t.kind != "smoke" or _inside_building(c, t, m):
+            kept.append(c)
+            continue
+        notes.append(f"{t.name} in {c.hex}{f' level {c.level}' if c.level else ''} left out: "
+                     f"during {when} {conds[0][2]} ({rules})")
+    return Counters(tuple(kept)), tuple(notes)
+
+
+def _inside_building(c: Counter, t: CounterType, m: Any) -> bool:
+    """Whether SMOKE counter ``c`` is inside a building Location of ``m`` (E3.53, E3.734)."""
+    try:
+        h = m.parse(c.hex)
+    except UsageError:    # (not on the map: kept, and refused where it is placed)
+        return True
+    if not m.terrain_of(h).is_building or c.level not in m.levels_at(h) \
+            or m.is_rooftop(h, c.level):
+        return c.level not in m.levels_at(h)
+    return c.level > 0 or is_grenade(t)

@@ -28,6 +28,7 @@ from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import apply as apply_counters
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances, with_counters
+from hexwx.lineofsight.counter_los import weather_notes as counter_weather_notes
 from hexwx.lineofsight.pair_lv import apply_lv, check_query, fog_spec, weathered
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.results import Hindrance, Later, LosResult, LosTable, ThreadHex, Viewshed
@@ -128,7 +129,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         check_flag(target_positive_tem, "target_positive_tem")
     s_side = check_hexside(from_hexside, "from_hexside")
     t_side = check_hexside(to_hexside, "to_hexside")
-    m, prep = with_counters(weathered(m, weather), counters) if counters is not None or \
+    m0 = weathered(m, weather) if counters is not None or weather is not None else m
+    m, prep = with_counters(m0, counters, weather) if counters is not None or \
         weather is not None else (m, None)
     src, tgt = m.hex(a, "a"), m.hex(b, "b")
     sE, s_roof = _elevation(m, src, from_level, "from_level")
@@ -165,6 +167,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     lv_total = 0
     notes: list[str] = []
     if weather is not None:
+        notes += counter_weather_notes(m0, counters, weather)   # SMOKE left out (E3.53, E3.734)
         th, names, keys = _thread(m, ends, R, ids, keys)
         thread = tuple(th)
         if target_winter_camouflage:
@@ -418,7 +421,8 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     counters=counters)``."""
     check_query(m, weather)
     shown = m
-    m, prep = with_counters(weathered(m, weather), counters)
+    m0 = weathered(m, weather)
+    m, prep = with_counters(m0, counters, weather)
     src = m.hex(a, "a")
     sE, s_roof = _elevation(m, src, level, "level")
     n = len(m)
@@ -439,7 +443,8 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     if weather is not None:
         drm = drm + apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
                               fog=res[2] if fog is not None else None)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown, weather=weather)
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown, weather=weather,
+                    notes=counter_weather_notes(m0, counters, weather))
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,
@@ -465,7 +470,7 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
         whole(threads, "threads", 1)
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
         return _los_table_levels(m, weather, from_level, to_level, all_locations, counters)
-    m, prep = with_counters(weathered(m, weather), counters)
+    m, prep = with_counters(weathered(m, weather), counters, weather)
     maxlen = m.thread_capacity
     fog = fog_spec(weather)
     res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),

@@ -210,7 +210,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     """
     level = whole(level, "level", 0)
     shown = m
-    m, prep = with_counters(weathered(m, weather), counters)
+    m, prep = with_counters(weathered(m, weather), counters, weather)
     n = len(m)
     base = m.hexes.base.astype(np.int64)
     tops = m.hexes.levels.astype(np.int64) + m.hexes.rooftop.astype(np.int64)

@@ -79,7 +79,7 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
         yield from _level_chunks(m, weather, from_level, to_level, all_locations, chunk_pairs,
                                  counters)
         return
-    m, prep = with_counters(weathered(m, weather), counters)
+    m, prep = with_counters(weathered(m, weather), counters, weather)
     n = len(m)
     M, T = m.kernel_map, m.kernel_terrain
     elev = m.hexes.base.astype(np.int64)

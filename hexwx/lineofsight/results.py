@@ -297,6 +297,8 @@ class Viewshed:
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
     #: the weather asked about (an AslWeather or None), for drawing its veil
     weather: Any = field(repr=False, compare=False, default=None)
+    #: what the answer left out and why (SMOKE the weather does not allow: E3.53, E3.734)
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self, "blocked", "drm", "range")
@@ -323,7 +325,8 @@ class Viewshed:
         return {"source": self.source, "level": self.level,
                 "seen": int((~self.blocked).sum()),
                 "hexes": {n: (None if b else int(d))
-                          for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())}}
+                          for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())},
+                "notes": list(self.notes)}
 
 
 @dataclass(frozen=True, repr=False)
