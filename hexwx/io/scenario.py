@@ -38,7 +38,7 @@ from hexwx.errors import DataError, UsageError
 from hexwx.limits import TURNS
 from hexwx.validate import bad, check_flag, check_path, check_text, check_texts, check_type, whole
 from hexwx.hexmap.coords import is_hex_name
-from hexwx.lineofsight.counters import EMPTY, Counter, Counters, vehicle_counters
+from hexwx.lineofsight.counters import EMPTY, Counter, Counters, counter_type, vehicle_counters
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
@@ -468,11 +468,16 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
     counters = []
     for c in t.tables("counters", []):
         c.check_keys(COUNTER_KEYS)
+        cname = c.str("name")
         try:
-            counters.append(Counter(c.str("name"), c.str("hex").upper(),
-                                    c.int("level", 0, min=-1), c.int("hexside", None, min=0, max=5)))
+            counter_type(cname)
         except UsageError as exc:
-            raise c.error(None, str(exc)) from None
+            raise c.error("name", str(exc)) from None
+        hex_ = c.str("hex")
+        if not is_hex_name(hex_):
+            raise c.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
+        counters.append(Counter(cname, hex_.upper(), c.int("level", 0, min=-1),
+                                c.int("hexside", None, min=0, max=5)))
     sc = Scenario(p, name, map_path, month, weather, tuple(units), rolls, seed, turns, meta_path,
                   map_layout, Counters(tuple(counters)))
     if check_map and (sc.units or sc.weather.drifts or sc.counters):
@@ -551,6 +556,14 @@ def check_against_map(sc: Scenario) -> None:
             raise DataError(f"{sc.source}: drifts[{i}]: {exc}") from None
     from hexwx.lineofsight.counter_los import prepare
     for i, c in enumerate(sc.counters):
+        try:
+            h = m.parse(c.hex)
+        except UsageError as exc:
+            raise DataError(f"{sc.source}: counters[{i}].hex: {exc}") from None
+        try:
+            m.check_level(h, c.level)
+        except UsageError as exc:
+            raise DataError(f"{sc.source}: counters[{i}].level: {exc}") from None
         try:
             prepare(m, Counters((c,)))
         except UsageError as exc:

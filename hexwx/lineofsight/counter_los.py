@@ -204,10 +204,10 @@ def _place(m: HexMap, c: Counter) -> tuple[int, int]:
         h = m.parse(c.hex)
     except UsageError as exc:
         raise UsageError(f"counter {c.spec()!r}: {exc}") from None
-    if c.level not in m.levels_at(h):
-        lv = m.levels_at(h)
-        raise UsageError(f"counter {c.spec()!r}: level {c.level} does not exist in hex {c.hex}; "
-                         f"expected {lv[0]}-{lv[-1]}")
+    try:
+        m.check_level(h, c.level)
+    except UsageError as exc:
+        raise UsageError(f"counter {c.spec()!r}: {exc}") from None
     return h, c.level
 
 

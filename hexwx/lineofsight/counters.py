@@ -20,6 +20,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from hexwx.errors import UsageError
+from hexwx.hexmap.coords import hexside_number
 from hexwx.validate import bad
 
 #: Kinds of counter and what they do to LOS (docs/counters.md).
@@ -332,24 +333,34 @@ def vehicle_counters(units: Iterable[object]) -> tuple[Counter, ...]:
 
 def parse_counter(text: str) -> Counter:
     """A counter from ``"NAME@HEX[:LEVEL]"`` (``--counter``); ``"NAME@HEX/S"`` puts it in
-    bypass at hexside S.  UsageError naming the text when malformed or unknown."""
+    bypass at hexside S (0-5 or N, NE, SE, S, SW, NW).  UsageError naming the text and the part
+    that is wrong (name, hex, level or hexside) when malformed or unknown."""
+    form = "expected NAME@HEX[:LEVEL] or NAME@HEX/S, e.g. 'White +3 Smoke@I4' or " \
+           "'Building Level 1@K5:1'"
     if not isinstance(text, str) or "@" not in text:
-        raise UsageError(f"bad counter {text!r}; expected NAME@HEX[:LEVEL], e.g. "
-                         f"'White +3 Smoke@I4' or 'Building Level 1@K5:1'")
+        raise UsageError(f"bad counter {text!r}; {form}")
     name, _, where = text.rpartition("@")
     where = where.strip()
+    if not name.strip():
+        raise UsageError(f"bad counter {text!r}: no name before '@'; {form}")
+    m = re.match(r"^([^:/]*)(?::([^/]*))?(?:/(.*))?$", where)
+    hex_text, level_text, side_text = m.groups() if m else (where, None, None)
+    if not re.fullmatch(r"[A-Za-z0-9]+", hex_text.strip()):
+        raise UsageError(f"bad counter {text!r}: bad hex {hex_text!r}; expected a hex name such "
+                         f"as C5 or 2C5 after '@'")
     level = 0
+    if level_text is not None:
+        if not re.fullmatch(r"-?\d+", level_text.strip()):
+            raise UsageError(f"bad counter {text!r}: bad level {level_text!r}; expected a whole "
+                             f"level after ':' (0 ground level, 1 a building's first level)")
+        level = int(level_text)
     hexside = None
-    m = re.match(r"^([A-Za-z0-9]+?)(?::(-?\d+))?(?:/([0-5]))?$", where)
-    if not name.strip() or not m:
-        raise UsageError(f"bad counter {text!r}; expected NAME@HEX[:LEVEL] with a hex name "
-                         f"such as C5 or 2C5 and a whole level")
-    if m.group(2) is not None:
-        level = int(m.group(2))
-    if m.group(3) is not None:
-        hexside = int(m.group(3))
-    return Counter(name.strip(), m.group(1).upper(), level, hexside)
-
+    if side_text is not None:
+        hexside = hexside_number(side_text)
+        if hexside is None:
+            raise UsageError(f"bad counter {text!r}: bad hexside {side_text!r}; expected a "
+                             f"bypass hexside after '/': 0-5 or N, NE, SE, S, SW, NW")
+    return Counter(name.strip(), hex_text.strip().upper(), level, hexside)
 
 def under_weather(counters: Counters, weather: Any, m: Any) -> tuple[Counters, tuple[str, ...]]:
     """The counters of ``counters`` that exist under ``weather`` on map ``m`` and a note per

@@ -107,10 +107,10 @@ def test_scenario_counters_and_unit_locations(tmp_path) -> None:
                  'kind = "vehicle"\n')
     assert [c.spec() for c in load_scenario(p).los_counters] == ["vehicle:tank@F5"]
     p.write_text(base + '[[counters]]\nname = "T-34 M43"\nhex = "E5"\n')
-    with pytest.raises(DataError, match=r"c.toml: counters\[0\]: unknown counter 'T-34 M43'"):
+    with pytest.raises(DataError, match=r"c.toml: counters\[0\].name: unknown counter 'T-34 M43'"):
         load_scenario(p)
     p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "ZZ99"\n')
-    with pytest.raises(DataError, match=r"counters\[0\]: counter 'Blaze@ZZ99'"):
+    with pytest.raises(DataError, match=r"counters\[0\].hex: hex 'ZZ99' is not on this map"):
         load_scenario(p)
     p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "E5"\ncolour = 1\n')
     with pytest.raises(DataError, match=r"colour"):
