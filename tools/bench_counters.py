@@ -3,12 +3,14 @@
 ``los()`` <= 1.2x, ``los_table`` <= 1.5x).
 
     python tools/bench_counters.py [MAP] [--counters 30] [--queries 2000] [--rounds 5] [--seed 7]
+                                   [--weather none|mist|rain|mud]
 
 The counters are spread over the map at random (seeded): SMOKE and WP of every kind, Blazes,
 vehicles (some in bypass), wrecks, an FFE and two rubble counters.  They are prepared once
 (the first query pays it; the preparation time is printed apart).  Single queries alternate
 bare / with counters on the same random pairs, thread CPU time, medians of per-round totals;
-tables alternate too (process CPU time: the kernel runs on several threads).
+tables alternate too (process CPU time: the kernel runs on several threads).  ``--weather``:
+both sides answer under that weather (rain and mud leave placed SMOKE out, E3.53, E3.734).
 """
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ from hexwx.io.load import load_map  # noqa: E402
 from hexwx.lineofsight.counter_los import prepare  # noqa: E402
 from hexwx.lineofsight.counters import Counter, Counters  # noqa: E402
 from hexwx.lineofsight.engine import los, los_table  # noqa: E402
+from hexwx.weather.asl.state import AslWeather  # noqa: E402
+
+WEATHERS = {"none": None, "mist": AslWeather(base="Mist"), "rain": AslWeather(rain=True),
+            "mud": AslWeather(base="Mud")}
 
 KINDS = ("White +3 Smoke", "White +2 Smoke", "Gray +2 Smoke", "White +2 WP", "White +1 WP",
          "Gray +1 WP", "Smoke grenade +2", "WP grenade +1", "Blaze", "1-level Blaze",
@@ -55,7 +61,9 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--weather", choices=tuple(WEATHERS), default="none")
     args = ap.parse_args()
+    wx = WEATHERS[args.weather]
     m = load_map(args.map)
     c = random_counters(m, args.counters, args.seed)
     t0 = time.perf_counter()
@@ -64,16 +72,16 @@ def main() -> int:
           f"hindrance effects), prepared in {1e3 * (time.perf_counter() - t0):.1f} ms")
     rng = np.random.default_rng(args.seed)
     pairs = rng.integers(0, len(m), size=(args.queries, 2)).tolist()
-    los(m, 0, 1), los(m, 0, 1, counters=c)
+    los(m, 0, 1, weather=wx), los(m, 0, 1, counters=c, weather=wx)
     bare_t, with_t = [], []
     hit = 0
     for _ in range(args.rounds):
         tb = tw = 0.0
         for a, b in pairs:
             t = time.thread_time()
-            los(m, a, b)
+            los(m, a, b, weather=wx)
             t1 = time.thread_time()
-            r = los(m, a, b, counters=c)
+            r = los(m, a, b, counters=c, weather=wx)
             t2 = time.thread_time()
             tb += t1 - t
             tw += t2 - t1
@@ -84,13 +92,13 @@ def main() -> int:
     print(f"single los(): bare {1e6 * b / len(pairs):.1f} us, with counters "
           f"{1e6 * w / len(pairs):.1f} us per query: {w / b:.2f}x "
           f"({hit // args.rounds} of {len(pairs)} answers name a counter)")
-    los_table(m), los_table(m, counters=c)
+    los_table(m, weather=wx), los_table(m, counters=c, weather=wx)
     tbl_b, tbl_w = [], []
     for _ in range(args.rounds):
         t = time.process_time()
-        los_table(m)
+        los_table(m, weather=wx)
         t1 = time.process_time()
-        los_table(m, counters=c)
+        los_table(m, counters=c, weather=wx)
         t2 = time.process_time()
         tbl_b.append(t1 - t)
         tbl_w.append(t2 - t1)

@@ -152,7 +152,7 @@ def add_counter_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--counter", action="append", default=[], metavar="NAME@HEX[:LEVEL]",
                    help="a counter on the map, by the name VASL's piece carries ('White +3 "
                         "Smoke@I4', 'Burnt Out Wreck@K5', 'Stone Rubble@M2', 'vehicle:T-34@F3', "
-                        "'Blaze@M2:1' inside level 1; '@HEX/S' in bypass at hexside S); "
+                        "'Blaze@M2:1' inside level 1; '@HEX/S' in bypass at hexside S, 0-5 or N..NW); "
                         "repeatable, added to a scenario's or save's counters (docs/counters.md)")
     p.add_argument("--no-counters", action="store_true",
                    help="answer as the bare map: no counters from the scenario, the save or "
