@@ -47,3 +47,20 @@ def test_bad_or_conflicting_counters_are_refused() -> None:
     with pytest.raises(UsageError, match="no_counters answers as the bare map: leave out counters"):
         with running(MAP, counters=[parse_counter(SMOKE)], no_counters=True):
             pass
+
+
+def test_served_answers_leave_out_smoke_the_rain_forbids(capsys: pytest.CaptureFixture[str]) -> None:
+    """E3.53: in rain the placed SMOKE in C2 does not exist: /api/los, /api/viewshed and
+    /api/exposure answer without it, as the commands do, and say why in ``notes``."""
+    with running(MAP, counters=[parse_counter(SMOKE)]) as srv:
+        _, _, body = get(srv, "/api/los?from=A1&to=G3&rain=1")
+        assert body.decode() == cli(capsys, "los", MAP, "A1", "G3", "--counter", SMOKE,
+                                    "--rain", "--json")
+        los = json.loads(body)
+        assert los["hindrance"] == 0 and "(E3.53)" in los["notes"][0]
+        _, vs = get_json(srv, "/api/viewshed?from=A1&rain=1")
+        assert vs["hexes"]["G3"] == los["drm"] and "(E3.53)" in vs["notes"][0]
+        _, ex = get_json(srv, "/api/exposure?rain=1")
+        assert "(E3.53)" in ex["notes"][0]
+        _, dry = get_json(srv, "/api/viewshed?from=A1")
+        assert dry["hexes"]["G3"] == 3 and dry["notes"] == []
