@@ -15,6 +15,7 @@ from hexwx.io.scenario import ScenarioUnit
 from hexwx.lineofsight.batch import los_pairs
 from hexwx.lineofsight.counters import Counters, under_weather
 from hexwx.lineofsight.exposure import exposure
+from hexwx.lineofsight.pairs import los_table_chunks
 from hexwx.lineofsight.sight import sightings
 from hexwx.weather.asl.state import AslWeather
 
@@ -97,7 +98,8 @@ def test_rain_and_mud_together_cite_both_rules(m) -> None:
 
 
 def test_every_batch_form_agrees_with_the_single_query(m) -> None:
-    """los_pairs, los_table, viewshed, exposure and sightings leave the SMOKE out as los does:
+    """los_pairs, los_table (ground level, streamed, by level), viewshed, exposure and
+    sightings leave the SMOKE out as los does:
     with rain each equals its answer with the Blaze alone, and the single los."""
     mixed = Counters.of([f"White +3 Smoke@{MID}", "White +3 Smoke@C5", "Blaze@B6",
                          "Smoke grenade +2@C3", "Gray +1 WP@E5"])
@@ -122,6 +124,16 @@ def test_every_batch_form_agrees_with_the_single_query(m) -> None:
     table_kept = hexwx.los_table(m, weather=RAIN, counters=kept)
     assert np.array_equal(table.hindrance, table_kept.hindrance)
     assert np.array_equal(table.blocked, table_kept.blocked)
+    assert not np.array_equal(hexwx.los_table(m, counters=mixed).hindrance,
+                              hexwx.los_table(m, counters=kept).hindrance)   # dry, it matters
+    chunks = [c for c, _ in los_table_chunks(m, weather=RAIN, counters=mixed, chunk_pairs=20000)]
+    got = {(s, t): h for c in chunks for s, t, h in zip(c.src.tolist(), c.tgt.tolist(),
+                                                         c.hindrance.tolist())}
+    assert got == dict(zip(zip(table.src.tolist(), table.tgt.tolist()),
+                           table_kept.hindrance.tolist()))
+    levels = hexwx.los_table(m, weather=RAIN, counters=mixed, from_level=1)
+    levels_kept = hexwx.los_table(m, weather=RAIN, counters=kept, from_level=1)
+    assert np.array_equal(levels.hindrance, levels_kept.hindrance) and len(levels.src)
     v = hexwx.viewshed(m, SRC, weather=RAIN, counters=mixed)
     assert np.array_equal(v.drm, hexwx.viewshed(m, SRC, weather=RAIN, counters=kept).drm)
     assert len(v.notes) == 3 and v.to_json()["notes"] == list(v.notes)
