@@ -1125,6 +1125,7 @@ def render_map(m: HexMap, options: MapOptions | None = None, /, **changes: objec
     if viewshed is not None:
         veil_viewshed(base, m, view, viewshed)
         captions.append(viewshed_caption(m, viewshed, vs_src, viewshed_level))
+        captions += [f"note: {n}" for n in getattr(viewshed, "notes", ())]   # (E3.53, E3.734)
         overlays += ["viewshed"]
     if exposure is not None:
         veil_exposure(base, m, view, exposure)

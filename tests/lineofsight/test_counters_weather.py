@@ -168,3 +168,10 @@ def test_cli_forms_print_the_note(m, capsys, tmp_path) -> None:
     assert "note: White +3 Smoke in A4 left out" in capsys.readouterr().err
     assert main(["exposure", MAP, "--from", SRC, *smoke, "--json"]) == 0
     assert "E3.53" in json.loads(capsys.readouterr().out)["notes"][0]
+
+
+def test_render_viewshed_caption_has_the_note(m, capsys, tmp_path) -> None:
+    assert main(["render", MAP, "--from", SRC, "--viewshed", "--rain", "--counter",
+                 f"White +3 Smoke@{MID}", "-o", str(tmp_path / "v.png")]) == 0
+    out = capsys.readouterr().out
+    assert "note: White +3 Smoke in A4 left out" in out and "(E3.53)" in out
