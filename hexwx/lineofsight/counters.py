@@ -362,6 +362,7 @@ def parse_counter(text: str) -> Counter:
                              f"bypass hexside after '/': 0-5 or N, NE, SE, S, SW, NW")
     return Counter(name.strip(), hex_text.strip().upper(), level, hexside)
 
+
 def under_weather(counters: Counters, weather: Any, m: Any) -> tuple[Counters, tuple[str, ...]]:
     """The counters of ``counters`` that exist under ``weather`` on map ``m`` and a note per
     counter left out (:data:`SMOKE_WEATHER`: E3.53 rain, E3.734 Mud / Deep Snow).  A Blaze
@@ -396,12 +397,15 @@ def _under_weather(counters: Counters, conds: tuple[tuple[str, str, str], ...],
 
 
 def _inside_building(c: Counter, t: CounterType, m: Any) -> bool:
-    """Whether SMOKE counter ``c`` is inside a building Location of ``m`` (E3.53, E3.734)."""
+    """Whether SMOKE counter ``c`` is kept as SMOKE inside a building Location of ``m`` (E3.53,
+    E3.734).  A counter off the map or at a level its hex lacks is kept too: it is refused,
+    with its error, where it is placed (:func:`hexwx.lineofsight.counter_los.prepare`)."""
     try:
         h = m.parse(c.hex)
-    except UsageError:    # (not on the map: kept, and refused where it is placed)
+    except UsageError:
         return True
-    if not m.terrain_of(h).is_building or c.level not in m.levels_at(h) \
-            or m.is_rooftop(h, c.level):
-        return c.level not in m.levels_at(h)
+    if c.level not in m.levels_at(h):
+        return True
+    if not m.terrain_of(h).is_building or m.is_rooftop(h, c.level):
+        return False
     return c.level > 0 or is_grenade(t)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import hexwx
+from hexwx.errors import UsageError
 from hexwx.cli.app import main
 from hexwx.io.scenario import ScenarioUnit
 from hexwx.lineofsight.batch import los_pairs
@@ -175,3 +176,12 @@ def test_render_viewshed_caption_has_the_note(m, capsys, tmp_path) -> None:
                  f"White +3 Smoke@{MID}", "-o", str(tmp_path / "v.png")]) == 0
     out = capsys.readouterr().out
     assert "note: White +3 Smoke in A4 left out" in out and "(E3.53)" in out
+
+
+def test_a_bad_counter_is_still_refused_under_rain(m) -> None:
+    """SMOKE the rain would leave out is still checked against the map: a hex off the map or a
+    level the hex lacks is the usual error naming ``counters``, not a silent note."""
+    with pytest.raises(UsageError, match=r"counters: counter 'White \+3 Smoke@ZZ99'"):
+        hexwx.los(m, SRC, TGT, weather=RAIN, counters=["White +3 Smoke@ZZ99"])
+    with pytest.raises(UsageError, match=r"level 2 does not exist in hex A4"):
+        los_pairs(m, [SRC], [TGT], weather=RAIN, counters=["White +3 Smoke@A4:2"])
