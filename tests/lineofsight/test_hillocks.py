@@ -108,3 +108,18 @@ def test_grain_hinders_a_unit_on_a_hillock_once(row) -> None:
     r, back = hexwx.los(m, "N6", "Y6"), hexwx.los(m, "Y6", "N6")
     assert not r.blocked and r.hindrance == back.hindrance == 1
     assert [h.kind for h in r.hindrances] == ["grain"]
+
+
+def test_hillock_groups_join_hexes_sharing_a_hexside() -> None:
+    """hexmap.hillocks: a chain 0-1-2 of hillock hexes is one hillock (numbered by its lowest
+    hex id), hex 4 another, hex 3 (not a hillock) none; no hillock on the map: all -1."""
+    from hexwx.hexmap.hillocks import hillock_groups
+    from hexwx.hexmap.terrain import F_HILLOCK
+    flags = np.zeros(256, np.int64)
+    flags[7] = F_HILLOCK
+    nb = np.full((5, 6), -1)
+    for a, b, k in ((0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 4, 1)):
+        nb[a, k], nb[b, (k + 3) % 6] = b, a
+    centre = np.array([7, 7, 7, 0, 7])
+    assert hillock_groups(centre, flags, nb).tolist() == [0, 0, 0, -1, 4]
+    assert hillock_groups(np.zeros(5, np.int64), flags, nb).tolist() == [-1] * 5
