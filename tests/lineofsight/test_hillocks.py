@@ -123,3 +123,46 @@ def test_hillock_groups_join_hexes_sharing_a_hexside() -> None:
     centre = np.array([7, 7, 7, 0, 7])
     assert hillock_groups(centre, flags, nb).tolist() == [0, 0, 0, -1, 4]
     assert hillock_groups(np.zeros(5, np.int64), flags, nb).tolist() == [-1] * 5
+
+
+@pytest.fixture(scope="module")
+def plain4():
+    vasl_dir()
+    return hexwx.load_map("04")
+
+
+def test_a_unit_on_a_hillock_sees_over_one_wall_or_hedge(row, plain4) -> None:
+    """F6.4: N5 (on the first hillock) and H1 see each other over the hedge near J2/I2, which
+    blocks the same pair on the bare board (B9.2, both at level 0)."""
+    m, _ = row
+    for a, b in (("N5", "H1"), ("H1", "N5")):
+        assert not hexwx.los(m, a, b).blocked
+        bare = hexwx.los(plain4, a, b)
+        assert bare.blocked and bare.rule == "B9.2"
+
+
+def test_a_second_wall_or_hedge_blocks_a_unit_on_a_hillock(row, plain4) -> None:
+    """F6.4: AA8 -> N5 crosses a hedge at Z7 (where the bare board already blocks, B9.2) and a
+    second one further on (Y8): blocked there, more than 15 px past the first (VASL's test
+    for a second wall rather than the same crossing at a vertex)."""
+    m, _ = row
+    bare = hexwx.los(plain4, "AA8", "N5")
+    assert bare.blocked and bare.rule == "B9.2"
+    for r in (hexwx.los(m, "AA8", "N5"), hexwx.los(m, "N5", "AA8")):
+        assert r.blocked and r.rule == "F6.4" and "wall or hedge" in r.reason, r
+    first, second = bare.blocked_at, hexwx.los(m, "AA8", "N5").blocked_at
+    assert (first[0] - second[0]) ** 2 + (first[1] - second[1]) ** 2 > 15 ** 2
+
+
+def test_a_unit_on_a_hillock_sees_over_one_rubble_hex(row) -> None:
+    """F6.4: rubble (B24) in R6 between the hillocks: O6 sees Y6 over it; with S6 rubbled
+    too, not (both ways).  From a foxhole in O6 (not on the hillock) its own hillock already
+    blocks (A6.2)."""
+    m, _ = row
+    one, two = ["Stone Rubble@R6"], ["Stone Rubble@R6", "Stone Rubble@S6"]
+    assert not hexwx.los(m, "O6", "Y6", counters=one).blocked
+    assert not hexwx.los(m, "Y6", "O6", counters=one).blocked
+    for r in (hexwx.los(m, "O6", "Y6", counters=two), hexwx.los(m, "Y6", "O6", counters=two)):
+        assert r.blocked and r.rule == "F6.4" and "rubble" in r.reason and r.blocking_hex in ("R6", "S6")
+    dug_in = hexwx.los(m, "O6", "Y6", counters=one, from_entrenched=True)
+    assert dug_in.blocked and dug_in.rule == "A6.2"
