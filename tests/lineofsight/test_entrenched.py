@@ -79,3 +79,17 @@ def test_a_scenario_unit_in_foxholes_sees_as_one(tmp_path) -> None:
         seen = sightings(sc.map, sc.units)
         assert len(seen) == 2 and all(s.result.blocked is blocked for s in seen)
         assert dict(sc.sight("rifles"))[sc.unit("dug-in")].blocked is blocked
+
+
+def test_cli_los_takes_entrenched_ends(bd02, capsys) -> None:
+    import json
+
+    from vasl_boards import archive, metadata
+    from hexwx.cli.app import main
+    common = [str(archive("bd02")), "--vasl-metadata", str(metadata()), "--json"]
+    assert main(["los", common[0], "E5", "A5", *common[1:]]) == 0
+    assert json.loads(capsys.readouterr().out)["blocked"] is False
+    assert main(["los", common[0], "E5", "A5", "--to-entrenched", *common[1:]]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["blocked"] is True and got["rule"] == "B27.2"
+    assert got["target_location"].endswith("in an entrenchment")
