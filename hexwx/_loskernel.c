@@ -17,7 +17,9 @@
  * kernel_terrain, see the KMap struct below):
  *   hex_at [width][height] int32   grid lookup, hex id or -1 (x-major)
  *   hx     [n][HX_NCOL]    int32   per-hex ints, columns HX_* below (HX_COLUMNS in Python);
- *                                  HX_LOW is the lowest ground drawn in the hex (fog, E3 3.311)
+ *                                  HX_LOW is the lowest ground drawn in the hex (fog, E3 3.311),
+ *                                  HX_HILLOCK the hillock (connected hillock hexes, F6.4) the hex
+ *                                  belongs to, or -1
  *   h6     [n][6][H6_NCOL] int32   per-hexside ints, columns H6_* (H6_COLUMNS)
  *   ext    [n][6][2]       int32   extended border polygons (LOS-SPEC 1.5)
  *   loc    [n][6][2]       int32   hexside location points (LOS-SPEC 1.8)
@@ -75,13 +77,13 @@ typedef int64_t i64;
 /* The version of the interface hexwx._native speaks to (structs, exported functions, mirrored
  * constants): it refuses a library whose number differs from its own, such as one left from an
  * older install.  Raise it with every change of a struct, a signature or a mirrored constant. */
-#define HEXWX_KERNEL_ABI 4
+#define HEXWX_KERNEL_ABI 5
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
 enum { HX_LOS_X, HX_LOS_Y, HX_COL, HX_DY2, HX_CENTRE, HX_BASE, HX_DEPRESSION, HX_LEVELS,
        HX_ROOFTOP, HX_STAIRWAY, HX_HAS_CLIFF, HX_INHERENT_NEAR, HX_ZERO, HX_FILL, HX_ORDER,
-       HX_FRAME, HX_LOW, HX_NCOL };
+       HX_FRAME, HX_LOW, HX_HILLOCK, HX_NCOL };
 enum { H6_ON_MAP, H6_NEIGHBOUR, H6_SIDE_T, H6_LOC_T, H6_LOC_D, H6_CLIFF, H6_NCOL };
 enum { TA_OBSTACLE, TA_HINDRANCE, TA_HALF, TA_INHERENT, TA_SPLIT, TA_LOW_OBS, TA_LOW_HIND,
        TA_HEIGHT, TA_CATEGORY, TA_FLAGS, TA_BUILDING, TA_BUILDING_TERRAIN, TA_HEXSIDE,
@@ -94,7 +96,12 @@ enum { FAST_PLAIN = 1, FAST_BUILDING = 2, FAST_END_SKIP = 4, FAST_HEXSIDE = 8 };
 enum { CLEAR = 0, HIGHER_THAN_BOTH = 1, GROUND_HIGHER = 2, HEIGHT_ADVANTAGE = 3, HALF_LEVEL = 4,
        BLIND_OBSTACLE = 5, BLIND_CREST = 6, HEXSIDE = 7, BOCAGE = 8, ROWHOUSE = 9,
        HINDRANCE_SIX = 10, LEAVE_BUILDING = 11, EXITS_DEPRESSION = 12, ENTERS_DEPRESSION = 13,
-       CREST_EXIT = 14, CREST_ENTRY = 15, SPLIT_SAME_LEVEL = 16, SAME_HEX = 17 };
+       CREST_EXIT = 14, CREST_ENTRY = 15, SPLIT_SAME_LEVEL = 16, SAME_HEX = 17, HILLOCK = 18,
+       HILLOCK_WALLS = 19, HILLOCK_RUBBLE = 20, ENTRENCHED = 21 };
+
+/* Flags of an end of a trace (the s_end / t_end of trace_one() and its callers): a rooftop
+ * Location (B23.8, LOS-SPEC 6.2), a unit in an entrenchment (B27.2). */
+enum { END_ROOF = 1, END_ENTRENCHED = 2 };
 
 /* Why a range key's fog counts (hexwx.lineofsight.lv.FOG_RULES gives the citations). */
 enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
@@ -109,9 +116,11 @@ enum { FOG_NONE = 0, FOG_IN = 1, FOG_LEVEL = 2, FOG_BLIND = 3 };
 #define F_BOCAGE (1 << 5)
 #define F_ORCHARD_OOS (1 << 6)
 #define F_HILLOCK (1 << 7)
+#define F_RUBBLE (1 << 8)
 #define F_ROWHOUSE (1 << 9)
 #define F_DENSE_JUNGLE (1 << 13)
 #define F_ROAD_NAME (1 << 14)
+#define F_GRAIN_BRUSH (1 << 15)
 /* categories (mirror hexwx.hexmap.terrain.Category) */
 #define C_ROAD 1
 #define C_WATER 2
@@ -434,7 +443,18 @@ typedef struct {
     int canon;          /* 1: the walk runs from the target (the lower id) */
     int detail;         /* 1: record the thread */
     double Sp, Tp, lo, hi;  /* end heights (rooftops -0.5), their min and max */
-    int both_hillock;   /* both end hexes' centres are Hillock (F6.4, rule_hillock) */
+    int sent, tent;     /* the source / target unit is in an entrenchment (B27.2) */
+    int s_hill, t_hill; /* the source / target unit is on a hillock (F6.4, rule_hillock) */
+    int both_hillock;   /* both are */
+    /* hillocks (F6.4) seen so far: the hillock a unit on a hillock stands on; the hillocks next
+     * to a non-entrenched end not on one (hillock_adjacency(), adj_done once made); the first
+     * other hillock and rubble hex crossed; the walls and hedges crossed (hexside keys, each
+     * with its first and last pixel; see hillock_walls()); the grain or brush hex kept for the
+     * one hindrance (its range key, hex, terrain, pixel and ranges) */
+    i64 hill_own, adj_s, adj_t, hill_seen, rubble_seen;
+    int adj_done, nwalls;
+    i64 wall_key[4], wall_px[4][4];
+    i64 grain_key, grain_h, grain_t, grain_x, grain_y, grain_rs, grain_rt;
     /* the walk state */
     i64 cur, rs, rt, prev, gign, left, total, reason, bx, by, nth, stop, bounce, bhex;
     i64 roof_nb_s, roof_nb_t;  /* a rooftop end's neighbour across its first exit hexside */
@@ -926,6 +946,7 @@ typedef struct Pixel {
     i64 rS, rT;                                    /* ranges from the source, the target */
     int cliff_spine;                               /* R4 step 2: a cliff spine ... */
     i64 mm;                                        /* ... and the lower ground beside it */
+    int hill;                                      /* R10's answer (HILL_*), made by R6 */
 } Pixel;
 
 /* A new hex of the thread: bounce-back tracking, ranges to the ends, the thread and fog notes,
@@ -1043,8 +1064,59 @@ static ALWAYS_INLINE int rule_rowhouse(Trace *w, const Pixel *p)
     return 0;
 }
 
-/* R3 hexside terrain (B9.2, B9.52): walls and hedges, bocage; rowhouse walls (rule_rowhouse).
- * Cliffs are not hexside obstacles here (R4, R9). */
+/* R3 step 2, an entrenched end (B27.2; LOS-SPEC 4.6 R3): a unit in an entrenchment (foxholes,
+ * trench, A-T ditch) cannot see over hexside terrain to a non-adjacent unit at its own
+ * elevation or lower, nor be seen over it by one: any hexside-terrain pixel of the thread
+ * blocks, in any hex and at any level, the entrenched unit's own hexsides included (it has no
+ * wall advantage, the B9.2 exemption of R3 step 3 is not made for it).  VASL tests the source
+ * and, only when the source is not entrenched, the target; here either entrenched end counts,
+ * so that the answer is the same both ways (A6.1). */
+static ALWAYS_INLINE int entrenched_blocks(const Trace *w)
+{
+    return w->R > 1 && ((w->sent && w->sE >= w->tE) || (w->tent && w->tE >= w->sE));
+}
+
+/* F6.4, one unit on a hillock: it sees over one wall or hedge at the ends' level, not over a
+ * second.  The pixel (x, y) of hex H, nearest its hexside L, is a wall R3 would block by (B9.2);
+ * a wall is known by its hexside, the same key from either hex.  As VASL's code does, a
+ * pixel is of a second wall when its hexside differs from an earlier wall's and it lies more
+ * than 15 px from it (the two or three walls met at a vertex the thread crosses are one
+ * crossing); here "from it" is from the earlier wall's first or last pixel, so that the walk
+ * from either end finds the same pair.  Returns 1 when the LOS is blocked. */
+static int hillock_walls(Trace *w, i64 x, i64 y, i64 H, int L)
+{
+    const KMap *m = w->m;
+    i64 key = H * 6 + L;
+    const i64 o = NB(H, L);
+    if (o >= 0 && o * 6 + (L + 3) % 6 < key)
+        key = o * 6 + (L + 3) % 6;
+    int mine = -1;
+    for (int i = 0; i < w->nwalls; i++) {
+        const i64 *q = w->wall_px[i];
+        if (w->wall_key[i] == key) {
+            mine = i;
+        } else if (d2(x, y, q[0], q[1]) > 225.0 || d2(x, y, q[2], q[3]) > 225.0) {
+            block(w, HILLOCK_WALLS, x, y, H);
+            return 1;
+        }
+    }
+    /* (walls within 15 px of each other meet at one vertex: at most three) */
+    if (mine < 0 && w->nwalls < 4) {
+        mine = w->nwalls++;
+        w->wall_key[mine] = key;
+        w->wall_px[mine][0] = x;
+        w->wall_px[mine][1] = y;
+    }
+    if (mine >= 0) {
+        w->wall_px[mine][2] = x;
+        w->wall_px[mine][3] = y;
+    }
+    return 0;
+}
+
+/* R3 hexside terrain (B9.2, B9.52): walls and hedges, bocage; rowhouse walls (rule_rowhouse);
+ * an entrenched end (B27.2); walls and hedges seen from a hillock (F6.4).  Cliffs are not
+ * hexside obstacles here (R4, R9). */
 static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
 {
     const KMap *m = w->m;
@@ -1054,6 +1126,10 @@ static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
         return 0;
     if (p->flags & F_ROWHOUSE)
         return rule_rowhouse(w, p);
+    if ((w->sent || w->tent) && entrenched_blocks(w)) {
+        block(w, ENTRENCHED, x, y, H);
+        return 1;
+    }
     int L = nearest_loc(m, x, y, H);
     i64 e = w->e;
     i64 ee = e >= 0 ? (e + 3) % 6 : -1;
@@ -1085,9 +1161,13 @@ static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
             block(w, BOCAGE, x, y, H);
             return 1;
         }
-    } else if (g == w->sE && g == w->tE && !w->both_hillock) {
+    } else if (g == w->sE && g == w->tE) {
         /* walls and hedges (B9.2) block LOS at their own level, except between two units on
-         * hillocks (F6.4, R10: rule_hillock) */
+         * hillocks, and a unit on a hillock sees over one (F6.4, R10: rule_hillock) */
+        if (w->both_hillock)
+            return 0;
+        if (w->s_hill || w->t_hill)
+            return hillock_walls(w, x, y, H, L);
         block(w, HEXSIDE, x, y, H);
         return 1;
     }
@@ -1161,23 +1241,116 @@ static ALWAYS_INLINE int rule_split(Trace *w, const Pixel *p)
     return 0;
 }
 
-/* R10 hillocks (F6.4; LOS-SPEC 4.6 R10, section 9), the case of both units on hillocks: the
- * rule applies to terrain whose top is level with both ends, and there LOS between two units
- * on hillocks is clear -- half-level terrain (other hillocks, grain, brush, walls and hedges)
- * neither blocks nor hinders.  It supersedes R6 and R3 at that level.  The cases of one unit
- * on a hillock (counting crossed hillocks, a second wall or rubble hex) are not modelled: R3
- * and R6 answer them as for any half-level obstacle.  Called by R3 (walls, hedges), R6 and R7
- * (whose half-level top is then the ends' level). */
-static ALWAYS_INLINE int rule_hillock(const Trace *w, const Pixel *p)
+/* The hillocks next to each end not on a hillock and not entrenched (F6.4): the hillock of a
+ * neighbour across the hexside(s) by which the thread leaves that end (first_exit_side(), seen
+ * from the end, both exit hexsides along a hexspine), or -1.  Made once per trace, when a
+ * pixel first needs it. */
+static void hillock_adjacency(Trace *w)
 {
-    return w->both_hillock && p->g + p->h == w->sE && p->g + p->h == w->tE;
+    if (w->adj_done)
+        return;
+    w->adj_done = 1;
+    const KMap *m = w->m;
+    const i64 ends[2][3] = {{w->src, w->tgt, !w->s_hill && !w->sent},
+                            {w->tgt, w->src, !w->t_hill && !w->tent}};
+    for (int i = 0; i < 2; i++) {
+        i64 adj = -1;
+        if (ends[i][2]) {
+            const i64 X = ends[i][0], k = first_exit_side(m, X, ends[i][1]);
+            i64 sides[2] = {k, -1};
+            if (w->spine && k >= 0)   /* the other hexside at the exit vertex */
+                sides[1] = w->e >= 0 && (k + 1) % 6 == (i == 0 ? w->e : (w->e + 3) % 6)
+                               ? (k + 1) % 6 : (k + 5) % 6;
+            for (int j = 0; j < 2; j++)
+                if (sides[j] >= 0 && NB(X, sides[j]) >= 0 && HX(NB(X, sides[j]), HX_HILLOCK) >= 0)
+                    adj = HX(NB(X, sides[j]), HX_HILLOCK);
+        }
+        if (i == 0)
+            w->adj_s = adj;
+        else
+            w->adj_t = adj;
+    }
+}
+
+/* What R10 makes of a pixel (rule_hillock()): nothing (R6 and R7 as for any half-level
+ * terrain), clear (neither blocks nor hinders), or blocked. */
+enum { HILL_NONE = 0, HILL_CLEAR = 1, HILL_BLOCKED = 2 };
+
+/* R10 hillocks (F6.4; LOS-SPEC 4.6 R10, section 9), for half-level terrain (not hexside) whose
+ * top is level with both ends, the ends at one elevation (VASL's checkHillockRule; a hillock
+ * is a half-level obstacle at its ground level, A6.2).  A hillock is all its connected hillock
+ * hexes (HX_HILLOCK).
+ *  - Both units on hillocks: clear (half-level terrain neither blocks nor hinders).
+ *  - One unit on a hillock (the other not, or entrenched): it sees over the hillock it stands
+ *    on, over the hillock next to the other unit (unless that unit is entrenched), and over
+ *    one other hillock; a second other hillock blocks ("intervening hillock").  It sees over
+ *    one rubble hex, not a second; over one wall or hedge, not a second (R3, hillock_walls());
+ *    grain and brush hinder once in all (the grain hex nearest the canonical end, counted when
+ *    the walk ends: the same hex from either end); other half-level terrain neither blocks nor
+ *    hinders.
+ *  - Neither unit on a hillock: a non-entrenched unit sees over the hillock next to it (its
+ *    half-level terrain is passed over); any other is a half-level obstacle (R6).
+ * VASL's chain applies its R7 (the half-level top +1/2 higher than both) before this rule, so
+ * that every hillock, rubble and grain pixel there blocks or hinders as if the rule were not
+ * there; hexwx applies F6.4 as VASL's hillock code reads it (docs/vasl-conformance.md).
+ * Called once per pixel, by R6; R7 reads the answer. */
+static int rule_hillock(Trace *w, const Pixel *p)
+{
+    const KMap *m = w->m;
+    if (!(p->g + p->h == w->sE && p->g + p->h == w->tE))
+        return HILL_NONE;
+    if (w->both_hillock)
+        return HILL_CLEAR;
+    const i64 H = p->H, gid = HX(H, HX_HILLOCK);
+    if (!w->s_hill && !w->t_hill) {
+        if (gid < 0)
+            return HILL_NONE;
+        hillock_adjacency(w);
+        return gid == w->adj_s || gid == w->adj_t ? HILL_CLEAR : HILL_NONE;
+    }
+    if (p->flags & F_HILLOCK) {
+        if (gid < 0 || gid == w->hill_own)
+            return HILL_CLEAR;
+        hillock_adjacency(w);
+        if (gid == w->adj_s || gid == w->adj_t)
+            return HILL_CLEAR;
+        if (w->hill_seen < 0 || w->hill_seen == gid) {
+            w->hill_seen = gid;
+            return HILL_CLEAR;
+        }
+        block(w, HILLOCK, p->x, p->y, H);
+        return HILL_BLOCKED;
+    }
+    if (p->flags & F_RUBBLE) {
+        if (w->rubble_seen < 0 || w->rubble_seen == H) {
+            w->rubble_seen = H;
+            return HILL_CLEAR;
+        }
+        block(w, HILLOCK_RUBBLE, p->x, p->y, H);
+        return HILL_BLOCKED;
+    }
+    if ((p->flags & F_GRAIN_BRUSH) && H != w->src && H != w->tgt && p->rS < w->R && p->rT < w->R) {
+        const i64 key = w->canon == 0 ? p->rS : p->rT;
+        if (w->grain_key < 0 || key < w->grain_key) {
+            w->grain_key = key;
+            w->grain_h = H;
+            w->grain_t = p->t;
+            w->grain_x = p->x;
+            w->grain_y = p->y;
+            w->grain_rs = p->rS;
+            w->grain_rt = p->rT;
+        }
+    }
+    return HILL_CLEAR;
 }
 
 /* R6 half-level terrain (A6.2) at the level of both ends (a single rooftop end half a level
- * down); R10 (rule_hillock) takes it over between two hillocks, as in R7. */
-static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
+ * down); where hillocks are concerned R10 (rule_hillock) decides first, for R6 and R7. */
+static ALWAYS_INLINE int rule_half_level(Trace *w, Pixel *p)
 {
-    if (p->half == 1 && p->hexs == 0 && !rule_hillock(w, p)) {
+    if (p->half == 1 && p->hexs == 0 && (p->hill = rule_hillock(w, p)) != HILL_NONE)
+        return p->hill == HILL_BLOCKED;
+    if (p->half == 1 && p->hexs == 0) {
         double s2 = (double)w->sE, t2 = (double)w->tE;
         if (w->sroof + w->troof == 1) {
             if (w->sroof == 1)
@@ -1202,7 +1375,7 @@ static ALWAYS_INLINE int rule_half_level(Trace *w, const Pixel *p)
 static ALWAYS_INLINE int rule_higher_than_both(Trace *w, const Pixel *p)
 {
     double top = (double)(p->g + p->h);
-    if (p->half == 1 && p->hexs == 0 && !rule_hillock(w, p))  /* R10: level between hillocks */
+    if (p->half == 1 && p->hexs == 0 && p->hill == HILL_NONE)  /* R10: at the ends' level */
         top += 0.5;
     if (!(split_same_level(w, p) || (p->flags & F_BOCAGE))) {
         if (top > w->Sp && top > w->Tp) {
@@ -1752,7 +1925,7 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
  * hindrance_total, n_thread).  hv/hh (length >= range+1) receive each range key's hindrance
  * value and hex * 256 + terrain code; thread/tkeys (length thread_len) the hexes entered in
  * order with their keys (when detail = 1).  xs/ys (length xy_len) are scratch. */
-static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
                           i64 *visited);
@@ -1760,26 +1933,26 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
 /* One trace (a single query, hexwx_trace(); hexwx_trace_many() calls it per pair too).  With
  * fog (fog = (top, d, drm), see fog_total(); NULL: no fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
-static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof,
-                         i64 t_roof, int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh,
+static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end,
+                         i64 t_end, int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh,
                          i64 *thread, i64 *tkeys, i64 thread_len, i64 detail, const i64 *fog,
                          i64 *fl, i64 *fk, i64 *out)
 {
     i64 visited = 0;
     i64 *note = fog_between(fog, sE, tE) ? fl : NULL;
-    trace_counted(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+    trace_counted(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
                   thread_len, detail, note, out, &visited);
     out[6] = fog ? fog_total(m, src, tgt, sE, tE, note, fog, fk) : 0;
 }
 
 /* One single query (mirrored by hexwx._native._Query; its scratch fields set once per
  * scratch, the pair's fields per query): the pair src -> tgt at elevations sE, tE, rooftop
- * ends where s_roof / t_roof is 1, the thread recorded when detail is 1, fog (top, d, drm) or
+ * ends where s_roof / t_roof is 1, an end in an entrenchment where s_ent / t_ent is 1, the thread recorded when detail is 1, fog (top, d, drm) or
  * NULL; the scratch as trace_single() takes it; out receives (reason, block_x, block_y,
  * block_hex, hindrance_total, n_thread, fog LV). */
 typedef struct Query {
     const KMap *m;
-    i64 src, tgt, sE, tE, s_roof, t_roof, detail;
+    i64 src, tgt, sE, tE, s_roof, t_roof, s_ent, t_ent, detail;
     const i64 *fog;
     int32_t *xs, *ys;
     i64 xy_len;
@@ -1792,12 +1965,14 @@ typedef struct Query {
 /* Answer one query (LOS-SPEC 4): one argument, so that a call from Python is cheap. */
 HEXWX_API void hexwx_trace(Query *q)
 {
-    trace_single(q->m, q->src, q->tgt, q->sE, q->tE, q->s_roof, q->t_roof, q->xs, q->ys,
+    trace_single(q->m, q->src, q->tgt, q->sE, q->tE,
+                 (q->s_roof ? END_ROOF : 0) | (q->s_ent ? END_ENTRENCHED : 0),
+                 (q->t_roof ? END_ROOF : 0) | (q->t_ent ? END_ENTRENCHED : 0), q->xs, q->ys,
                  q->xy_len, q->hv, q->hh, q->thread, q->tkeys, q->thread_len, q->detail, q->fog,
                  q->fl, q->fk, q->out);
 }
 
-static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                       int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
                       i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out, i64 *visited);
 
@@ -1827,7 +2002,7 @@ static i64 mirrored_reason(i64 r)
 /* The walk of trace_single(), adding the number of pixels it read to *visited; fl (or NULL)
  * receives each range key's lowest ground, FOG_ABSENT where no hex of the thread has the key:
  * the keys of the trace whose answer stands (they count from the lower hex id either way). */
-static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
                           i64 *visited)
@@ -1836,7 +2011,7 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
         /* two hexes of a board turned round: traced in its frame (see KMap), where the canonical
          * end is the other end, so the range keys are turned back to count from the lower id */
         const KMap *f = m->frames + HX(src, HX_FRAME);
-        trace_counted(f, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread,
+        trace_counted(f, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread,
                       tkeys, thread_len, detail, fl, out, visited);
         if (out[0] != 0) {
             out[1] = f->ox - out[1];
@@ -1866,15 +2041,15 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
      * that end; where the two disagree (blocked, or the hindrance) the answer from the
      * depression end is told the other way round (hindrance and thread keys count from the
      * lower hex id either way), else this direction's own answer stands. */
-    if (src != tgt && r1b_end(m, tgt, tE, t_roof, src, sE, s_roof)) {
+    if (src != tgt && r1b_end(m, tgt, tE, t_end & END_ROOF, src, sE, s_end & END_ROOF)) {
         i64 there[6];
-        trace_counted(m, tgt, src, tE, sE, t_roof, s_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+        trace_counted(m, tgt, src, tE, sE, t_end, s_end, xs, ys, xy_len, hv, hh, thread, tkeys,
                       thread_len, detail, fl, there, visited);
-        trace_one(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+        trace_one(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
                   thread_len, detail, fl, out, visited);
         if ((out[0] != 0) == (there[0] != 0) && (out[0] != 0 || out[4] == there[4]))
             return;
-        trace_counted(m, tgt, src, tE, sE, t_roof, s_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+        trace_counted(m, tgt, src, tE, sE, t_end, s_end, xs, ys, xy_len, hv, hh, thread, tkeys,
                       thread_len, detail, fl, out, visited);
         out[0] = mirrored_reason(out[0]);
         if (detail == 1) {
@@ -1888,15 +2063,17 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
         }
         return;
     }
-    trace_one(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
+    trace_one(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
               thread_len, detail, fl, out, visited);
 }
 
 /* One trace in the direction asked (LOS-SPEC 4). */
-static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roof, i64 t_roof,
+static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                       int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
                       i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out, i64 *visited)
 {
+    /* the ends' flags (END_*): rooftop, entrenched */
+    const i64 s_roof = s_end & END_ROOF, t_roof = t_end & END_ROOF;
     Trace tr = {0};
     Trace *w = &tr;
     w->m = m;
@@ -1943,8 +2120,14 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->tE = tE;
     w->sroof = s_roof;
     w->troof = t_roof;
-    w->both_hillock = (TA(HX(src, HX_CENTRE), TA_FLAGS) & F_HILLOCK) != 0 &&
-                      (TA(HX(tgt, HX_CENTRE), TA_FLAGS) & F_HILLOCK) != 0;
+    /* entrenched ends (B27.2); a unit on a hillock (F6.4): in a hillock hex, not entrenched */
+    w->sent = (s_end & END_ENTRENCHED) != 0;
+    w->tent = (t_end & END_ENTRENCHED) != 0;
+    w->s_hill = HX(src, HX_HILLOCK) >= 0 && !w->sent;
+    w->t_hill = HX(tgt, HX_HILLOCK) >= 0 && !w->tent;
+    w->both_hillock = w->s_hill && w->t_hill;
+    w->hill_own = w->s_hill ? HX(src, HX_HILLOCK) : (w->t_hill ? HX(tgt, HX_HILLOCK) : -1);
+    w->adj_s = w->adj_t = w->hill_seen = w->rubble_seen = w->grain_key = -1;
     w->sx = sx;
     w->sy = sy;
     w->tx = tx;
@@ -2033,6 +2216,12 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     }
     if (w->reason == 0 && w->cand_h >= 0)
         block(w, LEAVE_BUILDING, w->cand_x, w->cand_y, w->cand_h);
+    if (w->reason == 0 && w->grain_key >= 0) {
+        /* the one grain or brush hindrance of a LOS from a hillock (F6.4, rule_hillock) */
+        w->rs = w->grain_rs;
+        w->rt = w->grain_rt;
+        add_hindrance(w, w->grain_t, w->grain_h, w->grain_x, w->grain_y);
+    }
     if (detail == 1) {
         /* make sure the target closes the thread */
         int seen = 0;
@@ -2073,13 +2262,14 @@ typedef struct Buffers {
 } Buffers;
 
 /* A list of pairs (mirrored by hexwx._native._TraceMany): pair i is (sources[i], targets[i])
- * at elevations (elev_s[i], elev_t[i]), each end a rooftop where roof_s[i] / roof_t[i] is 1.
+ * at elevations (elev_s[i], elev_t[i]), each end a rooftop where roof_s[i] / roof_t[i] is 1
+ * and in an entrenchment where ent_s[i] / ent_t[i] is 1 (NULL: none).
  * Each pair's reason and hindrance total go to reasons[i], totals[i]; unless `where` is NULL
  * where[i] = (blocking hex or -1, blocking pixel x, y); with fog (fog = (top, d, drm), else
  * NULL) lv[i] receives the pair's fog LV (fog_total()). */
 typedef struct TraceMany {
     const KMap *m;
-    const i64 *sources, *targets, *elev_s, *elev_t, *roof_s, *roof_t;
+    const i64 *sources, *targets, *elev_s, *elev_t, *roof_s, *roof_t, *ent_s, *ent_t;
     int8_t *reasons;
     int16_t *totals;
     int32_t *where;
@@ -2092,8 +2282,12 @@ HEXWX_API void hexwx_trace_many(const TraceMany *job, const Buffers *s, i64 i0, 
 {
     i64 thread[1], tkeys[1], out[7];
     for (i64 i = i0; i < i1; i++) {
+        const i64 s_end = (job->roof_s && job->roof_s[i] ? END_ROOF : 0) |
+                          (job->ent_s && job->ent_s[i] ? END_ENTRENCHED : 0);
+        const i64 t_end = (job->roof_t && job->roof_t[i] ? END_ROOF : 0) |
+                          (job->ent_t && job->ent_t[i] ? END_ENTRENCHED : 0);
         trace_single(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
-                    job->roof_s ? job->roof_s[i] : 0, job->roof_t ? job->roof_t[i] : 0, s->xs,
+                    s_end, t_end, s->xs,
                     s->ys, s->xy_len, s->hv, s->hh, thread, tkeys, 1, 0, job->fog, s->fl, NULL,
                     out);
         job->reasons[i] = (int8_t)out[0];

@@ -13,7 +13,7 @@ same hindrances.  VASL walks from the source and is not reciprocal (LOS-SPEC 7.4
 
 The map is passed as two tuples of a few packed arrays, built once per map by
 :mod:`hexwx.hexmap.board` (few arguments keep calls between the kernel's functions cheap):
-``M = (elevation, terrain, hex_at, HX [n, 17] per-hex ints, H6 [n, 6, 6] per-hexside ints,
+``M = (elevation, terrain, hex_at, HX [n, 18] per-hex ints, H6 [n, 6, 6] per-hexside ints,
 ext [n, 6, 2], loc [n, 6, 2], ext bounding boxes [n, 4], pix [height, width][, frames]
 [, hex size])`` and
 ``T = (TA [256, 15] terrain attributes by code, split [256], fast-path class [256])``; the
@@ -67,7 +67,7 @@ from hexwx.errors import HexwxError
 #: Column order of the packed per-hex array HX (M[3]).
 HX_COLUMNS = ("los_x", "los_y", "col", "dy2", "centre", "base", "depression", "levels",
               "rooftop", "stairway", "has_cliff", "inherent_near", "zero", "fill", "order",
-              "frame", "low")
+              "frame", "low", "hillock")
 #: Column order of the packed per-hexside array H6 (M[4]).
 H6_COLUMNS = ("side_on_map", "neighbour", "side_terrain", "loc_terrain", "loc_depression", "cliff")
 #: Column order of the packed terrain attribute array TA (T[0]); column 4 (split) is T[1].
@@ -100,6 +100,10 @@ CREST_EXIT = 14
 CREST_ENTRY = 15
 SPLIT_SAME_LEVEL = 16
 SAME_HEX = 17
+HILLOCK = 18
+HILLOCK_WALLS = 19
+HILLOCK_RUBBLE = 20
+ENTRENCHED = 21
 
 #: Length of the per-key hindrance buffers the C batch functions use (range + 1 must fit).
 _HV_LEN = 4096
@@ -159,7 +163,8 @@ class _Query(ctypes.Structure):
     query, the scratch's once per :class:`Scratch`; ``out`` receives the answer."""
 
     _fields_ = [("m", ctypes.POINTER(_KMap)), ("src", _i64), ("tgt", _i64), ("sE", _i64),
-                ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("detail", _i64),
+                ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("s_ent", _i64),
+                ("t_ent", _i64), ("detail", _i64),
                 ("fog", _ptr), ("xs", _ptr), ("ys", _ptr), ("xy_len", _i64), ("hv", _ptr),
                 ("hh", _ptr), ("thread", _ptr), ("tkeys", _ptr), ("thread_len", _i64),
                 ("fl", _ptr), ("fk", _ptr), ("out", _i64 * 7)]
@@ -192,7 +197,7 @@ class _TraceMany(ctypes.Structure):
 
     _fields_ = [("m", ctypes.POINTER(_KMap)), ("sources", _ptr), ("targets", _ptr),
                 ("elev_s", _ptr), ("elev_t", _ptr), ("roof_s", _ptr), ("roof_t", _ptr),
-                ("reasons", _ptr), ("totals", _ptr), ("where", _ptr), ("fog", _ptr), ("lv", _ptr)]
+                ("ent_s", _ptr), ("ent_t", _ptr), ("reasons", _ptr), ("totals", _ptr), ("where", _ptr), ("fog", _ptr), ("lv", _ptr)]
 
 
 class _AllPairs(ctypes.Structure):
@@ -214,7 +219,7 @@ GEOMORPHIC_HEX = (56.25, 64.5)
 
 
 #: The kernel interface this module speaks (``HEXWX_KERNEL_ABI`` in ``hexwx/_loskernel.c``).
-KERNEL_ABI = 4
+KERNEL_ABI = 5
 
 
 def _check_interface(lib: ctypes.CDLL, path: str) -> None:
@@ -413,8 +418,11 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 
 
 def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int, fog: np.ndarray | None = None) -> Traced:
+          scratch: Scratch, detail: int, fog: np.ndarray | None = None, *, s_ent: int = 0,
+          t_ent: int = 0) -> Traced:
     """Trace one LOS (:class:`Traced`; the fog LV 0 without ``fog``, :func:`fog_spec`).
+    ``s_roof``/``t_roof`` (0/1): the end is a rooftop (B23.8); ``s_ent``/``t_ent`` (0/1): the
+    end is a unit in an entrenchment (B27.2).
 
     The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
     in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
@@ -435,6 +443,7 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     q = scratch.query
     q.src, q.tgt, q.sE, q.tE = src, tgt, int(sE), int(tE)
     q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
+    q.s_ent, q.t_ent = int(s_ent), int(t_ent)
     clib().hexwx_trace(scratch.query_ref)
     return Traced._make(scratch.answer.tolist())
 
@@ -442,13 +451,16 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
                elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
                roof_t: np.ndarray | None = None, where: bool = False,
-               threads: int | None = None, fog: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+               threads: int | None = None, fog: np.ndarray | None = None,
+               ent_s: np.ndarray | None = None,
+               ent_t: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays,
     with ``where`` a third, int32 [n, 3]: the blocking hex (-1 if clear) and pixel x, y, and
     with ``fog`` (:func:`fog_spec`) last the fog LV of each pair (int16).
 
     ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
-    exactly the ``s_roof``/``t_roof`` of :func:`trace`.  The pairs are shared among ``threads``
+    exactly the ``s_roof``/``t_roof`` of :func:`trace`, and ``ent_s``/``ent_t`` entrenched ends
+    (B27.2), its ``s_ent``/``t_ent``.  The pairs are shared among ``threads``
     threads (default: the CPUs of this process's affinity, :func:`available_cpus`); each
     pair's answer is the single trace's.
     """
@@ -456,9 +468,10 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
     n = len(sources)
     cols = [np.ascontiguousarray(a, np.int64) for a in (sources, targets, elev_s, elev_t)]
     roofs = [np.zeros(n, np.int64) if r is None else np.ascontiguousarray(r, np.int64)
-             for r in (roof_s, roof_t)]
+             for r in (roof_s, roof_t, ent_s, ent_t)]
     if any(len(a) != n for a in cols + roofs):
-        raise ValueError("sources, targets, both elevations and rooftop flags must have the same length")
+        raise ValueError("sources, targets, both elevations, rooftop and entrenchment flags "
+                         "must have the same length")
     _hex_ids(p, cols[0], cols[1])
     _check_range(p)
     reasons = np.zeros(n, np.int8)

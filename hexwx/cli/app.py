@@ -33,6 +33,7 @@ FLAGS: dict[str, str] = {
     "viewer": "FROM", "target": "TO", "los": "--los", "reach": "--reach",
     "reach_from": "--reach", "viewshed_from": "--from", "counters": "--counter",
     "from_hexside": "--from-hexside", "to_hexside": "--to-hexside",
+    "from_entrenched": "--from-entrenched", "to_entrenched": "--to-entrenched",
     "no_counters": "--no-counters", "background": "--background", "address": "--dask",
     "ignore_board_extras": "--ignore-board-extras",
 }

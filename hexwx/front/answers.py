@@ -35,7 +35,9 @@ def los_answer(m: HexMap, scenario: Scenario | None, a_text: str, b_text: str,
         target_vehicle=bool(getattr(args, "target_vehicle", False)),
         target_camouflaged=bool(getattr(args, "target_camouflaged", False)), map=m,
         counters=counters, from_hexside=getattr(args, "from_hexside", None),
-        to_hexside=getattr(args, "to_hexside", None))
+        to_hexside=getattr(args, "to_hexside", None),
+        from_entrenched=getattr(args, "from_entrenched", None),
+        to_entrenched=getattr(args, "to_entrenched", None))
     return result, weather
 
 

@@ -259,6 +259,12 @@ def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "D2.3): its LOS is traced from that hexside")
     p.add_argument("--to-hexside", type=_hexside, default=None, metavar="S",
                    help="the target is in bypass along its hexside S")
+    p.add_argument("--from-entrenched", action="store_true", default=None,
+                   help="the source is a unit in an entrenchment (foxholes, trench, A-T ditch; "
+                        "B27.2: hexside terrain blocks its LOS to a non-adjacent unit at its "
+                        "elevation or lower)")
+    p.add_argument("--to-entrenched", action="store_true", default=None,
+                   help="the target is a unit in an entrenchment")
     p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
     p.add_argument("--target-camouflaged", action="store_true",
                    help="the target has Winter Camouflage (E3.712: +1 LV in snow beyond 8 "

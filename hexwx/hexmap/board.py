@@ -18,6 +18,7 @@ from hexwx.errors import UsageError
 from hexwx.frozen import freeze, frozen_mapping
 from hexwx.validate import whole
 from hexwx.hexmap.derive import HexTerrain, derive
+from hexwx.hexmap.hillocks import hillock_groups
 from hexwx.hexmap.pixelgeom import SIDE_TURNED, PixelGeometry, board_corner, build_geometry, turn_origin
 from hexwx.hexmap.terrain import Category, TerrainTable, TerrainType
 
@@ -343,7 +344,8 @@ def kernel_arrays(m: HexMap, g: PixelGeometry, ht: HexTerrain) -> tuple[Any, ...
     hx = np.stack([g.los_x, g.los_y, grid.col, grid.dy2, ht.centre, ht.base, ht.depression,
                    ht.levels, ht.rooftop, ht.stairway, ht.cliff.any(axis=1),
                    m._inherent_near(ht), np.zeros(n), m._fills, np.arange(n), frame,
-                   m.lowest_ground],
+                   m.lowest_ground,
+                   hillock_groups(ht.centre, m.table.arrays()["flags"], grid.neighbours)],
                   axis=1).astype(np.int32)
     h6 = np.stack([g.side_on_map, grid.neighbours, ht.side_terrain, ht.loc_terrain,
                    ht.loc_depression, ht.cliff], axis=2).astype(np.int32)

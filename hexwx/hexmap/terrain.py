@@ -55,6 +55,7 @@ F_GENERIC_BUILDING = 1 << 11  # exactly "Wooden Building" / "Stone Building": no
 F_ONE_LEVEL_BUILDING = 1 << 12  # "... Building, 1 Level": always has a stairway
 F_DENSE_JUNGLE = 1 << 13  # Dense Jungle / Bamboo (keep their own terrain over water pixels)
 F_ROAD_NAME = 1 << 14     # a name containing "Road"
+F_GRAIN_BRUSH = 1 << 15   # exactly "Grain" / "Brush" (one hindrance from a hillock, F6.4)
 
 
 def name_flags(name: str) -> int:
@@ -90,6 +91,8 @@ def name_flags(name: str) -> int:
         f |= F_DENSE_JUNGLE
     if "Road" in name:
         f |= F_ROAD_NAME
+    if name in ("Grain", "Brush"):
+        f |= F_GRAIN_BRUSH
     return f
 
 

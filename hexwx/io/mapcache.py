@@ -81,8 +81,8 @@ DEFAULT_MAX_MB = 1024
 #: Their contents, with the compiled kernel's, make the code fingerprint of every key.
 CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py",
         "limits.py", "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
-        "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py", "hexmap/terrain.py",
-        "hexmap/transform.py", "io/crop.py", "io/edit_tables.py", "io/layout.py",
+        "hexmap/hillocks.py", "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py",
+        "hexmap/terrain.py", "hexmap/transform.py", "io/crop.py", "io/edit_tables.py", "io/layout.py",
         "io/layout_edits.py", "io/mapcache.py", "io/mapfile.py", "io/overlays.py", "io/ssr.py",
         "io/tomlfile.py", "io/vasl.py", "io/vasl_env.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",

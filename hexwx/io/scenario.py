@@ -229,14 +229,17 @@ class Scenario:
             to_level: int | None = None, weather: AslWeather | None = None,
             target_vehicle: bool = False, target_camouflaged: bool = False,
             map: HexMap | None = None, counters: CountersLike = None,
-            from_hexside: int | None = None, to_hexside: int | None = None) -> LosResult:
+            from_hexside: int | None = None, to_hexside: int | None = None,
+            from_entrenched: bool | None = None, to_entrenched: bool | None = None) -> LosResult:
         """:func:`hexwx.los` between two units or hexes.  Levels default to the units' own
         (ground for a bare hex); the target is Infantry unless it is a vehicle or
         ``target_vehicle``, camouflaged if the unit has Winter Camouflage or
         ``target_camouflaged`` (E3 3.712); ``weather`` replaces the scenario's; ``map``
         replaces its map (the same boards under other SSRs); ``counters`` replaces its
         counters.  A unit in bypass (``hexside``) sees and is seen from that hexside (D2.3);
-        ``from_hexside`` / ``to_hexside`` put an end in bypass (replacing the unit's)."""
+        ``from_hexside`` / ``to_hexside`` put an end in bypass (replacing the unit's).  A unit
+        in an entrenchment (``entrenched``) sees and is seen as one (B27.2) at its own level;
+        ``from_entrenched`` / ``to_entrenched`` say whether an end is (replacing the unit's)."""
         from hexwx.lineofsight.engine import los
         m = self._map_for(map)
         a, b = self.place(viewer, map=m, param="viewer"), self.place(target, map=m, param="target")
@@ -248,7 +251,9 @@ class Scenario:
                    target_is_infantry=(b.unit.is_infantry if b.unit else True) and not target_vehicle,
                    target_winter_camouflage=bool(b.unit and b.unit.winter_camouflage)
                    or target_camouflaged, counters=self._counters(counters),
-                   from_hexside=_side(from_hexside, a), to_hexside=_side(to_hexside, b))
+                   from_hexside=_side(from_hexside, a), to_hexside=_side(to_hexside, b),
+                   from_entrenched=_entrenched(a, from_level, from_entrenched),
+                   to_entrenched=_entrenched(b, to_level, to_entrenched))
 
     def viewshed(self, viewer: str, *, level: int | None = None,
                  weather: AslWeather | None = None, map: HexMap | None = None,
@@ -314,6 +319,15 @@ def _side(given: int | None, place: Any) -> int | None:
     if given is not None:
         return given
     return place.unit.hexside if place.unit else None
+
+
+def _entrenched(place: Place, given_level: int | None, given: bool | None) -> bool:
+    """Is an end a unit in an entrenchment (B27): ``given``, else its unit is, at its own
+    Location (a query at another level asks about another Location)."""
+    if given is not None:
+        return given          # (checked by hexwx.los, which names the parameter)
+    unit = place.unit
+    return bool(unit and unit.entrenched and (given_level is None or given_level == unit.level))
 
 
 def _level(given: int | None, place: Place, name: str) -> int:

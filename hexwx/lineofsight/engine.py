@@ -105,7 +105,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         weather: AslWeather | None = None, target_is_infantry: bool = True,
         target_winter_camouflage: bool = False,
         target_positive_tem: bool | None = None, counters: Any = None,
-        from_hexside: int | None = None, to_hexside: int | None = None) -> LosResult:
+        from_hexside: int | None = None, to_hexside: int | None = None,
+        from_entrenched: bool = False, to_entrenched: bool = False) -> LosResult:
     """LOS from hex ``a`` at ``from_level`` to hex ``b`` at ``to_level`` (0 = ground level).
 
     ``weather`` is an :class:`~hexwx.weather.asl.state.AslWeather` (or None for Clear); its LV
@@ -119,7 +120,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     OBA are hindrances in ``hindrance`` and ``hindrances``, rubble changes its hex's terrain
     (:mod:`hexwx.lineofsight.counter_los`).  ``from_hexside`` / ``to_hexside`` (0-5): that end
     is in bypass along that hexside of its hex and its LOS is traced from the hexside's point
-    (D2.3, :mod:`hexwx.lineofsight.bypass`).
+    (D2.3, :mod:`hexwx.lineofsight.bypass`).  ``from_entrenched`` / ``to_entrenched``: that
+    end is a unit in an entrenchment (foxholes, trench, A-T ditch; at ground level): hexside
+    terrain on the thread blocks its LOS to and from a non-adjacent unit at its elevation or
+    lower (B27.2), and it sees over no hillock next to it (F6.4).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
     """
     check_query(m, weather)
@@ -127,6 +131,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     check_flag(target_winter_camouflage, "target_winter_camouflage")
     if target_positive_tem is not None:
         check_flag(target_positive_tem, "target_positive_tem")
+    check_flag(from_entrenched, "from_entrenched")
+    check_flag(to_entrenched, "to_entrenched")
     s_side = check_hexside(from_hexside, "from_hexside")
     t_side = check_hexside(to_hexside, "to_hexside")
     m0 = weathered(m, weather) if counters is not None or weather is not None else m
@@ -138,7 +144,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     bypass = _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
     M = bypass_map(m.kernel_map, bypass)
     R = m.grid.distance(src, tgt)
-    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof)
+    for ent, level, param in ((from_entrenched, from_level, "from_level"),
+                              (to_entrenched, to_level, "to_level")):
+        if ent and int(level) != 0:
+            raise bad(param, level, "0: a unit in an entrenchment is at its hex's ground level "
+                                    "(B27)")
+    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof, int(from_entrenched), int(to_entrenched))
     hind: Later | list[Hindrance]
     thread: Later | tuple[ThreadHex, ...]
     if weather is None and prep is None:
@@ -196,14 +207,15 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrance=terrain_total, lv=lv_total,
         hindrances=hind if isinstance(hind, Later) else tuple(hind),
         thread=thread, map=m, source_elevation=sE, target_elevation=tE,
-        source_location=_in_bypass(location_name(m, src, from_level), s_side),
-        target_location=_in_bypass(location_name(m, tgt, to_level), t_side),
+        source_location=_in_bypass(location_name(m, src, from_level), s_side, from_entrenched),
+        target_location=_in_bypass(location_name(m, tgt, to_level), t_side, to_entrenched),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
 
 
 class _Ends(NamedTuple):
-    """The two ends of one trace: hex ids, elevations, whether each is a rooftop."""
+    """The two ends of one trace: hex ids, elevations, whether each is a rooftop and whether
+    each is in an entrenchment (B27.2)."""
 
     src: int
     tgt: int
@@ -211,6 +223,14 @@ class _Ends(NamedTuple):
     tE: int
     s_roof: int
     t_roof: int
+    s_ent: int = 0
+    t_ent: int = 0
+
+    def trace(self, m: HexMap, M: K.KernelArrays, scratch: K.Scratch, detail: int,
+              fog: np.ndarray | None = None) -> K.Traced:
+        """The kernel's trace of these ends on ``M`` (:func:`hexwx._native.trace`)."""
+        return K.trace(M, m.kernel_terrain, *self[:6], scratch, detail, fog, s_ent=self.s_ent,
+                       t_ent=self.t_ent)
 
 
 def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
@@ -218,7 +238,7 @@ def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int
     without recording its thread: the cheapest kernel call."""
     scratch = _acquire(m)
     try:
-        t = K.trace(M, m.kernel_terrain, *e, scratch, 0)
+        t = e.trace(m, M, scratch, 0)
     finally:
         _release(scratch)
     return t[:5]
@@ -231,7 +251,7 @@ def _record(m: HexMap, M: K.KernelArrays, e: _Ends, R: int, fog: np.ndarray | No
     range keys, and (with ``fog``) each key's fog code."""
     scratch = _acquire(m)
     try:
-        t = K.trace(M, m.kernel_terrain, *e, scratch, 1, fog)
+        t = e.trace(m, M, scratch, 1, fog)
         hv = scratch.hv[:R + 1]
         at = np.flatnonzero(hv)
         drms = hv[at].tolist()
@@ -330,8 +350,11 @@ def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[i
     return tuple(out)
 
 
-def _in_bypass(location: str, side: int | None) -> str:
-    """A Location's words, with the bypassed hexside when the end is in bypass."""
+def _in_bypass(location: str, side: int | None, entrenched: bool = False) -> str:
+    """A Location's words, with the bypassed hexside when the end is in bypass and "in an
+    entrenchment" when it is in one."""
+    if entrenched:
+        location = f"{location} in an entrenchment"
     return location if side is None else f"{location} in bypass {HEXSIDE_NAMES[side]}"
 
 

@@ -29,5 +29,12 @@ REASONS: dict[int, tuple[str, str | None]] = {
     K.CREST_ENTRY: ("the LOS enters a crest line at a vertex", "B19.51"),
     K.SPLIT_SAME_LEVEL: ("split terrain blocks LOS between units at its own level", None),
     K.SAME_HEX: ("different levels of a building not joined by a stairway", "B23.22"),
+    K.HILLOCK: ("a unit on a hillock sees over one other hillock, not a second one", "F6.4"),
+    K.HILLOCK_WALLS: ("a unit on a hillock sees over one wall or hedge, not a second one",
+                      "F6.4"),
+    K.HILLOCK_RUBBLE: ("a unit on a hillock sees over one rubble hex, not a second one", "F6.4"),
+    K.ENTRENCHED: ("a unit in an entrenchment cannot see over hexside terrain to a "
+                   "non-adjacent unit at its own elevation or lower, nor be seen over it",
+                   "B27.2"),
 }
 LV_BLOCK_REASON = ("terrain and LV hindrances total six or more", LV_SIX_RULE)

@@ -87,14 +87,15 @@ def sightings(m: HexMap, units: Iterable[Any], *, weather: Any = None,
     Units are taken in the order given; pairs are listed viewer by viewer.  ``side``: only the
     viewers of that side; ``visible_only``: only the pairs with a LOS.  A unit's ``kind``
     decides whether it is a target as infantry (LV for winter camouflage, E3.712) and
-    ``winter_camouflage``, ``concealed`` and ``hidden`` are read when present.
+    ``winter_camouflage``, ``concealed``, ``hidden`` and ``entrenched`` (B27.2) are read when
+    present.
     """
     chosen = [u for u in units if getattr(u, "side", None) and getattr(u, "kind", "infantry") in kinds]
     if side is not None and not any(u.side == side for u in chosen):
         sides = sorted({u.side for u in chosen})
         raise UsageError(f"no unit of side {side!r}; expected one of {', '.join(sides) or '(none)'}")
     hexes = {u.id: m.parse(u.hex) for u in chosen}
-    cache: dict[tuple[int, int, int | None, int, int, int | None, bool, bool], LosResult] = {}
+    cache: dict[tuple[Any, ...], LosResult] = {}
     out: list[Sighting] = []
     for a in chosen:
         if side is not None and a.side != side:
@@ -105,12 +106,15 @@ def sightings(m: HexMap, units: Iterable[Any], *, weather: Any = None,
             infantry = getattr(b, "kind", "infantry") == "infantry"
             camo = bool(getattr(b, "winter_camouflage", False))
             sa, sb = getattr(a, "hexside", None), getattr(b, "hexside", None)
-            key = (hexes[a.id], int(a.level), sa, hexes[b.id], int(b.level), sb, infantry, camo)
+            ea, eb = bool(getattr(a, "entrenched", False)), bool(getattr(b, "entrenched", False))
+            key = (hexes[a.id], int(a.level), sa, ea, hexes[b.id], int(b.level), sb, eb, infantry,
+                   camo)
             r = cache.get(key)
             if r is None:
                 r = los(m, hexes[a.id], hexes[b.id], from_level=int(a.level), to_level=int(b.level),
                         weather=weather, target_is_infantry=infantry, target_winter_camouflage=camo,
-                        counters=counters, from_hexside=sa, to_hexside=sb)
+                        counters=counters, from_hexside=sa, to_hexside=sb,
+                        from_entrenched=ea, to_entrenched=eb)
                 cache[key] = r
             if visible_only and r.blocked:
                 continue

@@ -90,7 +90,7 @@ def test_mirrored_constants_equal_the_c_ones() -> None:
 
     assert enum("HX_LOS_X")[:-1] == [f"HX_{c.upper()}" for c in ("los_x", "los_y", "col", "dy2",
         "centre", "base", "depression", "levels", "rooftop", "stairway", "has_cliff",
-        "inherent_near", "zero", "fill", "order", "frame", "low")]
+        "inherent_near", "zero", "fill", "order", "frame", "low", "hillock")]
     assert len(enum("HX_LOS_X")) - 1 == len(K.HX_COLUMNS)
     assert len(enum("H6_ON_MAP")) - 1 == len(K.H6_COLUMNS)
     assert len(enum("TA_OBSTACLE")) - 1 == len(K.TA_COLUMNS)
