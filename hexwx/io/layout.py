@@ -36,8 +36,7 @@ from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.validate import (bad, check_flag, check_text, check_texts, optional_dir, optional_path,
                             renamed)
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
-                                 WHOLE_BOARD, BoardPlacement, Grid)
+from hexwx.hexmap.coords import GEOMORPHIC, WHOLE_BOARD, BoardPlacement, BoardShape, Grid
 from hexwx.io.crop import Crop, parse_crop
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
@@ -301,12 +300,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
     rasters = [_read(Path(path)) for path, _ in stamps]
     shapes = [r.shape for r in rasters]
-    for s, shape in zip(flat, shapes):
-        if not shape.geomorphic and (s.crop is not None or s.overlays):
-            raise UsageError(f"board {s.written!r} ({shape.describe()}): crops and overlays are "
-                             f"read on geomorphic boards only; leave them out for this board")
     if any(s.crop is not None for s in flat):
-        placements = cropped_placements(specs)
+        placements = cropped_placements(specs, shapes)
     else:
         placements = []
         for by, row in enumerate(specs):
@@ -328,11 +323,12 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     for i, (s, pl, (path, _), r) in enumerate(zip(flat, placements, stamps, rasters)):
         check_codes(r, table, path)
         elev, terr = r.elevation, r.terrain
-        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta)
+        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta,
+                                    r.shape)
         changes = ssr_changes(laid.los_ssr, meta)   # (the board's overlay SSRs left out)
         if laid.placements:
             elev, terr = apply_overlays(elev, terr, laid.placements, table, colour_table(meta),
-                                        persist=persist)
+                                        persist=persist, shape=r.shape)
             art += [(i, p.archive, p.image, p.x, p.y) for p in laid.placements]
         if changes:
             try:
@@ -344,7 +340,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         x0, y0 = grid.px_x(pl.origin[0]), grid.px_y(pl.origin[1])
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
-        clip = s.crop.rectangle() if s.crop is not None else None
+        clip = s.crop.rectangle(shape=r.shape) if s.crop is not None else None
         if clip is not None:
             crops.append((x0, y0, elev, terr, clip))
         cells = grid.board_cells(i)     # VASL's column-major order: the stairway bytes' order
@@ -371,35 +367,53 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
                   shown_turned=turned)
 
 
-def cropped_placements(specs: Sequence[Sequence[BoardSpec]]) -> list[BoardPlacement]:
+def cropped_placements(specs: Sequence[Sequence[BoardSpec]],
+                       shapes: Sequence[BoardShape] | None = None) -> list[BoardPlacement]:
     """Where the boards of a layout with crops lie, as VASL places them: each board right of
     the boards before it in its row and below those above it in its column, by their cropped
     sizes (ASLMap.buildVASLMap).  Board (0, 0) keeps its own columns (a crop starting at hexrow
     P keeps P at its printed place); a board whose hex columns would not mesh with the first
-    board's is refused by :class:`Grid`."""
-    rects = [[(s.crop.rectangle(f"board {s.written!r}: crop") if s.crop else
-               (0, 0, BOARD_WIDTH_PX, BOARD_HEIGHT_PX)) for s in row] for row in specs]
+    board's is refused by :class:`Grid`.  ``shapes``: each board's hex grid, in the order of
+    the boards (geomorphic when not given).  When every board is turned round the layout is
+    composed upright in reverse order, as :func:`load_layout` composes it (each crop is a
+    rectangle of its physical board); turned boards among upright ones cannot be cropped yet."""
+    nbx = len(specs[0])
+    flat_shapes = list(shapes) if shapes is not None else [GEOMORPHIC] * sum(map(len, specs))
+    grid_shapes = [flat_shapes[by * nbx:(by + 1) * nbx] for by in range(len(specs))]
+    turned = all(s.rotated for row in specs for s in row)
+    if turned:      # the same boards upright, in reverse order (as load_layout composes them)
+        specs = [list(reversed(row)) for row in reversed(specs)]
+        grid_shapes = [list(reversed(row)) for row in reversed(grid_shapes)]
     for row in specs:
         for s in row:
-            if s.rotated:
+            if s.rotated and not turned:
                 raise UsageError(f"board {s.written!r}: a layout with cropped boards cannot have "
-                                 f"boards turned round (rotated) yet; lay the boards upright or "
-                                 f"leave the crops out")
+                                 f"boards turned round (rotated) among upright ones yet; turn "
+                                 f"every board or none, or leave the crops out")
+    rects = [[(s.crop.rectangle(f"board {s.written!r}: crop", sh) if s.crop else
+               (0, 0, sh.width_px, sh.height_px)) for s, sh in zip(row, shrow)]
+             for row, shrow in zip(specs, grid_shapes)]
+    hw, hh = grid_shapes[0][0].hex_width, grid_shapes[0][0].hex_height
     out: list[tuple[BoardSpec, int, int, int, int]] = []
     for by, row in enumerate(specs):
         for bx, s in enumerate(row):
             x = sum(rects[by][k][2] for k in range(bx))
             y = sum(rects[k][bx][3] for k in range(by))
             cx, cy = rects[by][bx][:2]
-            out.append((s, bx, by, round((x - cx) / HEX_WIDTH_PX), round((y - cy) / HEX_HEIGHT_PX)))
+            out.append((s, bx, by, round((x - cx) / hw), round((y - cy) / hh)))
     c_first, r_first = out[0][3], out[0][4]
     col_shift = -min(c - c_first for _s, _bx, _by, c, _r in out)
     col_shift += col_shift % 2
     row_shift = -min(r - r_first for _s, _bx, _by, _c, r in out)
-    return [BoardPlacement(s.label, bx, by, s.rotated, c - c_first + col_shift,
-                           r - r_first + row_shift,
-                           s.crop.window(f"board {s.written!r}: crop") if s.crop else WHOLE_BOARD)
-            for s, bx, by, c, r in out]
+    placed = [BoardPlacement(s.label, bx, by, False, c - c_first + col_shift,
+                             r - r_first + row_shift,
+                             s.crop.window(f"board {s.written!r}: crop", grid_shapes[by][bx])
+                             if s.crop else WHOLE_BOARD, shape=grid_shapes[by][bx])
+              for s, bx, by, c, r in out]
+    if turned:      # back in the order of the boards as written
+        n = len(placed)
+        return [placed[n - 1 - i] for i in range(n)]
+    return placed
 
 
 def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:

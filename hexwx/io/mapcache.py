@@ -532,9 +532,11 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
 
 
 def _shape(record: list[Any]) -> BoardShape:
-    """The board shape a header records (columns, rows, hex width, hex height, pixels)."""
-    cols, rows, hex_w, hex_h, w, h = record
-    shape = BoardShape(int(cols), int(rows), float(hex_w), float(hex_h), int(w), int(h))
+    """The board shape a header records (columns, rows, hex width, hex height, pixels, and
+    the first printed column and row)."""
+    cols, rows, hex_w, hex_h, w, h, *first = record
+    shape = BoardShape(int(cols), int(rows), float(hex_w), float(hex_h), int(w), int(h),
+                       *(int(v) for v in first[:2]))
     return GEOMORPHIC if shape == GEOMORPHIC else shape
 
 

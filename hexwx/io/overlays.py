@@ -25,7 +25,7 @@ import numpy as np
 
 from hexwx._native import fill_rows
 from hexwx.errors import DataError, UsageError
-from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_WIDTH_PX
+from hexwx.hexmap.coords import GEOMORPHIC, BoardShape, column_index
 from hexwx.hexmap.terrain import Category, TerrainTable
 
 if TYPE_CHECKING:
@@ -221,33 +221,21 @@ def read_archive(path: Path) -> OverlayArchive:
 
 # -- placement -----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class HexGridGeometry:
-    """VASL's hex grid of a board (``ASLHexGrid.getLocation``): column spacing ``dx``, row
-    spacing ``dy`` and the whole-pixel centre of A1 (``x0``, ``y0``)."""
-
-    dx: float = HEX_WIDTH_PX
-    dy: float = HEX_HEIGHT_PX
-    x0: int = 0
-    y0: int = int(HEX_HEIGHT_PX / 2)
-
-    def location(self, hex_name: str, what: str) -> tuple[int, int]:
-        """The pixel VASL gives hex ``hex_name`` (``"c3"``, ``"gg10"``, ``"t-1"``): columns
-        A..Z then AA..GG, rows as printed, even-lettered columns half a hex lower."""
-        m = re.fullmatch(r"([A-Za-z]+)(-?[0-9]+)", hex_name.strip())
-        letters = m.group(1).upper() if m else ""
-        if not m or len(set(letters)) != 1 or len(letters) > 2:
-            raise DataError(f"{what}: {hex_name!r} is not a hex; expected a column letter and a "
-                            f"row such as 'c3'")
-        col = ord(letters[0]) - ord("A") + 26 * (len(letters) - 1)
-        row = int(m.group(2))
-        x = int(self.dx * col + 0.5) + self.x0
-        shift = 1.0 if col % 2 == 0 else 0.5
-        y = int(self.dy * (row - shift) + 0.5) + self.y0   # (Java's (int) truncates to zero)
-        return x, y
+_VASL_HEX = re.compile(r"([A-Za-z]+)(-?[0-9]+)")
 
 
-GEOMORPHIC = HexGridGeometry()
+def hex_location(shape: BoardShape, hex_name: str, what: str, *,
+                 shift: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """The pixel VASL's board grid gives hex ``hex_name`` (``"c3"``, ``"gg10"``, ``"t-1"``:
+    a column as printed, :func:`~hexwx.hexmap.coords.column_index`, and a row that may be
+    negative) on a board of ``shape`` (:meth:`BoardShape.vasl_location`), its column and row
+    moved by ``shift`` first; DataError naming ``what`` if it is no hex name."""
+    m = _VASL_HEX.fullmatch(hex_name.strip())
+    col = column_index(m.group(1)) if m else None
+    if m is None or col is None:
+        raise DataError(f"{what}: {hex_name!r} is not a hex; expected a column letter and a "
+                        f"row such as 'c3'")
+    return shape.vasl_location(col + shift[0], int(m.group(2)) + shift[1])
 
 
 @dataclass(frozen=True)
@@ -280,9 +268,18 @@ def orientation_of(p1: tuple[int, int], p2: tuple[int, int]) -> str:
 
 
 def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
-          geometry: HexGridGeometry = GEOMORPHIC) -> Placement:
-    """Where ``spec`` lies on ``board`` as VASL places it; one-line errors for an unknown
-    overlay, hexes that are not neighbours, an orientation the overlay has no image for."""
+          shape: BoardShape = GEOMORPHIC) -> Placement:
+    """Where ``spec`` lies on ``board`` (a board of ``shape``) as VASL places it; one-line
+    errors for an unknown overlay, hexes that are not neighbours, an orientation the overlay
+    has no image for.
+
+    VASL's ``Overlay.setBounds``: the image's corner is the board grid's pixel of hex1 less
+    that of the origin hex the archive gives for the orientation, both on the board's own grid
+    and the image at its own size.  On a board whose names start later (1b: column Q, BFPDW1b:
+    row 11) the origin moves with them (VASL's ``Overlay.offset`` does so for boards 1b-15b and
+    BFPDW1b-7b by name; hexwx by the board's first column and row, the same boards), so an
+    overlay lies on such a board as on board A1's.  On a Deluxe board VASL neither refuses nor
+    scales the art: it lies at its own size, placed on the Deluxe grid (hexwx does the same)."""
     what = f"board {board!r}: overlay {spec.written!r}"
     path = find_overlay_archive(spec.name, vasl_dir, what)
     arc = read_archive(path)
@@ -294,9 +291,11 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
     if not single and hex1 == hex2:
         raise DataError(f"{what}: give two neighbouring hexes, the first under the overlay's "
                         f"first hex, the second setting its orientation")
-    p1 = geometry.location(hex1, what)
-    p2 = geometry.location(hex2, what)
-    if abs(p2[0] - p1[0]) > 1.1 * int(geometry.dx) or abs(p2[1] - p1[1]) > 1.1 * int(geometry.dy):
+    p1 = hex_location(shape, hex1, what)
+    p2 = hex_location(shape, hex2, what)
+    dx = shape.vasl_location(1, 1)[0] - shape.vasl_location(0, 1)[0]   # VASL: B1 - A1
+    dy = shape.vasl_location(1, 1)[1] - shape.vasl_location(1, 0)[1]   # VASL: B1 - B0
+    if abs(p2[0] - p1[0]) > 1.1 * dx or abs(p2[1] - p1[1]) > 1.1 * dy:
         raise DataError(f"{what}: {hex1} and {hex2} are not neighbouring hexes; the second hex "
                         f"sets the orientation and must be next to the first")
     o = orientation_of(p1, p2)
@@ -310,7 +309,8 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
     if k >= len(tokens) or not tokens[k]:
         raise DataError(f"{what}: {path} gives no origin for orientation {o!r} ({hex1} to "
                         f"{hex2}); expected an origin hex per orientation in its data file")
-    ox, oy = geometry.location(tokens[k], f"{path}: origin of {spec.name}{o}")
+    ox, oy = hex_location(shape, tokens[k], f"{path}: origin of {spec.name}{o}",
+                          shift=(shape.first_column, shape.first_row))
     size = _image_size(str(path), path.stat().st_mtime, entry)
     return Placement(spec, str(path), entry, o, tokens[k], p1[0] - ox, p1[1] - oy, *size)
 
@@ -519,10 +519,11 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
 
 
 def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Sequence[Placement],
-                   table: TerrainTable, colours: ColourTable, *,
-                   persist: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """A board's rasters (x-major, upright) with ``placements`` laid on them in order; each
-    overlay is cut to the board (it never paints onto a neighbouring board)."""
+                   table: TerrainTable, colours: ColourTable, *, persist: bool = False,
+                   shape: BoardShape = GEOMORPHIC) -> tuple[np.ndarray, np.ndarray]:
+    """A board's rasters (x-major, upright; a board of ``shape``) with ``placements`` laid on
+    them in order; each overlay is cut to the board (it never paints onto a neighbouring
+    board)."""
     elev, terr = elevation.copy(), terrain.copy()
     W, H = elev.shape
     for p in placements:
@@ -539,7 +540,7 @@ def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Seque
                                persist=persist or p.spec.persist)
         terr[x0:x1, y0:y1], elev[x0:x1, y0:y1] = t.T, e.T
     if any(Path(p.archive).name in _LIPPED for p in placements):
-        terr = dier_lips(terr, table)
+        terr = dier_lips(terr, table, shape)
     return elev, terr
 
 
@@ -547,14 +548,15 @@ def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Seque
 _LIPPED = ("ovrD",)
 
 
-def dier_lips(terrain: np.ndarray, table: TerrainTable) -> np.ndarray:
-    """An upright geomorphic board's terrain raster with "Dier Lip" drawn along every hexside of
+def dier_lips(terrain: np.ndarray, table: TerrainTable,
+              shape: BoardShape = GEOMORPHIC) -> np.ndarray:
+    """An upright board's terrain raster (a board of ``shape``) with "Dier Lip" drawn along every hexside of
     a dier hex (centre pixel Dier) that borders a hex that is not one (F4; VASL's
     ``setDierLip`` does the same on its hexes)."""
     from hexwx.hexmap.coords import Grid
     from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
     dier, lip = table.code_named("Dier"), table.code_named("Dier Lip")
-    g = Grid.single()
+    g = Grid.single(shape=shape)
     W, H = terrain.shape
     cx = np.clip(g.centre_x.astype(int), 0, W - 1)
     cy = np.clip(g.centre_y.astype(int), 0, H - 1)
@@ -620,14 +622,15 @@ class BoardOverlays:
 
 
 def place_board_overlays(spec: BoardSpec, archive: Path, ssr: Sequence[str],
-                         vasl_dir: str | Path | None, meta: str | Path) -> BoardOverlays:
-    """The overlays of layout board ``spec`` (archive ``archive``) placed, then the overlay
-    SSRs among ``ssr`` (all SSRs that board takes, in order)."""
+                         vasl_dir: str | Path | None, meta: str | Path,
+                         shape: BoardShape = GEOMORPHIC) -> BoardOverlays:
+    """The overlays of layout board ``spec`` (archive ``archive``, a board of ``shape``)
+    placed, then the overlay SSRs among ``ssr`` (all SSRs that board takes, in order)."""
     if not ssr and not spec.overlays:
         return BoardOverlays((), ())
     from hexwx.io.ssr import ssr_rules
     los, own = split_ssr(ssr, archive, ssr_rules(meta)) if ssr else ((), ())
-    placed = [place(o, board=spec.written, vasl_dir=vasl_dir) for o in spec.overlays]
+    placed = [place(o, board=spec.written, vasl_dir=vasl_dir, shape=shape) for o in spec.overlays]
     placed += [board_overlay(archive, n) for n in own]
     return BoardOverlays(tuple(placed), los)
 
