@@ -125,8 +125,8 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
                              f"required), got {dict(item)!r}")
         spec = board_spec(item["board"], where)
         label = item.get("label", spec.label)
-        if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,6}", label):
-            raise UsageError(f"{where}: board label {label!r} must be 1-6 letters or digits")
+        if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,12}", label):
+            raise UsageError(f"{where}: board label {label!r} must be 1-12 letters or digits")
         ssr = item.get("ssr", ())
         if not (isinstance(ssr, (list, tuple)) and all(isinstance(s, str) for s in ssr)):
             raise UsageError(f"{where}: ssr of board {spec.written!r} must be a list of SSR names")
