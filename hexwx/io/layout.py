@@ -209,6 +209,11 @@ def _raster(path: str, mtime: float) -> VaslRaster:
     return read_losdata(path)
 
 
+def read_board(path: str | Path) -> VaslRaster:
+    """The decoded LOSData of board archive ``path`` (read once per file version)."""
+    return _read(Path(path))
+
+
 def _read(path: Path) -> VaslRaster:
     try:
         mtime = path.stat().st_mtime
@@ -292,7 +297,8 @@ def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, 
 def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
            meta: str, ssr: tuple[str, ...], name: str | None, persist: bool,
            vasl_dir: str) -> HexMap:
-    from hexwx.io.overlays import apply_overlays, colour_table, place_board_overlays
+    from hexwx.io.overlays import (apply_overlays, colour_table, picture_persists,
+                                   place_board_overlays)
     from hexwx.io.vasl import check_codes, read_board_image, read_metadata
     table = read_metadata(meta)
     nby, nbx = len(specs), len(specs[0])
@@ -320,6 +326,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     images: list[tuple[str, int, int, bool, tuple[int, int, int, int] | None]] = []
     crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int]]] = []
     art: list[tuple[int, str, str, int, int]] = []
+    persisting: list[int] = []
     for i, (s, pl, (path, _), r) in enumerate(zip(flat, placements, stamps, rasters)):
         check_codes(r, table, path)
         elev, terr = r.elevation, r.terrain
@@ -329,6 +336,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         if laid.placements:
             elev, terr = apply_overlays(elev, terr, laid.placements, table, colour_table(meta),
                                         persist=persist, shape=r.shape)
+            keep = picture_persists(laid.placements, persist)
+            persisting += [len(art) + k for k, p in enumerate(laid.placements) if keep[k]]
             art += [(i, p.archive, p.image, p.x, p.y) for p in laid.placements]
         if changes:
             try:
@@ -364,6 +373,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
                   stairways=_stairway_bytes(stairs), image_bytes=image,
                   board_images=tuple(images), overlay_art=tuple(art),
+                  overlay_persist=tuple(persisting),
                   shown_turned=turned)
 
 

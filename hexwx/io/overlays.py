@@ -29,8 +29,6 @@ from hexwx.hexmap.coords import GEOMORPHIC, BoardShape, column_index
 from hexwx.hexmap.terrain import Category, TerrainTable
 
 if TYPE_CHECKING:
-    from PIL import Image
-
     from hexwx.io.layout import BoardSpec
 
 #: The orientations, as VASL names them (the image ``ovr<name><o>.gif`` of each).
@@ -372,7 +370,12 @@ def _image(path: str, mtime: float, entry: str) -> IndexedImage:
 
 def overlay_image(p: Placement) -> IndexedImage:
     """The image of a placed overlay (read once per file version; read-only arrays)."""
-    return _image(p.archive, Path(p.archive).stat().st_mtime, p.image)
+    return overlay_image_at(p.archive, p.image)
+
+
+def overlay_image_at(archive: str, entry: str) -> IndexedImage:
+    """Image ``entry`` of overlay (or board) archive ``archive`` (read once per file version)."""
+    return _image(archive, Path(archive).stat().st_mtime, entry)
 
 
 # -- the colour table ----------------------------------------------------------------------
@@ -460,21 +463,12 @@ def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray
     return ys[found], xs[found], ny[found], nx[found]
 
 
-def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terrain: np.ndarray,
-                    table: TerrainTable, colours: ColourTable, *, name: str, archive: str,
-                    persist: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The terrain (uint8) and levels (int8) [height, width] of the board's area under the
-    overlay ``image`` once it is laid, from the board's own rasters of that area (also
-    [height, width], image rows).
-
-    Opaque pixels take their colour's terrain and level; a colour with no terrain (outlines, hex
-    dots) takes both from its nearest neighbour with one; a pixel still without a level (woods
-    are drawn without one) takes the level of the nearest pixel to its left on its image row
-    that has one (at a row's start: to its right), else the board's.  Depression terrain lies a level below that.  With ``persist`` the board
-    keeps its ground levels, and open ground drawn over the board's open ground leaves the board
-    as it is (VASL draws those pixels transparent).  Transparent pixels, and opaque ones with
-    no terrain anywhere near, keep the board.
-    """
+def _drawn(image: IndexedImage, table: TerrainTable, colours: ColourTable, name: str,
+           archive: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(terrain codes, levels, sets) [height, width] the art of ``image`` draws: each opaque
+    pixel's colour's terrain and level (a colour with none takes both from its nearest
+    neighbour with one; the archive's own rules and a building overlay's building type
+    applied); ``sets`` marks the pixels that draw terrain (codes elsewhere are meaningless)."""
     rule = ARCHIVE_RULES.get(archive)
     pal = image.palette.astype(np.int64)
     rgb = (pal[:, 0] << 16) | (pal[:, 1] << 8) | pal[:, 2]
@@ -494,14 +488,46 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     ys, xs, ny, nx = _nearest_with_terrain(terr, (p_opaque & (p_terr < 0)).take(idx))
     terr[ys, xs], level[ys, xs] = terr[ny, nx], level[ny, nx]   # (both from that neighbour)
     sets[ys, xs] = True                                         # (opaque, and now terrain)
-    a = table.arrays()
     if archive == "ovrX":
+        a = table.arrays()
         num = re.fullmatch(r"x([0-9]+)", name.lower())
         kind = BUILDING_OVERLAYS.get(int(num.group(1))) if num else None
         if kind is not None:
             bldg = sets & a["building_terrain"][np.maximum(terr, 0)].astype(bool) \
                 & ~a["hexside"][np.maximum(terr, 0)].astype(bool)
             terr[bldg] = table.code_named(kind)
+    return terr, level, sets
+
+
+def _persist_keeps(codes: np.ndarray, board_terrain: np.ndarray, table: TerrainTable,
+                   name: str) -> np.ndarray:
+    """Where "persist elevation" leaves the board under an overlay: open ground drawn over the
+    board's open ground (VASL draws those pixels transparent), in any overlay but an ``og``
+    one."""
+    if name.lower().startswith("og"):
+        return np.zeros(codes.shape, bool)
+    a = table.arrays()
+    return (codes == table.code_named("Open Ground")) & (a["category"][board_terrain] == Category.OPEN)
+
+
+def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terrain: np.ndarray,
+                    table: TerrainTable, colours: ColourTable, *, name: str, archive: str,
+                    persist: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The terrain (uint8) and levels (int8) [height, width] of the board's area under the
+    overlay ``image`` once it is laid, from the board's own rasters of that area (also
+    [height, width], image rows).
+
+    Opaque pixels take their colour's terrain and level; a colour with no terrain (outlines, hex
+    dots) takes both from its nearest neighbour with one; a pixel still without a level (woods
+    are drawn without one) takes the level of the nearest pixel to its left on its image row
+    that has one (at a row's start: to its right), else the board's.  Depression terrain lies a level below that.  With ``persist`` the board
+    keeps its ground levels, and open ground drawn over the board's open ground leaves the board
+    as it is (VASL draws those pixels transparent).  Transparent pixels, and opaque ones with
+    no terrain anywhere near, keep the board.
+    """
+    rule = ARCHIVE_RULES.get(archive)
+    terr, level, sets = _drawn(image, table, colours, name, archive)
+    a = table.arrays()
     board_e = np.ascontiguousarray(board_elevation)
     board_t = np.ascontiguousarray(board_terrain)
     below = (a["category"] == Category.DEPRESSION).astype(np.int16)   # per terrain code
@@ -511,11 +537,27 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     else:
         level = fill_rows(level, NO_LEVEL)   # (only pixels that set terrain have levels)
         ground = np.where(level == NO_LEVEL, board_e, level)
-    if persist and not name.lower().startswith("og"):
-        open_code = table.code_named("Open Ground")
-        sets &= ~((codes == open_code) & (a["category"][board_t] == Category.OPEN))
+    if persist:
+        sets &= ~_persist_keeps(codes, board_t, table, name)
     elev = np.clip(ground - below[codes], -128, 127).astype(np.int8)
     return np.where(sets, codes, board_t), np.where(sets, elev, board_e)
+
+
+def board_kept(image: IndexedImage, board_terrain: np.ndarray, table: TerrainTable,
+               colours: ColourTable, *, name: str, archive: str) -> np.ndarray:
+    """bool [height, width]: the pixels of ``image`` laid with "persist elevation" that LOS
+    leaves to the board under it (``board_terrain``, [height, width] image rows): a picture
+    that shows what LOS uses draws the board there, not the overlay."""
+    terr, _level, sets = _drawn(image, table, colours, name, archive)
+    return sets & _persist_keeps(terr.astype(np.uint8), np.ascontiguousarray(board_terrain),
+                                 table, name)
+
+
+def picture_persists(placements: Sequence[Placement], persist: bool) -> list[bool]:
+    """For each of ``placements`` (in order): laid with "persist elevation" (the game-wide
+    ``persist`` or its own) and drawing terrain (not a picture-only overlay)."""
+    return [(persist or p.spec.persist) and not any(s in p.spec.name for s in _PICTURE_ONLY)
+            for p in placements]
 
 
 def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Sequence[Placement],
@@ -647,30 +689,3 @@ def split_ssr(names: Iterable[str], board_archive: str | Path,
     overlays = tuple(n for n in names if n in own and (
         n not in los_rules or los_rules[n][0] in (IGNORED, CODE_ONLY)))
     return tuple(n for n in names if n not in overlays), overlays
-
-
-# -- the picture ---------------------------------------------------------------------------
-
-def paint(art: Image.Image, pieces: Iterable[tuple[str, str, int, int]]) -> Image.Image:
-    """``art`` (an upright board's image, board size) with overlay images ``(archive, image
-    entry, x, y)`` drawn on it in order, cut to the board; transparent pixels keep the board."""
-    from PIL import Image
-    out = art.convert("RGBA")
-    for archive, entry, x, y in pieces:
-        rgba = _image(archive, Path(archive).stat().st_mtime, entry).rgba()
-        im = Image.fromarray(np.ascontiguousarray(rgba), "RGBA")
-        sx, sy = max(-x, 0), max(-y, 0)
-        if sx < im.width and sy < im.height and x < out.width and y < out.height:
-            out.alpha_composite(im.crop((sx, sy, min(im.width, out.width - x),
-                                         min(im.height, out.height - y))),
-                                dest=(max(x, 0), max(y, 0)))
-    return out.convert("RGB")
-
-
-def board_pieces(overlay_art: Iterable[tuple[int, str, str, int, int]],
-                 board: int) -> list[tuple[str, str, int, int]]:
-    """The overlay images of board ``board`` (an index into a map's ``board_images``) from a
-    map's ``overlay_art``, in drawing order."""
-    return [(a, e, x, y) for i, a, e, x, y in overlay_art if i == board]
-
-
