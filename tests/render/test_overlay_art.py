@@ -14,6 +14,7 @@ from vasl_boards import archive, board, metadata, vasl_dir
 from hexwx.io.layout import load_layout
 from hexwx.io.overlays import overlay_image_at
 from hexwx.render.hexmap import board_art
+from hexwx.render.overlay_art import board_pieces
 
 
 def _maps(overlay: str) -> tuple:  # type: ignore[type-arg]
@@ -32,6 +33,8 @@ def test_persist_elevation_pictures_the_board_where_los_reads_the_board(overlay:
     bare = board("bd04")
     (_i, a, e, x, y), = persisting.overlay_art
     assert persisting.overlay_persist == (0,) and plain.overlay_persist == ()
+    assert [p[4] for p in board_pieces(persisting, 0)] == [True]
+    assert [p[4] for p in board_pieces(plain, 0)] == [False]
     rgba = overlay_image_at(a, e).rgba()
     with zipfile.ZipFile(archive("bd04")) as zf:
         own = np.asarray(Image.open(io.BytesIO(zf.read("bd04.gif"))).convert("RGB")).astype(int)
