@@ -1,4 +1,4 @@
-"""Cropped boards: the part of a geomorphic board a scenario is played on.
+"""Cropped boards: the part of a board (geomorphic, half or Deluxe) a scenario is played on.
 
 A scenario card names it by hexrows and coords ("board 2, hexrows A-P", "coords 1-5"); a VASL
 save stores the pixel rectangle VASL's board picker made of that (``x y w h`` in the board's

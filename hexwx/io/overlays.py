@@ -442,25 +442,29 @@ def colour_table(meta: str | Path) -> ColourTable:
 _NEAR = range(2, 7)
 
 
-def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each ``missing`` pixel (row y, column x of the [height, width] arrays), the pixel
-    (ny, nx) of its nearest neighbour in :data:`_NEAR` whose terrain is known (``terr`` >= 0);
-    pixels with none are left out.  Works on the missing pixels only (outlines and dots: a few
-    per cent of an overlay)."""
+def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each ``missing`` pixel of the [height, width] arrays, its nearest neighbour in
+    :data:`_NEAR` whose terrain is known (``terr`` >= 0), both as flat indices (pixel, its
+    neighbour); pixels with none are left out.  Works on the missing pixels only (outlines and
+    dots: a few per cent of an overlay)."""
     H, W = terr.shape
-    ys, xs = np.nonzero(missing)
-    nx, ny = np.full(len(xs), -1), np.full(len(xs), -1)
-    todo = np.arange(len(xs))                   # the pixels still without a neighbour
+    flat = terr.reshape(-1)
+    pos = np.flatnonzero(missing)
+    ys, xs = np.divmod(pos, W)
+    found = np.full(len(pos), -1, np.int64)
+    todo = np.arange(len(pos))                  # the pixels still without a neighbour
     for d in _NEAR:
         for sx, sy in ((d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)):
+            if not len(todo):
+                break
             cx, cy = xs[todo] + sx, ys[todo] + sy
+            cand = pos[todo] + (sy * W + sx)
             ok = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
-            ok[ok] = terr[cy[ok], cx[ok]] >= 0
-            nx[todo[ok]], ny[todo[ok]] = cx[ok], cy[ok]
+            ok &= flat.take(np.where(ok, cand, 0)) >= 0
+            found[todo[ok]] = cand[ok]
             todo = todo[~ok]
-    found = nx >= 0
-    return ys[found], xs[found], ny[found], nx[found]
+    keep = found >= 0
+    return pos[keep], found[keep]
 
 
 def _drawn(image: IndexedImage, table: TerrainTable, colours: ColourTable, name: str,
@@ -484,10 +488,12 @@ def _drawn(image: IndexedImage, table: TerrainTable, colours: ColourTable, name:
     p_level[~p_opaque | (p_terr < 0)] = NO_LEVEL
     idx = image.index
     # (per palette entry first, then one gather per image array)
-    terr, level, sets = p_terr.take(idx), p_level.take(idx), (p_terr >= 0).take(idx)
-    ys, xs, ny, nx = _nearest_with_terrain(terr, (p_opaque & (p_terr < 0)).take(idx))
-    terr[ys, xs], level[ys, xs] = terr[ny, nx], level[ny, nx]   # (both from that neighbour)
-    sets[ys, xs] = True                                         # (opaque, and now terrain)
+    terr, level = p_terr.take(idx), p_level.take(idx)
+    sets = terr >= 0
+    at, near = _nearest_with_terrain(terr, (p_opaque & (p_terr < 0)).take(idx))
+    t_flat, l_flat = terr.reshape(-1), level.reshape(-1)        # (views: take made them whole)
+    t_flat[at], l_flat[at] = t_flat[near], l_flat[near]         # (both from that neighbour)
+    sets.reshape(-1)[at] = True                                 # (opaque, and now terrain)
     if archive == "ovrX":
         a = table.arrays()
         num = re.fullmatch(r"x([0-9]+)", name.lower())
