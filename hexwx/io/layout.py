@@ -1,4 +1,5 @@
-"""VASL board layouts: several geomorphic boards side by side or stacked, some turned round.
+"""VASL board layouts: several boards side by side or stacked, some turned round (geomorphic,
+half or Deluxe boards: a layout's boards share one hex size).
 
 A layout is rows of boards, top to bottom, each row left to right.  A board is written as VASL
 writes it: ``2``, ``02`` or ``bd02`` is board 2, a leading ``r`` turns it 180 degrees

@@ -18,10 +18,12 @@ quotes).  The commands read here:
   composed map including VASL's 400-pixel margin (:data:`MAP_MARGIN_PX`).
 
 Where pieces lie: board (X, Y) starts at the sum of the widths of the boards left of it in its
-row and of the heights of the boards above it in its column (each 1800 x 645 unless cropped),
+row and of the heights of the boards above it in its column (each its board's size, 1800 x 645
+for a geomorphic board, unless cropped: :meth:`VaslSave.on_boards` gives half and Deluxe sizes),
 offset by the margin; a turned board counts its pixels from its far corner; a cropped board adds
 its crop origin (VASL ``ASLBoard.localCoordinates``).  The hex is the one whose centre is
-nearest to the piece on the board's own printed grid, so a turned board keeps its printed ids.
+nearest to the piece on the board's own printed grid (its hex size and names), so a turned board
+keeps its printed ids.
 """
 from __future__ import annotations
 
