@@ -62,6 +62,9 @@ class HexMap:
     #: VASL overlays on those boards: (index into board_images, overlay archive, image entry,
     #: x, y of the image on the upright board), in drawing order.
     overlay_art: tuple[tuple[int, str, str, int, int], ...] = field(default=(), repr=False)
+    #: Which of :attr:`overlay_art` were laid with "persist elevation" (indices): the board
+    #: under them keeps its open ground in LOS, and pictures show the board there.
+    overlay_persist: tuple[int, ...] = field(default=(), repr=False)
     #: VASL shows this map turned round: every board of its layout is rotated, and hexwx
     #: composed the same boards upright in reverse order (hexwx.io.layout).  Pictures turn it
     #: back (hexwx.render, the viewer); hex names and answers do not depend on it.
@@ -432,7 +435,7 @@ _BLOCK = 128
 
 #: Fields that neither the per-hex terrain nor the kernel arrays read.
 _NOT_RASTER = frozenset({"name", "source", "roads", "move_overrides", "image_bytes", "board_images",
-                         "overlay_art"})
+                         "overlay_art", "overlay_persist"})
 
 
 @lru_cache(maxsize=16)

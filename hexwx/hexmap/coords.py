@@ -50,9 +50,15 @@ class BoardShape:
     """A board's hex grid as its archive gives it: ``columns`` x ``rows`` flat-topped hexes
     (B-type columns one more, their first and last half hexes), ``hex_width`` the distance of
     column centres and ``hex_height`` flat side to flat side, in a ``width_px`` x
-    ``height_px`` image, hex A1's centre at (0, hex_height / 2).  Geomorphic boards are
-    :data:`GEOMORPHIC`; VASL's half boards (17 x 20 hexes of 56.3125 x 64.5 pixels) and
-    Deluxe boards (15 x 5 hexes of 168.79 x 194.2) differ only in these numbers."""
+    ``height_px`` image, the first column's first hex centred at (0, hex_height / 2).  Geomorphic
+    boards are :data:`GEOMORPHIC`; VASL's half boards (17 x 20 hexes of 56.3125 x 64.5 pixels)
+    and Deluxe boards (15 x 5 hexes of 168.79 x 194.2) differ only in these numbers.
+
+    ``first_column`` and ``first_row`` are where the printed names start: half boards ``1b`` ..
+    ``15b`` print columns Q..GG (``first_column`` 16), BFP boards ``BFPDW1b`` .. ``7b`` rows
+    from 11 (``first_row`` 10).  VASL stores this as a negative centre of hex A1
+    (``A1CenterX = -901``, ``A1CenterY = -612.75`` in ``BoardMetadata.xml``): A1 lies that many
+    columns / rows before the board's first hex (:meth:`vasl_origin`)."""
 
     columns: int = BOARD_COLUMNS
     rows: int = BOARD_ROWS
@@ -60,6 +66,8 @@ class BoardShape:
     hex_height: float = HEX_HEIGHT_PX
     width_px: int = BOARD_WIDTH_PX
     height_px: int = BOARD_HEIGHT_PX
+    first_column: int = 0
+    first_row: int = 0
 
     @property
     def hex_side(self) -> float:
@@ -68,11 +76,52 @@ class BoardShape:
 
     @property
     def geomorphic(self) -> bool:
-        return self == GEOMORPHIC
+        """True for a board of a geomorphic board's size and hexes (whatever its names)."""
+        return self.size == GEOMORPHIC.size
+
+    @property
+    def size(self) -> tuple[int, int, float, float, int, int]:
+        """Hexes, hex size and pixels: what two boards must share to lie on one map."""
+        return (self.columns, self.rows, self.hex_width, self.hex_height, self.width_px,
+                self.height_px)
 
     def describe(self) -> str:
         return (f"{self.columns}x{self.rows} hexes of {self.hex_width:g}x{self.hex_height:g} "
                 f"pixels")
+
+    def printed(self, bc: int, brow: int) -> str:
+        """The printed name of the board's hex at column index ``bc`` (0 = its first column),
+        row number ``brow`` (as on a board whose names start at A1): ``"Q1"`` on board 1b."""
+        return f"{column_letters(bc + self.first_column)}{brow + self.first_row}"
+
+    def local_column(self, letters: str) -> int | None:
+        """Column index on this board (0 = its first column) of printed column ``letters``;
+        None if the board has no such column."""
+        c = column_index(letters)
+        c = None if c is None else c - self.first_column
+        return c if c is not None and 0 <= c < self.columns else None
+
+    @property
+    def column_span(self) -> str:
+        """The printed columns, ``"A-GG"`` (``"Q-GG"`` on board 1b)."""
+        return f"{column_letters(self.first_column)}-{column_letters(self.first_column + self.columns - 1)}"
+
+    def vasl_origin(self) -> tuple[int, int]:
+        """VASL's whole-pixel centre of hex A1 (``ASLHexGrid`` origin: ``(int) A1CenterX``,
+        ``(int) A1CenterY``, truncated toward zero as Java's cast): (0, 32) on a geomorphic
+        board, (-901, 32) on board 1b, (0, -612) on BFPDW1b."""
+        return (int(-self.first_column * self.hex_width),
+                int(self.hex_height / 2 - self.first_row * self.hex_height))
+
+    def vasl_location(self, col: int, row: int) -> tuple[int, int]:
+        """The pixel VASL's board grid gives printed column index ``col`` (A = 0, whatever
+        the board's first column) and printed row ``row`` (``ASLHexGrid.getLocation``:
+        ``(int)(dx col + .5)`` and ``(int)(dy (row - 1) + .5)``, half a hex less in B-type
+        columns, plus :meth:`vasl_origin`)."""
+        x0, y0 = self.vasl_origin()
+        shift = 1.0 if col % 2 == 0 else 0.5
+        return (int(self.hex_width * col + 0.5) + x0,
+                int(self.hex_height * (row - shift) + 0.5) + y0)
 
 
 GEOMORPHIC = BoardShape()
@@ -317,7 +366,7 @@ class Grid:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         shape = self.boards[0].shape
-        odd = next((b for b in self.boards if b.shape != shape), None)
+        odd = next((b for b in self.boards if b.shape.size != shape.size), None)
         if odd is not None:
             raise UsageError(f"board {odd.label!r} ({odd.shape.describe()}) cannot share a map with "
                              f"board {self.boards[0].label!r} ({shape.describe()}): VASL lays "
@@ -374,7 +423,7 @@ class Grid:
         multi = len(self.boards) > 1
         for b in self.boards:
             for bc, brow in b.printed_hexes():
-                plain = f"{column_letters(bc)}{brow}"
+                plain = b.shape.printed(bc, brow)
                 full = f"{b.label}{plain}"
                 if not b.window.holds(bc, brow):
                     outside[full.upper()] = b.label
@@ -433,7 +482,7 @@ class Grid:
                 brow = b.shape.rows if b.window.whole else b.window.a_hi if bc % 2 == 0 else b.window.b_hi
                 if not b.window.holds(bc, brow):
                     continue
-                name = f"{b.label}{column_letters(bc)}{brow}"
+                name = f"{b.label}{b.shape.printed(bc, brow)}"
                 try:
                     ok = self.parse(name) == self._lookup[name.upper()]
                 except UsageError:
@@ -441,7 +490,7 @@ class Grid:
                 if not ok:
                     raise UsageError(f"board label {b.label!r} cannot be told from the column "
                                      f"letters: {name!r} does not name hex "
-                                     f"{column_letters(bc)}{brow} "
+                                     f"{b.shape.printed(bc, brow)} "
                                      f"of board {b.label!r}; expected a label such as '2' or '2b'")
 
     # -- cells -------------------------------------------------------------------------------
@@ -517,7 +566,8 @@ class Grid:
         raise UsageError(
             f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
             f"'I4' or '{self.boards[0].label or '2'}I4' with columns "
-            f"A-{column_letters(self.shape.columns - 1)} and rows 0-{self.shape.rows}")
+            f"{self.shape.column_span} and rows {self.shape.first_row}-"
+            f"{self.shape.first_row + self.shape.rows}")
 
     def hex(self, h: Hex | str, param: str | None = None) -> Hex:
         """Hex id of ``h``, a name (see :meth:`parse`) or an id; UsageError if not on the map,

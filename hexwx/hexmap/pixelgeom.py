@@ -51,6 +51,12 @@ def _offsets(shape: BoardShape) -> tuple[np.ndarray, np.ndarray]:
 HEXSIDE_POINT_OFFSETS = _offsets(GEOMORPHIC)[1]
 
 
+def hexside_point_offsets(shape: BoardShape) -> np.ndarray:
+    """[6, (x, y)]: the hexside location points' offsets from a hex centre on a board of
+    ``shape`` (:data:`HEXSIDE_POINT_OFFSETS` on a geomorphic board)."""
+    return HEXSIDE_POINT_OFFSETS if shape.geomorphic else _offsets(shape)[1]
+
+
 def _edge_fix(v: np.ndarray, size: int) -> np.ndarray:
     """VASL's edge fix: exactly -1 -> 0; integer part size or size+1 -> size-1 (LOS-SPEC 1.3)."""
     whole = np.trunc(v)

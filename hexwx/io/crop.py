@@ -1,4 +1,4 @@
-"""Cropped boards: the part of a geomorphic board a scenario is played on.
+"""Cropped boards: the part of a board (geomorphic, half or Deluxe) a scenario is played on.
 
 A scenario card names it by hexrows and coords ("board 2, hexrows A-P", "coords 1-5"); a VASL
 save stores the pixel rectangle VASL's board picker made of that (``x y w h`` in the board's
@@ -22,12 +22,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from hexwx.errors import UsageError
-from hexwx.hexmap.coords import (BOARD_COLUMNS, BOARD_HEIGHT_PX, BOARD_ROWS, BOARD_WIDTH_PX,
-                                 HEX_HEIGHT_PX, HEX_SIDE_PX, HEX_WIDTH_PX, HexWindow, column_index,
-                                 column_letters)
+from hexwx.hexmap.coords import GEOMORPHIC, BoardShape, HexWindow, column_index, column_letters
 
 _RANGE = re.compile(r"^\s*([A-Za-z]{1,2})\s*-\s*([A-Za-z]{1,2})\s*$")
 _COORDS = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})\s*$")
@@ -60,9 +58,11 @@ class Crop:
             parts.append("full")
         return ";".join(parts)
 
-    def rectangle(self, where: str = "crop") -> tuple[int, int, int, int]:
-        """(x, y, w, h) in board pixels, -1 sizes resolved; UsageError if it is empty or
-        leaves the board."""
+    def rectangle(self, where: str = "crop", shape: BoardShape = GEOMORPHIC) -> tuple[int, int, int, int]:
+        """(x, y, w, h) in pixels of a board of ``shape``, -1 sizes resolved; UsageError if it
+        is empty or leaves the board.  Hexrows and coords are cut as VASL's ``ASLBoard.crop``
+        cuts them, on the board's own grid (:meth:`BoardShape.vasl_location`)."""
+        W, H = shape.width_px, shape.height_px
         if self.pixels is not None:
             x, y, w, h = self.pixels
             for name, v in (("x", x), ("y", y)):
@@ -72,47 +72,66 @@ class Crop:
             if w < -1 or h < -1 or w == 0 or h == 0:
                 raise UsageError(f"{where} {self.text!r}: width and height must be positive (or "
                                  f"-1 for the rest of the board), got {w} x {h}")
-            w = BOARD_WIDTH_PX - x if w == -1 else w
-            h = BOARD_HEIGHT_PX - y if h == -1 else h
-            if x + w > BOARD_WIDTH_PX or y + h > BOARD_HEIGHT_PX or w <= 0 or h <= 0:
+            w = W - x if w == -1 else w
+            h = H - y if h == -1 else h
+            if x + w > W or y + h > H or w <= 0 or h <= 0:
                 raise UsageError(f"{where} {self.text!r}: the rectangle {x},{y} {w}x{h} leaves the "
-                                 f"board ({BOARD_WIDTH_PX}x{BOARD_HEIGHT_PX} pixels)")
+                                 f"board ({W}x{H} pixels)")
             return x, y, w, h
-        x, w, y, h = 0, BOARD_WIDTH_PX, 0, BOARD_HEIGHT_PX
+        x, w, y, h = 0, W, 0, H
+        hw, hh = shape.hex_width, shape.hex_height
         if self.cols is not None:
-            lo, hi = self.cols
+            lo, hi = (self._local(c, shape.local_column, shape.column_span, "hexrows", where)
+                      for c in self.cols)
             if self.full:
-                x = max(0, math.floor(HEX_WIDTH_PX * lo - HEX_SIDE_PX))
-                w = min(BOARD_WIDTH_PX, math.ceil(HEX_WIDTH_PX * hi + HEX_SIDE_PX)) - x
+                x = max(0, math.floor(hw * lo - shape.hex_side))
+                w = min(W, math.ceil(hw * hi + shape.hex_side)) - x
             else:   # VASL's ASLBoard.crop: the centres of the first and last hexrow
-                x = int(HEX_WIDTH_PX * lo + 0.5)
-                w = int(HEX_WIDTH_PX * hi + 0.5) - x
+                x = shape.vasl_location(self.cols[0], 0)[0]
+                w = shape.vasl_location(self.cols[1], 0)[0] - x
         if self.rows is not None:
-            lo, hi = self.rows
-            half = int(HEX_HEIGHT_PX / 2)       # VASL: (int)(dy / 2) = 32
-            top = int(HEX_HEIGHT_PX * (lo - 1) + 0.5) + half   # centre of A<lo>, whole pixels
-            bottom = int(HEX_HEIGHT_PX * (hi - 1) + 0.5) + half
+            first, last = shape.first_row + 1, shape.first_row + shape.rows
+            for r in self.rows:
+                self._local(r, lambda v: v if first <= v <= last else None,
+                            f"{first}-{last}", "coords", where)
+            half = int(hh / 2)       # VASL: (int)(dy / 2) = 32
+            top = shape.vasl_location(0, self.rows[0])[1]   # centre of A<lo>, whole pixels
+            bottom = shape.vasl_location(0, self.rows[1])[1]
             if self.full:
-                y = max(0, math.floor(top - HEX_HEIGHT_PX / 2))
-                h = min(BOARD_HEIGHT_PX, math.ceil(bottom + HEX_HEIGHT_PX / 2)) - y
+                y = max(0, math.floor(top - hh / 2))
+                h = min(H, math.ceil(bottom + hh / 2)) - y
             else:
                 y = top - half
                 h = bottom + half - y
+        if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > W or y + h > H:
+            raise UsageError(f"{where} {self.text!r}: the rectangle {x},{y} {w}x{h} leaves the "
+                             f"board ({W}x{H} pixels)")
         return x, y, w, h
 
-    def window(self, where: str = "crop") -> HexWindow:
-        """The printed hexes the crop keeps: those whose centre lies inside :meth:`rectangle`."""
-        x, y, w, h = self.rectangle(where)
-        cols = [c for c in range(BOARD_COLUMNS)
-                if x - _SLACK <= HEX_WIDTH_PX * c <= x + w + _SLACK]
-        a_rows = [r for r in range(1, BOARD_ROWS + 1)
-                  if y - _SLACK <= HEX_HEIGHT_PX * (r - 0.5) <= y + h + _SLACK]
-        b_rows = [r for r in range(0, BOARD_ROWS + 1)
-                  if y - _SLACK <= HEX_HEIGHT_PX * r <= y + h + _SLACK]
+    def _local(self, v: int, index: Callable[[Any], int | None], span: str, what: str,
+               where: str) -> int:
+        """``v`` on the board (its local index for a column), UsageError if the board lacks it."""
+        out = index(column_letters(v) if what == "hexrows" else v)
+        if out is None:
+            raise UsageError(f"{where} {self.text!r}: {what} leave the board; expected "
+                             f"{what} {span} on this board")
+        return out
+
+    def window(self, where: str = "crop", shape: BoardShape = GEOMORPHIC) -> HexWindow:
+        """The hexes of a board of ``shape`` the crop keeps: those whose centre lies inside
+        :meth:`rectangle` (columns and rows counted on the board, 0 = its first column)."""
+        x, y, w, h = self.rectangle(where, shape)
+        hw, hh, rows = shape.hex_width, shape.hex_height, shape.rows
+        cols = [c for c in range(shape.columns)
+                if x - _SLACK <= hw * c <= x + w + _SLACK]
+        a_rows = [r for r in range(1, rows + 1)
+                  if y - _SLACK <= hh * (r - 0.5) <= y + h + _SLACK]
+        b_rows = [r for r in range(0, rows + 1)
+                  if y - _SLACK <= hh * r <= y + h + _SLACK]
         win = HexWindow(cols[0] if cols else 1, cols[-1] if cols else 0,
                         a_rows[0] if a_rows else 1, a_rows[-1] if a_rows else 0,
                         b_rows[0] if b_rows else 1, b_rows[-1] if b_rows else 0)
-        if not any(win.holds(c, r) for c in cols for r in range(BOARD_ROWS + 1)):
+        if not any(win.holds(c, r) for c in cols for r in range(rows + 1)):
             raise UsageError(f"{where} {self.text!r}: the rectangle {x},{y} {w}x{h} holds no hex "
                              f"centre; expected a crop of at least one hex")
         return win
@@ -129,7 +148,7 @@ def parse_crop(text: object, where: str = "crop") -> Crop:
     m = _PIXELS.match(text)
     if m:
         crop = Crop(pixels=(int(m[1]), int(m[2]), int(m[3]), int(m[4])))
-        crop.window(where)      # checked here: a bad rectangle is refused where it is written
+        _check_form(crop, where)
         return crop
     cols = rows = None
     full = False
@@ -145,7 +164,7 @@ def parse_crop(text: object, where: str = "crop") -> Crop:
         elif _COORDS.match(p):
             if rows is not None:
                 raise UsageError(f"{where} {text!r}: coords given twice")
-            rows = _span(p, _COORDS, _coord, "coords", "top", f"coords 1-{BOARD_ROWS}",
+            rows = _span(p, _COORDS, _coord, "coords", "top", f"coords 1-{_MAX_COORD}",
                          f"{where} {text!r}")
         else:
             raise UsageError(f"{where} {text!r}: {p!r} is neither hexrows ('A-P'), coords "
@@ -153,13 +172,32 @@ def parse_crop(text: object, where: str = "crop") -> Crop:
     if cols is None and rows is None:
         raise UsageError(f"{where} {text!r}: expected hexrows ('A-P') and/or coords ('1-5')")
     crop = Crop(cols, rows, full)
-    crop.window(where)
+    _check_form(crop, where)
     return crop
 
 
+#: The highest coord any board prints (half boards: 20, BFPDW boards: 11-20).
+_MAX_COORD = 20
+
+
+def _check_form(crop: Crop, where: str) -> None:
+    """UsageError for what is wrong with ``crop`` on any board: a negative corner, an empty or
+    reversed rectangle.  Whether it fits its board is checked when the board is read
+    (:meth:`Crop.window`), and at once when it cannot fit a board of any shape VASL has."""
+    if crop.pixels is not None:
+        x, y, w, h = crop.pixels
+        for name, v in (("x", x), ("y", y)):
+            if v < 0:
+                raise UsageError(f"{where} {crop.text!r}: {name} = {v} is left of / above the "
+                                 f"board; expected 0 or more")
+        if w < -1 or h < -1 or w == 0 or h == 0:
+            raise UsageError(f"{where} {crop.text!r}: width and height must be positive (or "
+                             f"-1 for the rest of the board), got {w} x {h}")
+
+
 def _coord(text: str) -> int | None:
-    """Coord ``text`` (1-10) as a number, None if it is off the board."""
-    return int(text) if 1 <= int(text) <= BOARD_ROWS else None
+    """Coord ``text`` (1-20) as a number, None if it is off every board."""
+    return int(text) if 1 <= int(text) <= _MAX_COORD else None
 
 
 def _span(part: str, pattern: re.Pattern[str], index: Callable[[str], int | None], what: str,

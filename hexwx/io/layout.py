@@ -1,4 +1,5 @@
-"""VASL board layouts: several geomorphic boards side by side or stacked, some turned round.
+"""VASL board layouts: several boards side by side or stacked, some turned round (geomorphic,
+half or Deluxe boards: a layout's boards share one hex size).
 
 A layout is rows of boards, top to bottom, each row left to right.  A board is written as VASL
 writes it: ``2``, ``02`` or ``bd02`` is board 2, a leading ``r`` turns it 180 degrees
@@ -36,8 +37,7 @@ from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.validate import (bad, check_flag, check_text, check_texts, optional_dir, optional_path,
                             renamed)
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import (BOARD_HEIGHT_PX, BOARD_WIDTH_PX, HEX_HEIGHT_PX, HEX_WIDTH_PX,
-                                 WHOLE_BOARD, BoardPlacement, Grid)
+from hexwx.hexmap.coords import GEOMORPHIC, WHOLE_BOARD, BoardPlacement, BoardShape, Grid
 from hexwx.io.crop import Crop, parse_crop
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
@@ -126,8 +126,8 @@ def board_spec(item: Any, where: str = "layout") -> BoardSpec:
                              f"required), got {dict(item)!r}")
         spec = board_spec(item["board"], where)
         label = item.get("label", spec.label)
-        if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,6}", label):
-            raise UsageError(f"{where}: board label {label!r} must be 1-6 letters or digits")
+        if not isinstance(label, str) or not re.fullmatch(r"[0-9A-Za-z]{1,12}", label):
+            raise UsageError(f"{where}: board label {label!r} must be 1-12 letters or digits")
         ssr = item.get("ssr", ())
         if not (isinstance(ssr, (list, tuple)) and all(isinstance(s, str) for s in ssr)):
             raise UsageError(f"{where}: ssr of board {spec.written!r} must be a list of SSR names")
@@ -208,6 +208,11 @@ def find_archive(spec: BoardSpec, vasl_dir: str | Path | None) -> Path:
 def _raster(path: str, mtime: float) -> VaslRaster:
     from hexwx.io.vasl import read_losdata
     return read_losdata(path)
+
+
+def read_board(path: str | Path) -> VaslRaster:
+    """The decoded LOSData of board archive ``path`` (read once per file version)."""
+    return _read(Path(path))
 
 
 def _read(path: Path) -> VaslRaster:
@@ -293,7 +298,8 @@ def _compose(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, 
 def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, float], ...],
            meta: str, ssr: tuple[str, ...], name: str | None, persist: bool,
            vasl_dir: str) -> HexMap:
-    from hexwx.io.overlays import apply_overlays, colour_table, place_board_overlays
+    from hexwx.io.overlays import (apply_overlays, colour_table, picture_persists,
+                                   place_board_overlays)
     from hexwx.io.vasl import check_codes, read_board_image, read_metadata
     table = read_metadata(meta)
     nby, nbx = len(specs), len(specs[0])
@@ -301,12 +307,8 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     turned = all(s.rotated for s in flat)  # compose the whole layout turned round (exact)
     rasters = [_read(Path(path)) for path, _ in stamps]
     shapes = [r.shape for r in rasters]
-    for s, shape in zip(flat, shapes):
-        if not shape.geomorphic and (s.crop is not None or s.overlays):
-            raise UsageError(f"board {s.written!r} ({shape.describe()}): crops and overlays are "
-                             f"read on geomorphic boards only; leave them out for this board")
     if any(s.crop is not None for s in flat):
-        placements = cropped_placements(specs)
+        placements = cropped_placements(specs, shapes)
     else:
         placements = []
         for by, row in enumerate(specs):
@@ -325,14 +327,18 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
     images: list[tuple[str, int, int, bool, tuple[int, int, int, int] | None]] = []
     crops: list[tuple[int, int, np.ndarray, np.ndarray, tuple[int, int, int, int]]] = []
     art: list[tuple[int, str, str, int, int]] = []
+    persisting: list[int] = []
     for i, (s, pl, (path, _), r) in enumerate(zip(flat, placements, stamps, rasters)):
         check_codes(r, table, path)
         elev, terr = r.elevation, r.terrain
-        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta)
+        laid = place_board_overlays(s, Path(path), ssr + s.ssr, vasl_dir or None, meta,
+                                    r.shape)
         changes = ssr_changes(laid.los_ssr, meta)   # (the board's overlay SSRs left out)
         if laid.placements:
             elev, terr = apply_overlays(elev, terr, laid.placements, table, colour_table(meta),
-                                        persist=persist)
+                                        persist=persist, shape=r.shape)
+            keep = picture_persists(laid.placements, persist)
+            persisting += [len(art) + k for k, p in enumerate(laid.placements) if keep[k]]
             art += [(i, p.archive, p.image, p.x, p.y) for p in laid.placements]
         if changes:
             try:
@@ -344,7 +350,7 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
         x0, y0 = grid.px_x(pl.origin[0]), grid.px_y(pl.origin[1])
         elevation[x0:x0 + W, y0:y0 + H] = elev
         terrain[x0:x0 + W, y0:y0 + H] = terr
-        clip = s.crop.rectangle() if s.crop is not None else None
+        clip = s.crop.rectangle(shape=r.shape) if s.crop is not None else None
         if clip is not None:
             crops.append((x0, y0, elev, terr, clip))
         cells = grid.board_cells(i)     # VASL's column-major order: the stairway bytes' order
@@ -368,38 +374,57 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
                   source=written if len(flat) > 1 else stamps[0][0], kind="vasl",
                   stairways=_stairway_bytes(stairs), image_bytes=image,
                   board_images=tuple(images), overlay_art=tuple(art),
+                  overlay_persist=tuple(persisting),
                   shown_turned=turned)
 
 
-def cropped_placements(specs: Sequence[Sequence[BoardSpec]]) -> list[BoardPlacement]:
+def cropped_placements(specs: Sequence[Sequence[BoardSpec]],
+                       shapes: Sequence[BoardShape] | None = None) -> list[BoardPlacement]:
     """Where the boards of a layout with crops lie, as VASL places them: each board right of
     the boards before it in its row and below those above it in its column, by their cropped
     sizes (ASLMap.buildVASLMap).  Board (0, 0) keeps its own columns (a crop starting at hexrow
     P keeps P at its printed place); a board whose hex columns would not mesh with the first
-    board's is refused by :class:`Grid`."""
-    rects = [[(s.crop.rectangle(f"board {s.written!r}: crop") if s.crop else
-               (0, 0, BOARD_WIDTH_PX, BOARD_HEIGHT_PX)) for s in row] for row in specs]
+    board's is refused by :class:`Grid`.  ``shapes``: each board's hex grid, in the order of
+    the boards (geomorphic when not given).  When every board is turned round the layout is
+    composed upright in reverse order, as :func:`load_layout` composes it (each crop is a
+    rectangle of its physical board); turned boards among upright ones cannot be cropped yet."""
+    nbx = len(specs[0])
+    flat_shapes = list(shapes) if shapes is not None else [GEOMORPHIC] * sum(map(len, specs))
+    grid_shapes = [flat_shapes[by * nbx:(by + 1) * nbx] for by in range(len(specs))]
+    turned = all(s.rotated for row in specs for s in row)
+    if turned:      # the same boards upright, in reverse order (as load_layout composes them)
+        specs = [list(reversed(row)) for row in reversed(specs)]
+        grid_shapes = [list(reversed(row)) for row in reversed(grid_shapes)]
     for row in specs:
         for s in row:
-            if s.rotated:
+            if s.rotated and not turned:
                 raise UsageError(f"board {s.written!r}: a layout with cropped boards cannot have "
-                                 f"boards turned round (rotated) yet; lay the boards upright or "
-                                 f"leave the crops out")
+                                 f"boards turned round (rotated) among upright ones yet; turn "
+                                 f"every board or none, or leave the crops out")
+    rects = [[(s.crop.rectangle(f"board {s.written!r}: crop", sh) if s.crop else
+               (0, 0, sh.width_px, sh.height_px)) for s, sh in zip(row, shrow)]
+             for row, shrow in zip(specs, grid_shapes)]
+    hw, hh = grid_shapes[0][0].hex_width, grid_shapes[0][0].hex_height
     out: list[tuple[BoardSpec, int, int, int, int]] = []
     for by, row in enumerate(specs):
         for bx, s in enumerate(row):
             x = sum(rects[by][k][2] for k in range(bx))
             y = sum(rects[k][bx][3] for k in range(by))
             cx, cy = rects[by][bx][:2]
-            out.append((s, bx, by, round((x - cx) / HEX_WIDTH_PX), round((y - cy) / HEX_HEIGHT_PX)))
+            out.append((s, bx, by, round((x - cx) / hw), round((y - cy) / hh)))
     c_first, r_first = out[0][3], out[0][4]
     col_shift = -min(c - c_first for _s, _bx, _by, c, _r in out)
     col_shift += col_shift % 2
     row_shift = -min(r - r_first for _s, _bx, _by, _c, r in out)
-    return [BoardPlacement(s.label, bx, by, s.rotated, c - c_first + col_shift,
-                           r - r_first + row_shift,
-                           s.crop.window(f"board {s.written!r}: crop") if s.crop else WHOLE_BOARD)
-            for s, bx, by, c, r in out]
+    placed = [BoardPlacement(s.label, bx, by, False, c - c_first + col_shift,
+                             r - r_first + row_shift,
+                             s.crop.window(f"board {s.written!r}: crop", grid_shapes[by][bx])
+                             if s.crop else WHOLE_BOARD, shape=grid_shapes[by][bx])
+              for s, bx, by, c, r in out]
+    if turned:      # back in the order of the boards as written
+        n = len(placed)
+        return [placed[n - 1 - i] for i in range(n)]
+    return placed
 
 
 def _stairway_bytes(stairs: np.ndarray) -> np.ndarray:

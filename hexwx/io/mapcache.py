@@ -519,6 +519,7 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     header = {"name": m.name, "source": m.source, "kind": m.kind,
               "board_images": [list(b) for b in m.board_images],
               "overlay_art": [list(o) for o in m.overlay_art],
+              "overlay_persist": list(m.overlay_persist),
               "shown_turned": m.shown_turned,
               "move_overrides": _plain(m.move_overrides),
               "grid": {"boards": [[b.label, b.bx, b.by, b.rotated, b.col0, b.row0,
@@ -532,9 +533,11 @@ def _record(m: HexMap) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
 
 
 def _shape(record: list[Any]) -> BoardShape:
-    """The board shape a header records (columns, rows, hex width, hex height, pixels)."""
-    cols, rows, hex_w, hex_h, w, h = record
-    shape = BoardShape(int(cols), int(rows), float(hex_w), float(hex_h), int(w), int(h))
+    """The board shape a header records (columns, rows, hex width, hex height, pixels, and
+    the first printed column and row)."""
+    cols, rows, hex_w, hex_h, w, h, *first = record
+    shape = BoardShape(int(cols), int(rows), float(hex_w), float(hex_h), int(w), int(h),
+                       *(int(v) for v in first[:2]))
     return GEOMORPHIC if shape == GEOMORPHIC else shape
 
 
@@ -560,6 +563,7 @@ def _map(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> HexMap:
                                   for p, x, y, r, c in header["board_images"]),
                overlay_art=tuple((int(i), str(a), str(e), int(x), int(y))
                                  for i, a, e, x, y in header.get("overlay_art", ())),
+               overlay_persist=tuple(int(i) for i in header.get("overlay_persist", ())),
                shown_turned=bool(header.get("shown_turned", False)))
     geo_args: dict[str, Any] = {}
     for f in fields(PixelGeometry):

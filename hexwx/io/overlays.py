@@ -25,12 +25,10 @@ import numpy as np
 
 from hexwx._native import fill_rows
 from hexwx.errors import DataError, UsageError
-from hexwx.hexmap.coords import HEX_HEIGHT_PX, HEX_WIDTH_PX
+from hexwx.hexmap.coords import GEOMORPHIC, BoardShape, column_index
 from hexwx.hexmap.terrain import Category, TerrainTable
 
 if TYPE_CHECKING:
-    from PIL import Image
-
     from hexwx.io.layout import BoardSpec
 
 #: The orientations, as VASL names them (the image ``ovr<name><o>.gif`` of each).
@@ -221,33 +219,21 @@ def read_archive(path: Path) -> OverlayArchive:
 
 # -- placement -----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class HexGridGeometry:
-    """VASL's hex grid of a board (``ASLHexGrid.getLocation``): column spacing ``dx``, row
-    spacing ``dy`` and the whole-pixel centre of A1 (``x0``, ``y0``)."""
-
-    dx: float = HEX_WIDTH_PX
-    dy: float = HEX_HEIGHT_PX
-    x0: int = 0
-    y0: int = int(HEX_HEIGHT_PX / 2)
-
-    def location(self, hex_name: str, what: str) -> tuple[int, int]:
-        """The pixel VASL gives hex ``hex_name`` (``"c3"``, ``"gg10"``, ``"t-1"``): columns
-        A..Z then AA..GG, rows as printed, even-lettered columns half a hex lower."""
-        m = re.fullmatch(r"([A-Za-z]+)(-?[0-9]+)", hex_name.strip())
-        letters = m.group(1).upper() if m else ""
-        if not m or len(set(letters)) != 1 or len(letters) > 2:
-            raise DataError(f"{what}: {hex_name!r} is not a hex; expected a column letter and a "
-                            f"row such as 'c3'")
-        col = ord(letters[0]) - ord("A") + 26 * (len(letters) - 1)
-        row = int(m.group(2))
-        x = int(self.dx * col + 0.5) + self.x0
-        shift = 1.0 if col % 2 == 0 else 0.5
-        y = int(self.dy * (row - shift) + 0.5) + self.y0   # (Java's (int) truncates to zero)
-        return x, y
+_VASL_HEX = re.compile(r"([A-Za-z]+)(-?[0-9]+)")
 
 
-GEOMORPHIC = HexGridGeometry()
+def hex_location(shape: BoardShape, hex_name: str, what: str, *,
+                 shift: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """The pixel VASL's board grid gives hex ``hex_name`` (``"c3"``, ``"gg10"``, ``"t-1"``:
+    a column as printed, :func:`~hexwx.hexmap.coords.column_index`, and a row that may be
+    negative) on a board of ``shape`` (:meth:`BoardShape.vasl_location`), its column and row
+    moved by ``shift`` first; DataError naming ``what`` if it is no hex name."""
+    m = _VASL_HEX.fullmatch(hex_name.strip())
+    col = column_index(m.group(1)) if m else None
+    if m is None or col is None:
+        raise DataError(f"{what}: {hex_name!r} is not a hex; expected a column letter and a "
+                        f"row such as 'c3'")
+    return shape.vasl_location(col + shift[0], int(m.group(2)) + shift[1])
 
 
 @dataclass(frozen=True)
@@ -280,9 +266,18 @@ def orientation_of(p1: tuple[int, int], p2: tuple[int, int]) -> str:
 
 
 def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
-          geometry: HexGridGeometry = GEOMORPHIC) -> Placement:
-    """Where ``spec`` lies on ``board`` as VASL places it; one-line errors for an unknown
-    overlay, hexes that are not neighbours, an orientation the overlay has no image for."""
+          shape: BoardShape = GEOMORPHIC) -> Placement:
+    """Where ``spec`` lies on ``board`` (a board of ``shape``) as VASL places it; one-line
+    errors for an unknown overlay, hexes that are not neighbours, an orientation the overlay
+    has no image for.
+
+    VASL's ``Overlay.setBounds``: the image's corner is the board grid's pixel of hex1 less
+    that of the origin hex the archive gives for the orientation, both on the board's own grid
+    and the image at its own size.  On a board whose names start later (1b: column Q, BFPDW1b:
+    row 11) the origin moves with them (VASL's ``Overlay.offset`` does so for boards 1b-15b and
+    BFPDW1b-7b by name; hexwx by the board's first column and row, the same boards), so an
+    overlay lies on such a board as on board A1's.  On a Deluxe board VASL neither refuses nor
+    scales the art: it lies at its own size, placed on the Deluxe grid (hexwx does the same)."""
     what = f"board {board!r}: overlay {spec.written!r}"
     path = find_overlay_archive(spec.name, vasl_dir, what)
     arc = read_archive(path)
@@ -294,9 +289,11 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
     if not single and hex1 == hex2:
         raise DataError(f"{what}: give two neighbouring hexes, the first under the overlay's "
                         f"first hex, the second setting its orientation")
-    p1 = geometry.location(hex1, what)
-    p2 = geometry.location(hex2, what)
-    if abs(p2[0] - p1[0]) > 1.1 * int(geometry.dx) or abs(p2[1] - p1[1]) > 1.1 * int(geometry.dy):
+    p1 = hex_location(shape, hex1, what)
+    p2 = hex_location(shape, hex2, what)
+    dx = shape.vasl_location(1, 1)[0] - shape.vasl_location(0, 1)[0]   # VASL: B1 - A1
+    dy = shape.vasl_location(1, 1)[1] - shape.vasl_location(1, 0)[1]   # VASL: B1 - B0
+    if abs(p2[0] - p1[0]) > 1.1 * dx or abs(p2[1] - p1[1]) > 1.1 * dy:
         raise DataError(f"{what}: {hex1} and {hex2} are not neighbouring hexes; the second hex "
                         f"sets the orientation and must be next to the first")
     o = orientation_of(p1, p2)
@@ -310,7 +307,8 @@ def place(spec: OverlaySpec, *, board: str, vasl_dir: str | Path | None,
     if k >= len(tokens) or not tokens[k]:
         raise DataError(f"{what}: {path} gives no origin for orientation {o!r} ({hex1} to "
                         f"{hex2}); expected an origin hex per orientation in its data file")
-    ox, oy = geometry.location(tokens[k], f"{path}: origin of {spec.name}{o}")
+    ox, oy = hex_location(shape, tokens[k], f"{path}: origin of {spec.name}{o}",
+                          shift=(shape.first_column, shape.first_row))
     size = _image_size(str(path), path.stat().st_mtime, entry)
     return Placement(spec, str(path), entry, o, tokens[k], p1[0] - ox, p1[1] - oy, *size)
 
@@ -372,7 +370,12 @@ def _image(path: str, mtime: float, entry: str) -> IndexedImage:
 
 def overlay_image(p: Placement) -> IndexedImage:
     """The image of a placed overlay (read once per file version; read-only arrays)."""
-    return _image(p.archive, Path(p.archive).stat().st_mtime, p.image)
+    return overlay_image_at(p.archive, p.image)
+
+
+def overlay_image_at(archive: str, entry: str) -> IndexedImage:
+    """Image ``entry`` of overlay (or board) archive ``archive`` (read once per file version)."""
+    return _image(archive, Path(archive).stat().st_mtime, entry)
 
 
 # -- the colour table ----------------------------------------------------------------------
@@ -439,25 +442,78 @@ def colour_table(meta: str | Path) -> ColourTable:
 _NEAR = range(2, 7)
 
 
-def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each ``missing`` pixel (row y, column x of the [height, width] arrays), the pixel
-    (ny, nx) of its nearest neighbour in :data:`_NEAR` whose terrain is known (``terr`` >= 0);
-    pixels with none are left out.  Works on the missing pixels only (outlines and dots: a few
-    per cent of an overlay)."""
+def _nearest_with_terrain(terr: np.ndarray, missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each ``missing`` pixel of the [height, width] arrays, its nearest neighbour in
+    :data:`_NEAR` whose terrain is known (``terr`` >= 0), both as flat indices (pixel, its
+    neighbour); pixels with none are left out.  Works on the missing pixels only (outlines and
+    dots: a few per cent of an overlay)."""
     H, W = terr.shape
-    ys, xs = np.nonzero(missing)
-    nx, ny = np.full(len(xs), -1), np.full(len(xs), -1)
-    todo = np.arange(len(xs))                   # the pixels still without a neighbour
+    flat = terr.reshape(-1)
+    pos = np.flatnonzero(missing)
+    ys, xs = np.divmod(pos, W)
+    found = np.full(len(pos), -1, np.int64)
+    todo = np.arange(len(pos))                  # the pixels still without a neighbour
     for d in _NEAR:
         for sx, sy in ((d - 1, d), (d - 1, -d), (1 - d, d), (1 - d, -d)):
+            if not len(todo):
+                break
             cx, cy = xs[todo] + sx, ys[todo] + sy
+            cand = pos[todo] + (sy * W + sx)
             ok = (cx >= 0) & (cx < W) & (cy >= 0) & (cy < H)
-            ok[ok] = terr[cy[ok], cx[ok]] >= 0
-            nx[todo[ok]], ny[todo[ok]] = cx[ok], cy[ok]
+            ok &= flat.take(np.where(ok, cand, 0)) >= 0
+            found[todo[ok]] = cand[ok]
             todo = todo[~ok]
-    found = nx >= 0
-    return ys[found], xs[found], ny[found], nx[found]
+    keep = found >= 0
+    return pos[keep], found[keep]
+
+
+def _drawn(image: IndexedImage, table: TerrainTable, colours: ColourTable, name: str,
+           archive: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(terrain codes, levels, sets) [height, width] the art of ``image`` draws: each opaque
+    pixel's colour's terrain and level (a colour with none takes both from its nearest
+    neighbour with one; the archive's own rules and a building overlay's building type
+    applied); ``sets`` marks the pixels that draw terrain (codes elsewhere are meaningless)."""
+    rule = ARCHIVE_RULES.get(archive)
+    pal = image.palette.astype(np.int64)
+    rgb = (pal[:, 0] << 16) | (pal[:, 1] << 8) | pal[:, 2]
+    p_terr, p_level = colours.lookup(rgb)          # per palette entry
+    p_opaque = pal[:, 3] > 0
+    if rule is not None:
+        own = np.isin(rgb, [(r << 16) | (g << 8) | b for (r, g, b), _ in rule.colours])
+        if rule.raised is not None:
+            p_terr[p_opaque & (p_level > 0) & (p_terr >= 0) & ~own] = table.code_named(rule.raised)
+        for (r, g, b), tname in rule.colours:
+            p_terr[rgb == ((r << 16) | (g << 8) | b)] = table.code_named(tname)
+    p_terr[~p_opaque] = -1
+    p_level[~p_opaque | (p_terr < 0)] = NO_LEVEL
+    idx = image.index
+    # (per palette entry first, then one gather per image array)
+    terr, level = p_terr.take(idx), p_level.take(idx)
+    sets = terr >= 0
+    at, near = _nearest_with_terrain(terr, (p_opaque & (p_terr < 0)).take(idx))
+    t_flat, l_flat = terr.reshape(-1), level.reshape(-1)        # (views: take made them whole)
+    t_flat[at], l_flat[at] = t_flat[near], l_flat[near]         # (both from that neighbour)
+    sets.reshape(-1)[at] = True                                 # (opaque, and now terrain)
+    if archive == "ovrX":
+        a = table.arrays()
+        num = re.fullmatch(r"x([0-9]+)", name.lower())
+        kind = BUILDING_OVERLAYS.get(int(num.group(1))) if num else None
+        if kind is not None:
+            bldg = sets & a["building_terrain"][np.maximum(terr, 0)].astype(bool) \
+                & ~a["hexside"][np.maximum(terr, 0)].astype(bool)
+            terr[bldg] = table.code_named(kind)
+    return terr, level, sets
+
+
+def _persist_keeps(codes: np.ndarray, board_terrain: np.ndarray, table: TerrainTable,
+                   name: str) -> np.ndarray:
+    """Where "persist elevation" leaves the board under an overlay: open ground drawn over the
+    board's open ground (VASL draws those pixels transparent), in any overlay but an ``og``
+    one."""
+    if name.lower().startswith("og"):
+        return np.zeros(codes.shape, bool)
+    a = table.arrays()
+    return (codes == table.code_named("Open Ground")) & (a["category"][board_terrain] == Category.OPEN)
 
 
 def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terrain: np.ndarray,
@@ -476,32 +532,8 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     no terrain anywhere near, keep the board.
     """
     rule = ARCHIVE_RULES.get(archive)
-    pal = image.palette.astype(np.int64)
-    rgb = (pal[:, 0] << 16) | (pal[:, 1] << 8) | pal[:, 2]
-    p_terr, p_level = colours.lookup(rgb)          # per palette entry
-    p_opaque = pal[:, 3] > 0
-    if rule is not None:
-        own = np.isin(rgb, [(r << 16) | (g << 8) | b for (r, g, b), _ in rule.colours])
-        if rule.raised is not None:
-            p_terr[p_opaque & (p_level > 0) & (p_terr >= 0) & ~own] = table.code_named(rule.raised)
-        for (r, g, b), tname in rule.colours:
-            p_terr[rgb == ((r << 16) | (g << 8) | b)] = table.code_named(tname)
-    p_terr[~p_opaque] = -1
-    p_level[~p_opaque | (p_terr < 0)] = NO_LEVEL
-    idx = image.index
-    # (per palette entry first, then one gather per image array)
-    terr, level, sets = p_terr.take(idx), p_level.take(idx), (p_terr >= 0).take(idx)
-    ys, xs, ny, nx = _nearest_with_terrain(terr, (p_opaque & (p_terr < 0)).take(idx))
-    terr[ys, xs], level[ys, xs] = terr[ny, nx], level[ny, nx]   # (both from that neighbour)
-    sets[ys, xs] = True                                         # (opaque, and now terrain)
+    terr, level, sets = _drawn(image, table, colours, name, archive)
     a = table.arrays()
-    if archive == "ovrX":
-        num = re.fullmatch(r"x([0-9]+)", name.lower())
-        kind = BUILDING_OVERLAYS.get(int(num.group(1))) if num else None
-        if kind is not None:
-            bldg = sets & a["building_terrain"][np.maximum(terr, 0)].astype(bool) \
-                & ~a["hexside"][np.maximum(terr, 0)].astype(bool)
-            terr[bldg] = table.code_named(kind)
     board_e = np.ascontiguousarray(board_elevation)
     board_t = np.ascontiguousarray(board_terrain)
     below = (a["category"] == Category.DEPRESSION).astype(np.int16)   # per terrain code
@@ -511,18 +543,35 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     else:
         level = fill_rows(level, NO_LEVEL)   # (only pixels that set terrain have levels)
         ground = np.where(level == NO_LEVEL, board_e, level)
-    if persist and not name.lower().startswith("og"):
-        open_code = table.code_named("Open Ground")
-        sets &= ~((codes == open_code) & (a["category"][board_t] == Category.OPEN))
+    if persist:
+        sets &= ~_persist_keeps(codes, board_t, table, name)
     elev = np.clip(ground - below[codes], -128, 127).astype(np.int8)
     return np.where(sets, codes, board_t), np.where(sets, elev, board_e)
 
 
+def board_kept(image: IndexedImage, board_terrain: np.ndarray, table: TerrainTable,
+               colours: ColourTable, *, name: str, archive: str) -> np.ndarray:
+    """bool [height, width]: the pixels of ``image`` laid with "persist elevation" that LOS
+    leaves to the board under it (``board_terrain``, [height, width] image rows): a picture
+    that shows what LOS uses draws the board there, not the overlay."""
+    terr, _level, sets = _drawn(image, table, colours, name, archive)
+    return sets & _persist_keeps(terr.astype(np.uint8), np.ascontiguousarray(board_terrain),
+                                 table, name)
+
+
+def picture_persists(placements: Sequence[Placement], persist: bool) -> list[bool]:
+    """For each of ``placements`` (in order): laid with "persist elevation" (the game-wide
+    ``persist`` or its own) and drawing terrain (not a picture-only overlay)."""
+    return [(persist or p.spec.persist) and not any(s in p.spec.name for s in _PICTURE_ONLY)
+            for p in placements]
+
+
 def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Sequence[Placement],
-                   table: TerrainTable, colours: ColourTable, *,
-                   persist: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """A board's rasters (x-major, upright) with ``placements`` laid on them in order; each
-    overlay is cut to the board (it never paints onto a neighbouring board)."""
+                   table: TerrainTable, colours: ColourTable, *, persist: bool = False,
+                   shape: BoardShape = GEOMORPHIC) -> tuple[np.ndarray, np.ndarray]:
+    """A board's rasters (x-major, upright; a board of ``shape``) with ``placements`` laid on
+    them in order; each overlay is cut to the board (it never paints onto a neighbouring
+    board)."""
     elev, terr = elevation.copy(), terrain.copy()
     W, H = elev.shape
     for p in placements:
@@ -539,7 +588,7 @@ def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Seque
                                persist=persist or p.spec.persist)
         terr[x0:x1, y0:y1], elev[x0:x1, y0:y1] = t.T, e.T
     if any(Path(p.archive).name in _LIPPED for p in placements):
-        terr = dier_lips(terr, table)
+        terr = dier_lips(terr, table, shape)
     return elev, terr
 
 
@@ -547,14 +596,15 @@ def apply_overlays(elevation: np.ndarray, terrain: np.ndarray, placements: Seque
 _LIPPED = ("ovrD",)
 
 
-def dier_lips(terrain: np.ndarray, table: TerrainTable) -> np.ndarray:
-    """An upright geomorphic board's terrain raster with "Dier Lip" drawn along every hexside of
+def dier_lips(terrain: np.ndarray, table: TerrainTable,
+              shape: BoardShape = GEOMORPHIC) -> np.ndarray:
+    """An upright board's terrain raster (a board of ``shape``) with "Dier Lip" drawn along every hexside of
     a dier hex (centre pixel Dier) that borders a hex that is not one (F4; VASL's
     ``setDierLip`` does the same on its hexes)."""
     from hexwx.hexmap.coords import Grid
     from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
     dier, lip = table.code_named("Dier"), table.code_named("Dier Lip")
-    g = Grid.single()
+    g = Grid.single(shape=shape)
     W, H = terrain.shape
     cx = np.clip(g.centre_x.astype(int), 0, W - 1)
     cy = np.clip(g.centre_y.astype(int), 0, H - 1)
@@ -620,14 +670,15 @@ class BoardOverlays:
 
 
 def place_board_overlays(spec: BoardSpec, archive: Path, ssr: Sequence[str],
-                         vasl_dir: str | Path | None, meta: str | Path) -> BoardOverlays:
-    """The overlays of layout board ``spec`` (archive ``archive``) placed, then the overlay
-    SSRs among ``ssr`` (all SSRs that board takes, in order)."""
+                         vasl_dir: str | Path | None, meta: str | Path,
+                         shape: BoardShape = GEOMORPHIC) -> BoardOverlays:
+    """The overlays of layout board ``spec`` (archive ``archive``, a board of ``shape``)
+    placed, then the overlay SSRs among ``ssr`` (all SSRs that board takes, in order)."""
     if not ssr and not spec.overlays:
         return BoardOverlays((), ())
     from hexwx.io.ssr import ssr_rules
     los, own = split_ssr(ssr, archive, ssr_rules(meta)) if ssr else ((), ())
-    placed = [place(o, board=spec.written, vasl_dir=vasl_dir) for o in spec.overlays]
+    placed = [place(o, board=spec.written, vasl_dir=vasl_dir, shape=shape) for o in spec.overlays]
     placed += [board_overlay(archive, n) for n in own]
     return BoardOverlays(tuple(placed), los)
 
@@ -644,30 +695,3 @@ def split_ssr(names: Iterable[str], board_archive: str | Path,
     overlays = tuple(n for n in names if n in own and (
         n not in los_rules or los_rules[n][0] in (IGNORED, CODE_ONLY)))
     return tuple(n for n in names if n not in overlays), overlays
-
-
-# -- the picture ---------------------------------------------------------------------------
-
-def paint(art: Image.Image, pieces: Iterable[tuple[str, str, int, int]]) -> Image.Image:
-    """``art`` (an upright board's image, board size) with overlay images ``(archive, image
-    entry, x, y)`` drawn on it in order, cut to the board; transparent pixels keep the board."""
-    from PIL import Image
-    out = art.convert("RGBA")
-    for archive, entry, x, y in pieces:
-        rgba = _image(archive, Path(archive).stat().st_mtime, entry).rgba()
-        im = Image.fromarray(np.ascontiguousarray(rgba), "RGBA")
-        sx, sy = max(-x, 0), max(-y, 0)
-        if sx < im.width and sy < im.height and x < out.width and y < out.height:
-            out.alpha_composite(im.crop((sx, sy, min(im.width, out.width - x),
-                                         min(im.height, out.height - y))),
-                                dest=(max(x, 0), max(y, 0)))
-    return out.convert("RGB")
-
-
-def board_pieces(overlay_art: Iterable[tuple[int, str, str, int, int]],
-                 board: int) -> list[tuple[str, str, int, int]]:
-    """The overlay images of board ``board`` (an index into a map's ``board_images``) from a
-    map's ``overlay_art``, in drawing order."""
-    return [(a, e, x, y) for i, a, e, x, y in overlay_art if i == board]
-
-

@@ -123,7 +123,8 @@ def board_shape(wide: int, high: int, gw: int, gh: int, metadata: bytes | None,
     (the LOSData header), hex width and height from the archive's ``BoardMetadata.xml``
     (``hexWidth``/``hexHeight``, as VASL reads them), else the raster's size over the hexes
     (``gw / (wide - 1)``, ``gh / high``: 56.25 x 64.5 on a geomorphic board).  Hex A1's centre
-    must be where hexwx puts it, (0, hexHeight / 2); DataError naming the file otherwise."""
+    is (0, hexHeight / 2) or whole columns / rows before the board (:func:`_first_hex`);
+    DataError naming the file otherwise."""
     attrs: dict[str, str] = {}
     if metadata is not None:
         from xml.etree import ElementTree
@@ -145,15 +146,32 @@ def board_shape(wide: int, high: int, gw: int, gh: int, metadata: bytes | None,
     if not (math.isfinite(hex_w) and math.isfinite(hex_h) and hex_w > 3 and hex_h > 3):
         raise DataError(f"{source}: BoardMetadata.xml: hex size {hex_w:g}x{hex_h:g} pixels is "
                         f"implausible; expected positive sizes such as 56.25x64.5")
-    if a1[0] != 0 or abs(a1[1] - hex_h / 2) > 1e-6:
-        raise DataError(f"{source}: hex A1's centre lies at ({a1[0]:g}, {a1[1]:g}); hexwx reads "
-                        f"only boards whose A1 centre is at (0, hexHeight/2 = {hex_h / 2:g})")
+    first_col, first_row = _first_hex(a1, hex_w, hex_h, source)
     if abs(hex_w * (wide - 1) - gw) > 1 or abs(hex_h * high - gh) > 1:
         raise DataError(f"{source}: {wide}x{high} hexes of {hex_w:g}x{hex_h:g} pixels do not fill "
                         f"the {gw}x{gh} pixel board; expected hexWidth = width / (columns - 1) "
                         f"and hexHeight = height / rows")
-    shape = BoardShape(wide, high, hex_w, hex_h, gw, gh)
+    shape = BoardShape(wide, high, hex_w, hex_h, gw, gh, first_col, first_row)
     return GEOMORPHIC if shape == GEOMORPHIC else shape
+
+
+def _first_hex(a1: tuple[float, float], hex_w: float, hex_h: float,
+               source: str) -> tuple[int, int]:
+    """(first column, first row) of a board whose hex A1 VASL centres at ``a1``: (0, 0) when
+    A1 is the board's first hex, at (0, hexHeight / 2); a negative centre puts A1 whole
+    columns to the left (boards 1b-15b: -901 = 16 columns of 56.3125, so the board starts at
+    column Q) or whole rows above (BFPDW1b-7b: -612.75 = 32.25 - 10 rows, rows start at 11),
+    as VASL names such boards' hexes (``Map.getGEOHexName``).  DataError for any other A1."""
+    cols = -a1[0] / hex_w
+    rows = (hex_h / 2 - a1[1]) / hex_h
+    whole = (abs(cols - round(cols)) < 1e-6 and abs(rows - round(rows)) < 1e-6
+             and round(cols) >= 0 and round(rows) >= 0 and round(cols) % 2 == 0)
+    if not whole:
+        raise DataError(f"{source}: hex A1's centre lies at ({a1[0]:g}, {a1[1]:g}); hexwx reads "
+                        f"boards whose A1 centre is (0, hexHeight/2 = {hex_h / 2:g}) or whole "
+                        f"columns (an even number) left or rows above it, as VASL's boards 1b "
+                        f"(-901) and BFPDW1b (-612.75)")
+    return round(cols), round(rows)
 
 
 def _board_image_name(path: Path, names: list[str]) -> str | None:

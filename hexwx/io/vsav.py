@@ -18,10 +18,12 @@ quotes).  The commands read here:
   composed map including VASL's 400-pixel margin (:data:`MAP_MARGIN_PX`).
 
 Where pieces lie: board (X, Y) starts at the sum of the widths of the boards left of it in its
-row and of the heights of the boards above it in its column (each 1800 x 645 unless cropped),
+row and of the heights of the boards above it in its column (each its board's size, 1800 x 645
+for a geomorphic board, unless cropped: :meth:`VaslSave.on_boards` gives half and Deluxe sizes),
 offset by the margin; a turned board counts its pixels from its far corner; a cropped board adds
 its crop origin (VASL ``ASLBoard.localCoordinates``).  The hex is the one whose centre is
-nearest to the piece on the board's own printed grid, so a turned board keeps its printed ids.
+nearest to the piece on the board's own printed grid (its hex size and names), so a turned board
+keeps its printed ids.
 """
 from __future__ import annotations
 
@@ -31,13 +33,13 @@ import zipfile
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 
 from hexwx.limits import LAYOUT_BOARDS, Limit, is_zip, open_zip, read_zip_entry
 from hexwx.errors import DataError
-from hexwx.hexmap.coords import BOARD_HEIGHT_PX, BOARD_WIDTH_PX, Grid
+from hexwx.hexmap.coords import GEOMORPHIC, BoardShape, Grid
 
 MAGIC = b"!VCSK"
 ESC = "\x1b"
@@ -187,6 +189,9 @@ class SaveBoard:
     copy_label: str = ""          # set for a second copy of a board: "2b", "2c", ...
     full_hex: bool | None = None  # FH: the crop was made to the nearest full hex row
     extras: tuple[str, ...] = ()  # fields of newer VASL versions hexwx does not know
+    #: the board's hex grid (geomorphic until the save is read against its map:
+    #: :meth:`VaslSave.on_boards`)
+    shape: BoardShape = GEOMORPHIC
 
     @property
     def written(self) -> str:
@@ -204,7 +209,7 @@ class SaveBoard:
     @property
     def size(self) -> tuple[int, int]:
         """Width and height in pixels as the board lies on the map (after any crop)."""
-        w, h = BOARD_WIDTH_PX, BOARD_HEIGHT_PX
+        w, h = self.shape.width_px, self.shape.height_px
         if self.crop is not None:
             cw, ch = self.crop[2], self.crop[3]
             w = cw if cw > 0 else w - self.crop[0]
@@ -480,6 +485,15 @@ class VaslSave:
         """The map pixel of the board's top-left corner (margin included)."""
         return self._origins[(b.x, b.y)]
 
+    def on_boards(self, shapes: Mapping[str, BoardShape]) -> "VaslSave":
+        """The save with each board's hex grid from ``shapes`` (board label -> shape, as the
+        save's map has them: half boards, Deluxe boards), so that pieces are read against
+        the boards' real sizes and hexes."""
+        boards = tuple(replace(b, shape=shapes.get(b.label, b.shape)) for b in self.boards)
+        if boards == self.boards:
+            return self
+        return VaslSave(self.source, boards, self.pieces, self.persist_elevation, self.stacks)
+
     # -- pieces ----------------------------------------------------------------------------
     def locate(self, piece: SavePiece) -> PlacedPiece | None:
         """Where ``piece`` lies on the boards, or None if it is off them (set-up areas)."""
@@ -497,7 +511,7 @@ class VaslSave:
                 lx, ly = round(lx / b.zoom), round(ly / b.zoom)
             if b.crop is not None:
                 lx, ly = lx + max(b.crop[0], 0), ly + max(b.crop[1], 0)
-            printed = printed_hex_at(lx, ly)
+            printed = printed_hex_at(lx, ly, b.shape)
             name = f"{b.label}{printed}" if self.multi_board else printed
             return PlacedPiece(piece, b, printed, name, (float(lx), float(ly)))
         return None
@@ -517,29 +531,32 @@ class VaslSave:
         applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts of
         upright boards."""
         out = []
-        turned = any(b.rotated for b in self.boards)   # crops are composed with upright boards
+        # crops are composed when no board or every board is turned round
+        turned = any(b.rotated for b in self.boards) and not all(b.rotated for b in self.boards)
         for b in self.boards:
             if b.crop is not None and (turned or with_crops):
                 out.append(f"board {b.written} is cropped to x={b.crop[0]} y={b.crop[1]} "
                            f"w={b.crop[2]} h={b.crop[3]}"
-                           + (" in a layout with turned boards" if turned and not with_crops else ""))
+                           + (" in a layout with turned and upright boards"
+                              if turned and not with_crops else ""))
             if b.zoom != 1.0:
                 out.append(f"board {b.written} is magnified x{b.zoom:g}")
         return out
 
 
-@lru_cache(maxsize=1)
-def _centres() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    g = Grid.single("")
+@lru_cache(maxsize=8)
+def _centres(shape: BoardShape) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    g = Grid.single("", shape)
     return g.centre_x.astype(float), g.centre_y.astype(float), tuple(g.names())
 
 
-def printed_hex_at(x: float, y: float) -> str:
-    """The printed id of the hex of a geomorphic board holding board pixel (x, y).
+def printed_hex_at(x: float, y: float, shape: BoardShape = GEOMORPHIC) -> str:
+    """The printed id of the hex of a board of ``shape`` (geomorphic unless given) holding
+    board pixel (x, y).
 
     On a regular hex grid the hex holding a point is the one with the nearest centre.
     """
-    cx, cy, names = _centres()
+    cx, cy, names = _centres(shape)
     return names[int(np.argmin((cx - x) ** 2 + (cy - y) ** 2))]
 
 
@@ -655,12 +672,13 @@ def unit_ids(placed: list[PlacedPiece]) -> list[str]:
 
 
 def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
-    """DataError naming the overlays/zoom (and crops of turned boards) hexwx would not apply,
+    """DataError naming the zoom (and crops of turned boards among upright ones) hexwx would not apply,
     unless ``ignore``; DataError if the save has no boards."""
     save.require_boards()
     bad = save.unsupported()
     if bad and not ignore:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
-                        f"crops only among upright boards; give ignore_board_extras=True to "
+                        f"crops only among boards all upright or all turned round; give "
+                        f"ignore_board_extras=True to "
                         f"use the whole boards as they are (pieces keep their hexes)",
                         param="ignore_board_extras")

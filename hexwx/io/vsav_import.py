@@ -1,7 +1,7 @@
 """From a VASL save to hexwx: the save's map, and a hex scenario of its pieces.
 
 * :func:`load_save_map` composes the save's boards (with their SSRs, crops and overlays)
-  through :func:`hexwx.io.layout.load_layout`.  Magnified boards and crops of turned boards
+  through :func:`hexwx.io.layout.load_layout`.  Magnified boards and crops of turned boards among upright ones
   are refused with a one-line error naming them unless ``ignore_board_extras`` asks for the
   whole boards (no crops, no overlays).
 * :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hexwx.errors import DataError, HexwxError
-from hexwx.io.vsav import MAIN_MAP, SavePiece, VaslSave, check_supported, read_save
+from hexwx.io.vsav import SavePiece, VaslSave, check_supported, read_save
 
 
 def load_save_map(path: str | Path, *, vasl_dir: str | Path | None = None,
@@ -42,10 +42,6 @@ def _save_map(save: VaslSave, source: str, *, vasl_dir: str | Path | None,
                         persist_elevation=save.persist_elevation)
     except HexwxError as exc:   # an unknown board, a board missing from the folder, an SSR
         raise DataError(f"{source}: {exc}") from None
-    if not m.grid.shape.geomorphic and any(p.map == MAIN_MAP for p in save.pieces):
-        # (a save's piece positions are read against geomorphic board sizes: hexwx.io.vsav)
-        raise DataError(f"{source}: boards of {m.grid.shape.describe()} with pieces on them: "
-                        f"hexwx places a save's pieces on geomorphic boards only")
     return m
 
 
@@ -104,7 +100,9 @@ def scenario_document(save: VaslSave, *, name: str, map_names: Callable[[str], s
     board above / left of the join); ``m``, the save's map, checks the levels.
     ``whole_boards``: the boards without their crops and overlays (--ignore-board-extras).
     """
-    from hexwx.io.vsav_pieces import save_contents
+    from hexwx.io.vsav_pieces import board_shapes, save_contents
+    if m is not None:        # pieces read against the boards' own hex grids
+        save = save.on_boards(board_shapes(m))
     rows, common = layout_spec(save, whole_boards=whole_boards)
     map_table: dict[str, Any] = {"vasl_boards": rows}
     if common:

@@ -29,8 +29,8 @@ from functools import lru_cache
 from typing import Any
 
 from hexwx.errors import UsageError
-from hexwx.hexmap.coords import Grid
-from hexwx.hexmap.pixelgeom import HEXSIDE_POINT_OFFSETS
+from hexwx.hexmap.coords import BoardShape, Grid
+from hexwx.hexmap.pixelgeom import hexside_point_offsets
 from hexwx.io.vsav import PlacedPiece, VaslSave, split_sequence, unit_ids
 from hexwx.lineofsight.counters import Counter, CounterType, Counters, counter_type
 
@@ -212,12 +212,12 @@ def classify(p: PlacedPiece) -> SaveItem:
 def bypass_hexside(p: PlacedPiece) -> int | None:
     """The hexside a piece stands in bypass at (nearer that hexside's location point than its
     hex centre; on a turned board the hexside is turned too), or None at the centre."""
-    g = _board_grid()
+    g = _board_grid(p.board.shape)
     h = g.parse(p.printed)
     cx, cy = float(g.centre_x[h]), float(g.centre_y[h])
     x, y = p.local
     best, side = math.hypot(x - cx, y - cy), None
-    for k, (dx, dy) in enumerate(HEXSIDE_POINT_OFFSETS.tolist()):
+    for k, (dx, dy) in enumerate(hexside_point_offsets(p.board.shape).tolist()):
         d = math.hypot(x - (cx + dx), y - (cy + dy))
         if d < best:
             best, side = d, k
@@ -226,10 +226,15 @@ def bypass_hexside(p: PlacedPiece) -> int | None:
     return side
 
 
-@lru_cache(maxsize=1)
-def _board_grid() -> Grid:
-    """One geomorphic board's grid (piece positions are read against it)."""
-    return Grid.single("")
+def board_shapes(m: Any) -> dict[str, BoardShape]:
+    """Board label -> hex grid of the boards of map ``m``."""
+    return {b.label: b.shape for b in m.grid.boards}
+
+
+@lru_cache(maxsize=8)
+def _board_grid(shape: BoardShape) -> Grid:
+    """One board's grid (piece positions are read against it)."""
+    return Grid.single("", shape)
 
 
 # -- stacks and Locations --------------------------------------------------------------------
@@ -273,6 +278,8 @@ def save_contents(save: VaslSave, m: Any = None,
     """Every piece on the boards of ``save`` classified, the units at their Locations and the
     LOS counters (with their levels and bypass hexsides).  ``m``: the save's map, to check
     levels against its hexes; ``map_names`` turns a save hex name into the map's own."""
+    if m is not None:        # pieces read against the boards' own hex grids
+        save = save.on_boards(board_shapes(m))
     placed = save.placed()
     items = [classify(p) for p in placed]
     by_gid = {p.piece.gid: i for i, p in enumerate(placed)}

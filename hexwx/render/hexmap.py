@@ -414,8 +414,8 @@ def _compose_art(m: HexMap) -> Image.Image:
                              param="background")
         art = _open_art(m.image_bytes, m.source or m.name)
         return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
-    from hexwx.io.overlays import board_pieces, paint
     from hexwx.io.vasl import read_board_image
+    from hexwx.render.overlay_art import painted_board
     canvas = Image.new("RGB", size, (255, 255, 255))
     for i, (path, x, y, rotated, clip) in enumerate(placed):
         data = read_board_image(path)
@@ -426,9 +426,7 @@ def _compose_art(m: HexMap) -> Image.Image:
         board = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
         if art.size != board:
             art = art.resize(board, Image.Resampling.LANCZOS)
-        pieces = board_pieces(m.overlay_art, i)
-        if pieces:
-            art = paint(art, pieces)
+        art = painted_board(m, i, art)
         paste_art(canvas, art.rotate(180) if rotated else art, x, y, clip)
     return canvas
 

@@ -429,7 +429,7 @@ def _board_art(m: Any) -> bytes:
     from PIL import Image
 
     from hexwx.io.vasl import read_board_image
-    from hexwx.io.overlays import board_pieces, paint
+    from hexwx.render.overlay_art import painted_board
     canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
     from hexwx.render.hexmap import paste_art
     for i, (path, x0, y0, rotated, clip) in enumerate(m.board_images):
@@ -444,9 +444,7 @@ def _board_art(m: Any) -> bytes:
         size = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
         if art.size != size:
             art = art.resize(size, Image.Resampling.LANCZOS)
-        pieces = board_pieces(m.overlay_art, i)
-        if pieces:
-            art = paint(art, pieces)     # the overlays' art, as the terrain under them
+        art = painted_board(m, i, art)   # the overlays' art, as the terrain under them
         if rotated:
             art = art.rotate(180)
         paste_art(canvas, art, int(x0), int(y0), clip)

@@ -173,14 +173,6 @@ def test_boards_of_other_hex_sizes_are_refused_in_one_line(layout: list[str],
     assert "\n" not in msg and "same hex size" in msg and all(n in msg for n in named)
 
 
-@pytest.mark.parametrize("spec", ["1a[A-P]", "a+x11:C3:C2"])
-def test_crops_and_overlays_on_half_and_deluxe_boards_are_refused(spec: str) -> None:
-    with pytest.raises(UsageError) as exc:
-        load_map(spec, vasl_dir=vasl_dir())
-    msg = str(exc.value)
-    assert "\n" not in msg and "geomorphic boards only" in msg
-
-
 def with_metadata(tmp_path: Path, name: str, change: tuple[str, str]) -> Path:
     """A copy of archive ``name`` whose BoardMetadata.xml has ``change`` applied."""
     out = tmp_path / name
@@ -234,22 +226,3 @@ def test_render_draws_the_board_art_at_its_own_size(tmp_path: Path, name: str,
     a = np.asarray(art).astype(int)
     b = np.asarray(drawn)[:size[1], :size[0]].astype(int)
     assert (np.abs(a - b).sum(axis=2) < 30).mean() > 0.85
-
-
-
-def test_a_save_with_pieces_on_a_half_board_is_refused_in_one_line(tmp_path: Path) -> None:
-    """A save's piece positions are read against geomorphic board sizes (hexwx.io.vsav): a
-    save of a half board with pieces on it is refused rather than its pieces misplaced; the
-    same save without pieces loads the half board."""
-    from vsav_helpers import board_command, piece_command, save_text, write_save
-    from hexwx.io.vsav_import import load_save_map
-    board_text = "0\t0\t1a\tVER\t6.1"
-    bare = write_save(tmp_path / "bare.vsav", save_text([board_command(board_text)]))
-    m = load_save_map(bare, vasl_dir=vasl_dir(), vasl_metadata=metadata())
-    assert m.grid.shape == board("bd1a").grid.shape
-    with_unit = write_save(tmp_path / "unit.vsav", save_text(
-        [board_command(board_text), piece_command("1", "4-6-7", 300, 300, nationality="ge")]))
-    with pytest.raises(DataError) as exc:
-        load_save_map(with_unit, vasl_dir=vasl_dir(), vasl_metadata=metadata())
-    msg = str(exc.value)
-    assert str(with_unit) in msg and "geomorphic boards only" in msg and "\n" not in msg

@@ -59,8 +59,8 @@ def test_hexes_a_crop_keeps() -> None:
     ("0 600 -1 100", "leaves the board"), ("10 10 5 5", "holds no hex"),
 ])
 def test_bad_crops_are_one_line_errors(text: str, words: str) -> None:
-    with pytest.raises(UsageError, match=words) as ei:
-        parse_crop(text, "board '02': crop")
+    with pytest.raises(UsageError, match=words) as ei:   # the form when written, the fit
+        parse_crop(text, "board '02': crop").window("board '02': crop")   # on its board
     assert "\n" not in str(ei.value) and "board '02': crop" in str(ei.value)
 
 
@@ -123,8 +123,8 @@ def test_boards_whose_hexes_would_not_mesh_are_refused() -> None:
     # board 2 cut through hexrow P (a B-type column) cannot meet board 3's A column
     with pytest.raises(UsageError, match="would not mesh"):
         load_map("02[A-P],03", **_meta())
-    # turned boards among cropped ones are not composed yet: one line, not a wrong map
-    for text in ("r02[A-P]", "02[A-Q],r03", "r02,03[A-P]"):
+    # turned boards among upright cropped ones are not composed yet: one line, not a wrong map
+    for text in ("02[A-Q],r03", "r02,03[A-P]"):
         with pytest.raises(UsageError, match="cannot have boards turned round") as ei:
             load_map(text, **_meta())
         assert "\n" not in str(ei.value)

@@ -305,7 +305,8 @@ def test_crops_among_turned_boards_are_named_or_explicitly_ignored(tmp_path):
     with pytest.raises(DataError) as ei:
         load_map(p)
     msg = str(ei.value)
-    assert "in a layout with turned boards" in msg and "give ignore_board_extras=True" in msg
+    assert "in a layout with turned and upright boards" in msg
+    assert "give ignore_board_extras=True" in msg
     assert "\n" not in msg and ei.value.param == "ignore_board_extras"
     from hexwx.cli.app import flag_message      # the command line names its flag
     assert "give --ignore-board-extras to use" in flag_message(msg, ei.value.param)
