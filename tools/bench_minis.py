@@ -5,7 +5,7 @@
 
 Target (issue 6): 100,000 games of 12 turns in at most 10 s per rule set on 2 cores.
 ``--orders`` times the Huzzah! tabletop answers on scenarios/table_huzzah_fog_lifts.toml
-instead: every charge, every unit's and side's advance and retire, every fire answer of turn 1.
+instead: every charge, every unit's and side's advance and retire, every fire answer of the first and last turns (fog, then clear).
 """
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ def bench_orders(repeat: int) -> None:
         f"charge ({len(pairs)} pairs)": lambda: [charge(t, a, b) for a, b in pairs],
         f"group_moves ({len(groups)} groups x 2 orders)":
             lambda: [group_moves(t, g, o) for g in groups for o in ("advance", "retire")],
-        f"fire_answer ({len(pairs)} pairs, turn 1)": lambda: [sc.fire(a, b, 1) for a, b in pairs],
+        f"fire_answer ({len(pairs)} pairs, turns 1, {sc.turns})":
+            lambda: [sc.fire(a, b, turn) for a, b in pairs for turn in (1, sc.turns)],
     }
     for name, fn in cases.items():
         print(f"{name:<36} {best_of(repeat, fn) * 1000:9.1f} ms")

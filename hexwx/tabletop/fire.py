@@ -28,7 +28,7 @@ from hexwx.units import ruler
 from hexwx.tabletop.faces import closest_visible_face
 from hexwx.tabletop.model import TableTop, Unit, huzzah_class
 from hexwx.tabletop.sight import (RANGE_METHOD, Sight, can_see, check_rules, in_arc,
-                                  range_points)
+                                  range_cm, range_points)
 from hexwx.weather.minis.common import FireRule, fire_rules
 
 if TYPE_CHECKING:
@@ -175,9 +175,7 @@ class FireAnswer:
         u = self.unit
         f = lambda v: "not given" if v is None else ruler(v, u)  # noqa: E731
         sight = self.sight
-        geometry = sight.reason.split("; range")[0]
-        if geometry.startswith(sight.los):
-            geometry = geometry[len(sight.los):].lstrip(": ")
+        geometry = "; ".join(sight.los_reasons)
         vis = "" if sight.visibility is None else (
             f"; within the visibility of {f(sight.visibility)}" if sight.within_visibility
             else f"; beyond the visibility of {f(sight.visibility)}")
@@ -252,12 +250,12 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
     if firer is target:
         raise UsageError(f"a unit cannot fire at itself: {firer_id!r}")
     sight = can_see(table, firer_id, target_id, rules=rules, visibility_cm=visibility_cm)
-    p, q = range_points(firer, target, rules)
+    face = closest_visible_face(target, firer.centre)
+    p, q = range_points(firer, target, rules, face=face)
     rng = math.dist(p, q)
     wr = weapon_range(firer, rules, ranges)
     band = _band(rng, wr, rules)
     arc = in_arc(table, firer, target) if rules == "huzzah" else None
-    face = closest_visible_face(target, firer.centre)
     face_kind = "front" if target.formation == "square" else face.kind
     weather = None if report is None else report.weather
     effects = tuple(_effect(r, firer, band) for r in
@@ -286,9 +284,9 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
         reasons.append(f"out of range: {ruler(table.to_unit(rng), u)} > "
                        f"{ruler(table.to_unit(wr.long), u)}")
     if sight.los == "blocked":
-        reasons.append(f"no line of sight: {sight.reason.split(';')[0]}")
+        reasons.append(f"no line of sight: {sight.reasons[0]}")
     if not sight.within_visibility:
-        reasons.append(sight.reason.split("; ")[-1] + (f" ({sight.rule})" if sight.rule else ""))
+        reasons.append(sight.visibility_reason + (f" ({sight.rule})" if sight.rule else ""))
     for e in effects:
         if e.applies and e.rule.effect in ("forbidden", "no long-range artillery"):
             reasons.append(f"{e.rule.words} ({e.rule.rule})")
@@ -296,9 +294,12 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
             modifiers.append((e.rule.text, e.rule.amount, e.rule.rule))
     undecided = any(e.applies is None for e in effects)
     if rules == "huzzah" and rivals and band == "long" and not reasons:
+        # only a rival at short range can be one (the range alone, before its whole answer)
+        short = [e for e in table.units if e.side != firer.side and e.id != target.id
+                 and _band(range_cm(firer, e, rules), wr, rules) == "short"]
         others = [fire_answer(table, firer.id, e.id, rules=rules, report=report,
                               visibility_cm=visibility_cm, ranges=ranges, rivals=False)
-                  for e in table.units if e.side != firer.side and e.id != target.id]
+                  for e in short]
         near = [a.target for a in others if a.band == "short" and a.may_fire]
         if near:
             reasons.append(f"a target at short range must be chosen: {', '.join(near)} "
