@@ -295,3 +295,29 @@ def test_huzzah_a_short_range_target_must_be_chosen() -> None:
     t2 = table(unit("F", 100, 100), unit("T1", 100, 120, facing=180, side="b"),
                unit("T2", 106, 107, facing=180, side="a"))
     assert fire_answer(t2, "F", "T1", rules="huzzah").may_fire is True
+
+
+def test_sight_reasons_are_parts_and_both_texts_are_built_from_them() -> None:
+    # Sight keeps its explanation as parts; its one-line reason and the fire answer's lines are
+    # built from them (no text parsed back).  B stands straight between F and T (every line
+    # blocked, Huzzah! p.11 "neither fully nor partly blocked by another unit"); then a
+    # visibility limit of 10 cm with the target 16 cm away.
+    blocked = table(unit("F", 100, 100), unit("B", 100, 110, n=3, side="c"),
+                    unit("T", 100, 120, facing=180, side="b"))
+    r = fire_answer(blocked, "F", "T", rules="huzzah")
+    s = r.sight
+    assert s.los == "blocked" and s.los_reasons == ("by unit 'B'",)
+    assert s.reasons == ("blocked by unit 'B'", "range 18 cm", s.visibility_reason)
+    assert s.reason == "; ".join(s.reasons)
+    assert "no line of sight: blocked by unit 'B'" in r.reasons
+    assert s.visibility_reason == "visibility unlimited"
+    assert r.text().splitlines()[0] == "sight: no: line of sight blocked (by unit 'B')"
+    far = fire_answer(table(unit("F", 100, 100), unit("T", 100, 120, facing=180, side="b")),
+                      "F", "T", rules="huzzah", visibility_cm=10.0)
+    v = far.sight
+    assert v.los == "clear" and v.los_reasons == ("its base has a line",)
+    assert v.visibility_reason.startswith("beyond the visibility distance of 10 cm")
+    assert v.reason.startswith("clear: its base has a line; range 18 cm; beyond")
+    assert far.text().splitlines()[0] == ("sight: no: line of sight clear (its base has a line); "
+                                          "beyond the visibility of 10 cm")
+    assert f"{v.visibility_reason} ({v.rule})" in far.reasons
