@@ -422,36 +422,18 @@ def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> An
     return load_save(path, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir)
 
 
+#: The viewer's ground under and between the boards' art (a parchment grey, not paper white).
+ART_GROUND = (230, 226, 214)
+
+
 def _board_art(m: Any) -> bytes:
-    """JPEG of the boards' own images placed (and turned 180 degrees) as in the layout."""
+    """JPEG of the boards' own images placed (and turned 180 degrees) as in the layout
+    (:func:`hexwx.render.hexmap.compose_art`); a board without a readable image stays blank."""
     import io as _io
 
-    from PIL import Image
-
-    from hexwx.io.vasl import read_board_image
-    from hexwx.io.overlays import board_pieces, paint
-    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
-    from hexwx.render.hexmap import paste_art
-    for i, (path, x0, y0, rotated, clip) in enumerate(m.board_images):
-        data = read_board_image(path)
-        if not data:
-            continue
-        try:
-            from hexwx.limits import open_image
-            art = open_image(data, source=str(path), what="board image").convert("RGB")
-        except (OSError, ValueError, DataError):
-            continue                         # an unreadable image: the board stays blank
-        size = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
-        if art.size != size:
-            art = art.resize(size, Image.Resampling.LANCZOS)
-        pieces = board_pieces(m.overlay_art, i)
-        if pieces:
-            art = paint(art, pieces)     # the overlays' art, as the terrain under them
-        if rotated:
-            art = art.rotate(180)
-        paste_art(canvas, art, int(x0), int(y0), clip)
+    from hexwx.render.hexmap import compose_art
     buf = _io.BytesIO()
-    canvas.save(buf, "JPEG", quality=85)
+    compose_art(m, errors="blank", ground=ART_GROUND).save(buf, "JPEG", quality=85)
     return buf.getvalue()
 
 
