@@ -70,6 +70,7 @@ class Session:
         self.table: Any = None
         self._cache: OrderedDict[tuple, Answer] = OrderedDict()
         self._ssr_maps: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+        self._map_body: tuple[tuple[Any, ...], Answer] | None = None     # /api/map, its state
         self._base_png: bytes | None = None
         self._base_type = "image/png"
         self._base_box: tuple[float, float, float, float] = (0, 0, 0, 0)
@@ -188,7 +189,30 @@ class Session:
     def _map(self, query: Query) -> Answer:
         if query:
             raise UsageError("/api/map takes no parameters")
-        return _json(self.map_json())
+        return self.map_answer()
+
+    def map_state(self) -> tuple[Any, ...]:
+        """What ``/api/map`` says that could change while the session runs: the map object
+        (a map under other SSRs is another object; maps compare by identity), the terrain
+        table its SSR list is read from, the scenario's weather and units, and the counters."""
+        sc = self.scenario
+        return (self.map, self.vasl_metadata, self.vasl_dir, self.ssr,
+                None if sc is None else (sc, getattr(sc, "name", ""), sc.weather, sc.units),
+                self.counters.to_json())
+
+    def map_answer(self) -> Answer:
+        """``/api/map``'s body (:meth:`map_json`): built once per :meth:`map_state` -- its hex
+        list and the SSRs that change the map (a pass over the rasters) are not rebuilt per
+        request -- and built anew when that state changes."""
+        state = self.map_state()
+        with self.lock:
+            done = self._map_body
+            if done is not None and done[0] == state:
+                return done[1]
+        out = _json(self.map_json())
+        with self.lock:
+            self._map_body = (state, out)
+        return out
 
     def map_json(self) -> dict[str, Any]:
         """The map for the page: size, hex centres, names and levels, the board image and its
