@@ -111,7 +111,9 @@ class FireAnswer:
     """May ``firer`` shoot at ``target`` this turn, and on what terms; lengths in the table's
     unit.  ``band`` is "short", "long", "in range" (no short range given), "out of range" or
     None (no weapon range); ``in_arc`` None where the rule set has no arc; ``may_fire`` None
-    when it cannot be decided (no weapon range)."""
+    when it cannot be decided (no weapon range).  ``modifiers`` are what changes this shot,
+    ``(text, amount, rule)``: ``amount`` is added to the number the rule names, or None when
+    the change is not an addition (AGV and Mini-Nap 2 showers halve the dice)."""
 
     firer: str
     target: str
@@ -132,7 +134,7 @@ class FireAnswer:
     face_kind: str
     face_rule: str
     effects: tuple[FireEffect, ...]
-    modifiers: tuple[tuple[str, int, str], ...]
+    modifiers: tuple[tuple[str, int | None, str], ...]
     may_fire: bool | None
     reasons: tuple[str, ...]
 
@@ -201,7 +203,7 @@ class FireAnswer:
             state = {True: "applies", False: "does not apply", None: "undecided"}[e.applies]
             lines.append(f"weather: {e.rule.words} ({e.rule.rule}): {state}: {e.why}")
         for text, amount, rule in self.modifiers:
-            lines.append(f"modifier: {amount:+d} {text} ({rule})")
+            lines.append(f"modifier: {'' if amount is None else f'{amount:+d} '}{text} ({rule})")
         verdict = {True: "yes", False: "no", None: "cannot say"}[self.may_fire]
         lines.append(f"may fire: {verdict}")
         lines.extend(f"  - {why}" for why in self.reasons)
@@ -231,6 +233,10 @@ def _effect(rule: FireRule, firer: Unit, band: str | None) -> FireEffect:
             return FireEffect(rule, False, f"the target is {'at short range' if band == 'short' else 'out of range anyway'}")
         return FireEffect(rule, None, "long range is not defined: give a short range "
                                       "([ranges] KIND = [short, long])")
+    if rule.effect == "artillery factor":
+        return FireEffect(rule, True, "the firer is artillery: it changes the army's artillery "
+                                      "effectiveness throw this turn (p.10), not this shot's "
+                                      "fire factor")
     return FireEffect(rule, True, f"the firer is {firer.arm}")
 
 
@@ -262,7 +268,7 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
                     (fire_rules(rules, report.weather, report.ground) if report else ()))
     u = table.unit
     reasons: list[str] = []
-    modifiers: list[tuple[str, int, str]] = []
+    modifiers: list[tuple[str, int | None, str]] = []
     if rules == "huzzah":
         if firer.arm == "cavalry":
             reasons.append("cavalry cannot fire (Huzzah! p.11)")
@@ -292,6 +298,10 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
             reasons.append(f"{e.rule.words} ({e.rule.rule})")
         elif e.applies and e.rule.effect in ("per die", "fire factor"):
             modifiers.append((e.rule.text, e.rule.amount, e.rule.rule))
+        elif e.applies and e.rule.effect == "half dice":      # fewer dice: not an addition
+            modifiers.append((e.rule.text, None, e.rule.rule))
+        # "artillery factor" stays an effect only: it changes the army's artillery
+        # effectiveness throw (Huzzah! p.10), not this shot's fire factor (the p.12 list)
     undecided = any(e.applies is None for e in effects)
     if rules == "huzzah" and rivals and band == "long" and not reasons:
         # only a rival at short range can be one (the range alone, before its whole answer)
