@@ -15,7 +15,7 @@ import importlib
 import os
 import re
 import sys
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
@@ -38,6 +38,23 @@ NOT_FLAGS = frozenset({"path"})
 WEATHER_DEST_PREFIX = "wx_"
 
 
+def actions_of(parser: argparse.ArgumentParser) -> Iterator[argparse.Action]:
+    """Every option and positional of ``parser`` and of its subcommands, at any depth."""
+    todo = [parser]
+    while todo:
+        for act in todo.pop()._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                todo.extend(act.choices.values())
+            else:
+                yield act
+
+
+def positional_words(act: argparse.Action) -> tuple[str, ...]:
+    """The word(s) a positional shows in usage: its metavar(s), or its dest in capitals."""
+    meta = act.metavar
+    return tuple(meta) if isinstance(meta, tuple) else (meta or act.dest.upper(),)
+
+
 def command_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
     """Parameter -> command-line flag for the command ``parser`` (and its subcommands):
     each option's dest (without :data:`WEATHER_DEST_PREFIX`) -> its first long option string
@@ -45,21 +62,16 @@ def command_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
     targets may also be positional metavars (``FROM``, ``TO``); :data:`NOT_FLAGS` left out."""
     found: dict[str, str] = {}
     words: set[str] = set()
-    todo = [parser]
-    while todo:
-        for act in todo.pop()._actions:
-            if isinstance(act, argparse._SubParsersAction):
-                todo.extend(act.choices.values())
-            elif act.option_strings:
-                if isinstance(act, (argparse._HelpAction, argparse._VersionAction)):
-                    continue
-                flag = next((o for o in act.option_strings if o.startswith("--")),
-                            act.option_strings[0])
-                found.setdefault(act.dest, flag)
-                found.setdefault(act.dest.removeprefix(WEATHER_DEST_PREFIX), flag)
-            else:
-                meta = act.metavar
-                words.update(meta if isinstance(meta, tuple) else (meta or act.dest.upper(),))
+    for act in actions_of(parser):
+        if act.option_strings:
+            if isinstance(act, (argparse._HelpAction, argparse._VersionAction)):
+                continue
+            flag = next((o for o in act.option_strings if o.startswith("--")),
+                        act.option_strings[0])
+            found.setdefault(act.dest, flag)
+            found.setdefault(act.dest.removeprefix(WEATHER_DEST_PREFIX), flag)
+        else:
+            words.update(positional_words(act))
     for param, targets in PARAM_ALIASES.items():
         for t in targets:
             if t in found or t in words:

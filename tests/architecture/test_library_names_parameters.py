@@ -13,8 +13,8 @@ import ast
 import re
 from pathlib import Path
 
-from hexwx.cli.app import (COMMANDS, NOT_FLAGS, PARAM_ALIASES, WEATHER_DEST_PREFIX, build_parser,
-                           command_flags, flag_message)
+from hexwx.cli.app import (COMMANDS, NOT_FLAGS, PARAM_ALIASES, WEATHER_DEST_PREFIX, actions_of,
+                           build_parser, command_flags, flag_message, positional_words)
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "hexwx"
@@ -105,17 +105,12 @@ def words_of(parser: argparse.ArgumentParser) -> tuple[set[str], dict[str, set[s
     option dest's option strings."""
     words: set[str] = set()
     dests: dict[str, set[str]] = {}
-    todo = [parser]
-    while todo:
-        for act in todo.pop()._actions:
-            if isinstance(act, argparse._SubParsersAction):
-                todo.extend(act.choices.values())
-            elif act.option_strings:
-                words.update(act.option_strings)
-                dests.setdefault(act.dest, set()).update(act.option_strings)
-            else:
-                meta = act.metavar
-                words.update(meta if isinstance(meta, tuple) else (meta or act.dest.upper(),))
+    for act in actions_of(parser):
+        if act.option_strings:
+            words.update(act.option_strings)
+            dests.setdefault(act.dest, set()).update(act.option_strings)
+        else:
+            words.update(positional_words(act))
     return words, dests
 
 

@@ -32,6 +32,7 @@ from hexwx.movement.costs import MoveTerrain
 from hexwx.movement.paths import path
 from hexwx.weather.asl.state import AslWeather, Drift
 from import_helpers import modules_loaded_by
+from spy_helpers import counting
 from vasl_boards import archive, metadata, vasl_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,19 +73,6 @@ def entries(d: Path, part: str = "map") -> list[Path]:
         if got is not None and got[0]["part"] == part:
             found.append(f)
     return found
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
-    """Count the calls of ``owner.name`` (still calling it)."""
-    calls: list[int] = []
-    real = getattr(owner, name)
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, spy)
-    return calls
 
 
 def same_array(a: Any, b: Any, what: str) -> None:

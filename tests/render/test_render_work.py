@@ -26,6 +26,7 @@ from hexwx.render.style import Frame, _label_masks, halo_label, halo_text
 from hexwx.weather.asl.state import AslWeather
 from hexwx.weather.asl.terrain_changes import weather_changes
 
+from spy_helpers import counting
 from vasl_boards import archive
 
 ROOT = Path(__file__).parents[2]
@@ -36,19 +37,6 @@ def fresh(m: HexMap) -> HexMap:
     """The same map as a new object on a new (equal) grid: nothing derived or drawn yet."""
     g = m.grid
     return dataclasses.replace(m, grid=Grid(g.boards, g.nbx, g.nby))
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[object]:
-    """Wrap ``owner.name`` so that every call's first argument is recorded (the real function
-    still runs)."""
-    calls: list[object] = []
-    real = getattr(owner, name)
-
-    def spy(*args, **kwargs):
-        calls.append(args[0] if args else None)
-        return real(*args, **kwargs)
-    monkeypatch.setattr(owner, name, spy)
-    return calls
 
 
 def test_a_plain_render_builds_no_pixel_lookup_and_copies_share_one() -> None:

@@ -12,22 +12,11 @@ import pytest
 import hexwx.io.ssr
 from hexwx.serve.session import Session
 from serve_helpers import ROOT, get, running
+from spy_helpers import counting
 from vasl_boards import archive
 
 MAP = ROOT / "maps" / "hill_village.toml"
 SCENARIO = ROOT / "scenarios" / "fog_on_the_hill.toml"
-
-
-def count_calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
-    """Wrap ``owner.name`` (the real one still runs); the list grows by one per call."""
-    calls: list[int] = []
-    real = getattr(owner, name)
-
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-    monkeypatch.setattr(owner, name, wrapper)
-    return calls
 
 
 def body(srv: Any) -> bytes:
@@ -37,7 +26,7 @@ def body(srv: Any) -> bytes:
 
 
 def test_map_answer_is_built_once_and_served_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = count_calls(monkeypatch, Session, "map_json")
+    built = counting(monkeypatch, Session, "map_json")
     with running(MAP) as srv:
         first, second = body(srv), body(srv)
         assert first == second and len(json.loads(first)["hexes"]) == 346
@@ -45,7 +34,7 @@ def test_map_answer_is_built_once_and_served_again(monkeypatch: pytest.MonkeyPat
 
 
 def test_a_new_weather_or_counters_give_a_new_map_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = count_calls(monkeypatch, Session, "map_json")
+    built = counting(monkeypatch, Session, "map_json")
     with running(SCENARIO) as srv:
         foggy = body(srv)
         assert json.loads(foggy)["weather"]["flags"]["fog"] == 0
@@ -63,7 +52,7 @@ def test_a_new_weather_or_counters_give_a_new_map_answer(monkeypatch: pytest.Mon
 def test_a_map_under_other_ssrs_gives_a_new_answer_and_its_ssrs_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     archive("bd02")
-    ssrs = count_calls(monkeypatch, hexwx.io.ssr, "ssrs_that_change")
+    ssrs = counting(monkeypatch, hexwx.io.ssr, "ssrs_that_change")
     with running("bd02") as srv:
         plain = body(srv)
         names = json.loads(plain)["ssrs"]
