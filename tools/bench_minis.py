@@ -5,17 +5,23 @@
 
 Target (issue 6): 100,000 games of 12 turns in at most 10 s per rule set on 2 cores.
 ``--orders`` times the Huzzah! tabletop answers on scenarios/table_huzzah_fog_lifts.toml
-instead: every charge, every unit's and side's advance and retire, every fire answer of the first and last turns (fog, then clear).
+instead: every charge, every unit's and side's advance and retire, every fire answer of the
+first and last turns (fog, then clear); and ten fire answers of a firer with nine enemies in
+front, none at short range (p.11's choice of a target at short range).
 """
 from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
 
 from hexwx.dice import Dice
 from hexwx.weather.minis.common import exact_distribution, frequencies
 from hexwx.weather.minis.common import run_minis_weather as run_weather
 from hexwx.weather.minis.registry import RULE_NAMES as RULES
+
+if TYPE_CHECKING:
+    from hexwx.tabletop.model import TableTop
 
 HUZZAH = {"weather": "dense fog", "ground": "soft", "changes": {4: {"weather": "clear"}}}
 
@@ -29,12 +35,26 @@ def best_of(repeat: int, fn: object) -> float:
     return min(times)
 
 
+def _rival_table() -> "TableTop":
+    """An infantry firer F facing a row of nine enemy units 14 cm ahead, 9 cm apart: the one
+    straight ahead (E4) at long range (Huzzah! p.11-12: 20 cm, short under 10), the others at
+    long range or out of range, so none is a rival at short range."""
+    from hexwx.tabletop.model import TableTop, Unit, arrange_bases
+    units = [Unit("F", "a", "infantry", "line", 0.0, arrange_bases("F", 100, 100, 2, 4, 4, 0.0,
+                                                                   "line"))]
+    for i in range(9):
+        units.append(Unit(f"E{i}", "b", "infantry", "line", 180.0,
+                          arrange_bases(f"E{i}", 64 + 9 * i, 116, 1, 4, 4, 180.0, "line")))
+    return TableTop(300.0, 300.0, "cm", (), tuple(units))
+
+
 def bench_orders(repeat: int) -> None:
     """Best-of-``repeat`` times of the Huzzah! order and fire answers on the example table."""
     from itertools import permutations
     from pathlib import Path
 
     from hexwx.io.table_scenario import load_table_scenario
+    from hexwx.tabletop.fire import fire_answer
     from hexwx.tabletop.orders import charge, group_moves
 
     sc = load_table_scenario(Path(__file__).resolve().parents[1] / "scenarios"
@@ -53,8 +73,11 @@ def bench_orders(repeat: int) -> None:
         f"fire_answer ({len(pairs)} pairs, turns 1, {sc.turns})":
             lambda: [sc.fire(a, b, turn) for a, b in pairs for turn in (1, sc.turns)],
     }
+    rivals = _rival_table()
+    cases["fire_answer x10, 8 rivals, none short"] = lambda: [
+        fire_answer(rivals, "F", "E4", rules="huzzah") for _ in range(10)]
     for name, fn in cases.items():
-        print(f"{name:<36} {best_of(repeat, fn) * 1000:9.1f} ms")
+        print(f"{name:<42} {best_of(repeat, fn) * 1000:9.1f} ms")
     print(f"(best of {repeat})")
 
 
