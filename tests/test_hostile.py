@@ -224,7 +224,7 @@ def test_big_layout_in_a_map_file_is_refused_before_work(tmp_path, capsys):
     (("path", str(MAP), "A1", "B2", "--unit", "infantry", "--drift", "A1:NW", "--ground-snow"),
      "edge of the map"),
     (("los-table", str(MAP), "-o", ""), "expected a file name"),
-    (("weather", "roll", "--month", "Jan", "--seed", str(2 ** 70)), "bad seed"),
+    (("weather", "roll", "--month", "Jan", "--seed", str(2 ** 70)), "bad --seed"),
     (("exposure", str(MAP), "--level", "99"), "level 99"),
     (("exposure", str(MAP), "--drift", "A1:NW", "--ground-snow"), "edge of the map"),
     (("exposure", str(MAP), "--from", "J\u0664"), "not on this map"),

@@ -15,39 +15,104 @@ import importlib
 import os
 import re
 import sys
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
 
 
-#: A function parameter (as a HexwxError names it) -> the command-line flag that sets it.
-FLAGS: dict[str, str] = {
-    "from_level": "--from-level", "to_level": "--to-level", "level": "--level",
-    "unit": "--unit", "mf": "--mf", "threads": "--threads", "turns": "--turns",
-    "turn": "--turn", "vasl_metadata": "--vasl-metadata", "vasl_dir": "--vasl-dir",
-    "ssr": "--ssr", "fog_level": "--fog", "fog_drm": "--fog-drm", "wind": "--wind",
-    "month": "--month", "avoid_sight_of": "--avoid-sight-of", "observers": "--from",
-    "target_vehicle": "--target-vehicle", "target_camouflaged": "--target-camouflaged",
-    "all_locations": "--all-locations", "a": "FROM", "b": "TO", "start": "FROM", "goal": "TO",
-    "viewer": "FROM", "target": "TO", "los": "--los", "reach": "--reach",
-    "reach_from": "--reach", "viewshed_from": "--from", "counters": "--counter",
-    "from_hexside": "--from-hexside", "to_hexside": "--to-hexside",
-    "from_entrenched": "--from-entrenched", "to_entrenched": "--to-entrenched",
-    "no_counters": "--no-counters", "background": "--background", "address": "--dask",
-    "ignore_board_extras": "--ignore-board-extras",
+#: Library parameters (as a HexwxError names them) whose command-line word has another name,
+#: which argparse cannot know: parameter -> the dests (or positional metavars) that set it, the
+#: first a command has wins.  Every other parameter is found by its dest (:func:`command_flags`).
+PARAM_ALIASES: dict[str, tuple[str, ...]] = {
+    "fog_level": ("wx_fog",), "counters": ("counter",), "address": ("dask",),
+    "viewshed_from": ("from_hex",),
+    "reach_from": ("reach",),
+    "a": ("FROM",), "start": ("FROM",), "viewer": ("FROM",),
+    "b": ("TO",), "goal": ("TO",), "target": ("TO",),
 }
+#: Library parameters that share a name with some command's option but not its meaning: never
+#: turned into that option (``path`` is a file a loader reads; ``render --path`` an overlay).
+NOT_FLAGS = frozenset({"path"})
+#: Weather flags' dests start with this (:mod:`hexwx.front.options`); the rest is the name.
+WEATHER_DEST_PREFIX = "wx_"
 
 
-def flag_message(message: str, param: str | None) -> str:
-    """``message`` with the parameters it names replaced by their command-line flags: any
+def actions_of(parser: argparse.ArgumentParser) -> Iterator[argparse.Action]:
+    """Every option and positional of ``parser`` and of its subcommands, at any depth."""
+    todo = [parser]
+    while todo:
+        for act in todo.pop()._actions:
+            if isinstance(act, argparse._SubParsersAction):
+                todo.extend(act.choices.values())
+            else:
+                yield act
+
+
+def positional_words(act: argparse.Action) -> tuple[str, ...]:
+    """The word(s) a positional shows in usage: its metavar(s), or its dest in capitals."""
+    meta = act.metavar
+    return tuple(meta) if isinstance(meta, tuple) else (meta or act.dest.upper(),)
+
+
+def command_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Parameter -> command-line flag for the command ``parser`` (and its subcommands):
+    each option's dest (without :data:`WEATHER_DEST_PREFIX`) -> its first long option string
+    (its first option string if it has no long one); then :data:`PARAM_ALIASES`, whose
+    targets may also be positional metavars (``FROM``, ``TO``); :data:`NOT_FLAGS` left out."""
+    found: dict[str, str] = {}
+    words: set[str] = set()
+    for act in actions_of(parser):
+        if act.option_strings:
+            if isinstance(act, (argparse._HelpAction, argparse._VersionAction)):
+                continue
+            flag = next((o for o in act.option_strings if o.startswith("--")),
+                        act.option_strings[0])
+            found.setdefault(act.dest, flag)
+            found.setdefault(act.dest.removeprefix(WEATHER_DEST_PREFIX), flag)
+        else:
+            words.update(positional_words(act))
+    for param, targets in PARAM_ALIASES.items():
+        for t in targets:
+            if t in found or t in words:
+                found[param] = found.get(t, t)
+                break
+    return {k: v for k, v in found.items() if k not in NOT_FLAGS}
+
+
+def _all_flags() -> dict[str, str]:
+    """:func:`command_flags` of every command, the first command (in ``--help`` order) that
+    has a parameter giving its flag: what :func:`flag_message` uses without a command."""
+    parser = build_parser()
+    out: dict[str, str] = {}
+    for act in parser._actions:
+        if isinstance(act, argparse._SubParsersAction):
+            for sub in act.choices.values():
+                for k, v in command_flags(sub).items():
+                    out.setdefault(k, v)
+    return out
+
+
+def __getattr__(name: str) -> Any:
+    """``FLAGS``: :func:`_all_flags`, built on first use (it imports every command)."""
+    if name == "FLAGS":
+        flags = _all_flags()
+        globals()["FLAGS"] = flags
+        return flags
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def flag_message(message: str, param: str | None, flags: dict[str, str] | None = None) -> str:
+    """``message`` with the parameters it names replaced by their command-line flags
+    (``flags``: a command's, :func:`command_flags`; default every command's): any
     parameter written with a value as Python spells it (``background='terrain'`` is
     ``--background terrain``, ``ignore_board_extras=True`` is ``--ignore-board-extras``), the
     error's own ``param``, and any other parameter whose name has an underscore."""
-    for name, flag in FLAGS.items():
+    table = __getattr__("FLAGS") if flags is None else flags
+    for name, flag in table.items():
         message = re.sub(rf"(?<![\w-]){re.escape(name)}=True\b", flag, message)
         message = re.sub(rf"(?<![\w-]){re.escape(name)}=(['\"])(.*?)\1", rf"{flag} \2", message)
-    for name, flag in FLAGS.items():
+    for name, flag in table.items():
         if name == param or "_" in name:
             message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag, message,
                              count=0 if "_" in name else 1)
@@ -174,6 +239,14 @@ def build_parser(load: Sequence[str] | None = None, command: str | None = None) 
     return parser
 
 
+def _flags_of(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """:func:`command_flags` of ``command``'s parser in ``parser``."""
+    for act in parser._actions:
+        if isinstance(act, argparse._SubParsersAction) and command in act.choices:
+            return command_flags(act.choices[command])
+    return {}
+
+
 def _command_of(argv: Sequence[str]) -> Command | None:
     """The command ``argv`` names (its first word that is not an option)."""
     first = next((a for a in argv if not a.startswith("-")), None)
@@ -219,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run_interruptible(args.func, args)
     except HexwxError as exc:
-        _say(f"{name}: error: {flag_message(str(exc), exc.param)}")
+        _say(f"{name}: error: {flag_message(str(exc), exc.param, _flags_of(parser, args.command))}")
         return exc.exit_code
     except BrokenPipeError:
         return 0

@@ -26,6 +26,8 @@ the smaller of the weather's and (Mini-Nap 2) the time of day's.  See docs/table
 
 
 def register(subparsers: Any) -> None:
+    from hexwx.tabletop.command import OFFICER_MOVE_CM
+    from hexwx.tabletop.orders import DRIFT_CM, OUT_OF_RANGE_CM
     p = subparsers.add_parser(
         "table",
         description="Answer questions about a tabletop scenario file on a given turn: can a\n"
@@ -46,16 +48,18 @@ def register(subparsers: Any) -> None:
     h = p.add_argument_group("Huzzah! orders (geometry and distances; the rolls stay the players')")
     q.add_argument("--advance", nargs="+", metavar="UNIT",
                    help="advance order to UNIT (several: a group): straight ahead up to the "
-                        "move, <= 5 cm drift; a group at its slowest arm's rate (p.19)")
+                        f"move, <= {DRIFT_CM:g} cm drift; a group at its slowest arm's rate (p.19)")
     q.add_argument("--retire", nargs="+", metavar="UNIT",
                    help="retire order: straight back up to half the move; a group at half the "
                         "slowest unit's (p.20)")
     q.add_argument("--charge", nargs=2, metavar=("A", "B"),
                    help="can A charge B straight ahead this turn, which face, squared up (p.19)")
     q.add_argument("--command", metavar="OFFICER", dest="officer",
-                   help="the officer's command radius (units completely within) and 60 cm move")
+                   help=f"the officer's command radius (units completely within) and "
+                        f"{OFFICER_MOVE_CM:g} cm move")
     q.add_argument("--out-of-range", nargs="+", metavar="UNIT",
-                   help="are the units beyond 80 cm of the nearest enemy (p.18 'Out of range')")
+                   help=f"are the units beyond {OUT_OF_RANGE_CM:g} cm of the nearest enemy (p.18 "
+                        f"'Out of range')")
     h.description = "--advance, --retire, --charge, --command, --out-of-range (Huzzah! only)"
     p.add_argument("--turn", type=int, default=1, metavar="N", help="game turn (default 1)")
     p.add_argument("--outline", action="store_true",
@@ -166,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
 def _orders(sc: Any, args: argparse.Namespace) -> int:
     """``--advance``, ``--retire``, ``--charge``, ``--command``, ``--out-of-range``."""
     from hexwx.tabletop.command import command
-    from hexwx.tabletop.orders import charge, group_moves, need_huzzah, order_json, out_of_range
+    from hexwx.tabletop.orders import (DRIFT_CM, OUT_OF_RANGE_CM, charge, group_moves,
+                                       need_huzzah, order_json, out_of_range)
     need_huzzah(sc.rules)
     t = sc.table
     f = lambda v: _fmt(None if v is None else t.to_unit(v), t.unit)  # noqa: E731
@@ -176,7 +181,8 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"order": order, "units": [order_json(t, m) for m in moves]}, indent=2))
             return 0
-        rule = ("straight ahead, drift up to 5 cm at the end (Huzzah! p.19)" if order == "advance"
+        rule = (f"straight ahead, drift up to {DRIFT_CM:g} cm at the end (Huzzah! p.19)"
+                if order == "advance"
                 else "straight back, no drift (Huzzah! p.20)")
         _draw(sc, args, [(f"{m.unit_id}: {order} {f(m.distance)}", m.area, "reach") for m in moves],
               [f"{order}: {rule}"])
@@ -227,7 +233,8 @@ def _orders(sc: Any, args: argparse.Namespace) -> int:
     near = "no enemy on the table" if o.nearest_enemy is None else \
         f"nearest enemy {o.nearest_enemy} at {f(o.distance)}"
     print(f"{', '.join(o.units)}: {near}: {'out of range' if o.out_of_range else 'not out of range'} "
-          f"(beyond 80 cm of the nearest enemy, line of sight or not: Huzzah! p.18)")
+          f"(beyond {OUT_OF_RANGE_CM:g} cm of the nearest enemy, line of sight or not: "
+          f"Huzzah! p.18)")
     return 0
 
 

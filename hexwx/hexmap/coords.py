@@ -160,14 +160,16 @@ def hexside_number(text: str) -> int | None:
     return None
 
 
-def board_px_x(col0: int, shape: "BoardShape | None" = None) -> int:
-    """Map pixel x of global column ``col0`` (a board's column A), to the nearest whole pixel."""
-    return int(math.floor((HEX_WIDTH_PX if shape is None else shape.hex_width) * col0 + 0.5))
+def board_px_x(col0: int, shape: "BoardShape") -> int:
+    """Map pixel x of global column ``col0`` (a board's column A) on boards of ``shape``, to
+    the nearest whole pixel."""
+    return int(math.floor(shape.hex_width * col0 + 0.5))
 
 
-def board_px_y(row0: int, shape: "BoardShape | None" = None) -> int:
-    """Map pixel y where a board whose row index 0 lies at global row ``row0`` starts."""
-    return int(math.floor((HEX_HEIGHT_PX if shape is None else shape.hex_height) * row0 + 0.5))
+def board_px_y(row0: int, shape: "BoardShape") -> int:
+    """Map pixel y where a board of ``shape`` whose row index 0 lies at global row ``row0``
+    starts."""
+    return int(math.floor(shape.hex_height * row0 + 0.5))
 
 
 def column_letters(col: int) -> str:

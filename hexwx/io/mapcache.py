@@ -35,7 +35,8 @@ are added beside it the first time they are derived.
   waiting on a FIFO), and only in a folder of the user's that no one else may write to.
   Content entries read once are shared by every map of the process made from them.
 * Failure is a miss: a missing, truncated, corrupt or foreign file (another key or format)
-  is ignored and rewritten; a cache folder that cannot be created, read or written, or that
+  is ignored and rewritten (a content entry whose header and length are right is not read
+  again to be stored: :func:`store` rewrites it once a read has found its data corrupt); a cache folder that cannot be created, read or written, or that
   others may write to, means no cache, without a message.
 """
 from __future__ import annotations
@@ -218,6 +219,19 @@ def _private(folder: Path) -> bool:
     return statmod.S_ISDIR(st.st_mode) and st.st_uid == _UID and not st.st_mode & 0o022
 
 
+def _layout(items: Iterable[tuple[str, np.ndarray]]
+            ) -> tuple[list[tuple[str, str, list[int], int]], int]:
+    """Where :func:`_write` puts each array in the data record -- ``(name, dtype, shape,
+    offset)``, every offset a multiple of :data:`_ALIGN` -- and the record's size in bytes."""
+    layout: list[tuple[str, str, list[int], int]] = []
+    offset = 0
+    for name, a in items:
+        offset += -offset % _ALIGN
+        layout.append((name, a.dtype.str, list(a.shape), offset))
+        offset += a.nbytes
+    return layout, offset
+
+
 def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> bool:
     """Write ``header`` and ``arrays`` to ``path`` through a temporary file, as two ``.npy``
     records: the JSON header (its CRC-32 first, padded to a multiple of :data:`_ALIGN` bytes),
@@ -229,14 +243,11 @@ def _write(path: Path, header: dict[str, Any], arrays: Mapping[str, np.ndarray])
     items = [(name, np.ascontiguousarray(a)) for name, a in arrays.items()]
     if any(a.dtype.hasobject for _, a in items):
         return False
-    layout: list[tuple[str, str, list[int], int]] = []
-    offset = crc = 0
-    for name, a in items:
-        pad = -offset % _ALIGN
-        crc = zlib.crc32(a.data, zlib.crc32(bytes(pad), crc))
-        offset += pad
-        layout.append((name, a.dtype.str, list(a.shape), offset))
-        offset += a.nbytes
+    layout, offset = _layout(items)
+    crc = done = 0
+    for (_, a), (_, _, _, at) in zip(items, layout):
+        crc = zlib.crc32(a.data, zlib.crc32(bytes(at - done), crc))
+        done = at + a.nbytes
     text = json.dumps({**header, "arrays": layout, "size": offset, "crc": crc})
     text = f"{zlib.crc32(text.encode()):08x}{text}"
     head = np.frombuffer((text + " " * (-len(text) % _ALIGN)).encode(), np.uint8)
@@ -306,16 +317,25 @@ def _next_array(cur: _Cursor, data: np.ndarray) -> np.ndarray:
     return np.frombuffer(data, dtype, count, start).reshape(shape)
 
 
+@contextlib.contextmanager
+def _open_own(path: Path) -> Iterator[tuple[Any, os.stat_result]]:
+    """``(file, stat)`` of the entry at ``path`` opened for reading without following a link
+    or waiting on a FIFO; the file is None unless it is a regular file of this user."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
+        getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags), "rb", buffering=0) as fh:
+        st = os.fstat(fh.fileno())
+        ours = statmod.S_ISREG(st.st_mode) and (_UID is None or st.st_uid == _UID)
+        yield (fh if ours else None), st
+
+
 def _slurp(path: Path) -> np.ndarray | None:
     """The bytes of the entry at ``path`` in memory aligned to :data:`_ALIGN`, read-only; None
     unless it is a regular file of this user.  Read, not mapped: a file truncated or rewritten
     later cannot touch a map in use (a mapped file cut short kills its reader with SIGBUS),
     and a FIFO or device at the name is never waited on."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
-        getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    with open(os.open(path, flags), "rb", buffering=0) as fh:
-        st = os.fstat(fh.fileno())
-        if not statmod.S_ISREG(st.st_mode) or (_UID is not None and st.st_uid != _UID):
+    with _open_own(path) as (fh, st):
+        if fh is None:
             return None
         size = st.st_size
         buf = np.empty(size + _ALIGN, np.uint8)
@@ -340,6 +360,57 @@ def _slurp(path: Path) -> np.ndarray | None:
 _READ: weakref.WeakValueDictionary[str, np.ndarray] = weakref.WeakValueDictionary()
 
 
+def _header(head: np.ndarray, ident: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The JSON header of an entry's first record ``head`` if its CRC-32 holds and it is of
+    this :data:`FORMAT` and holds ``ident``; else None (ValueError for text that is not JSON)."""
+    if head.dtype != np.uint8 or head.ndim != 1:
+        return None
+    text = head.tobytes().rstrip(b" ")
+    if text[_HEAD_CRC:].strip() != text[_HEAD_CRC:] or \
+            int(text[:_HEAD_CRC], 16) != zlib.crc32(text[_HEAD_CRC:]):
+        return None
+    header = json.loads(text[_HEAD_CRC:])
+    if header.get("format") != FORMAT or any(header.get(k) != v for k, v in ident.items()):
+        return None
+    return dict(header)
+
+
+def _whole_by_header(path: Path, ident: Mapping[str, Any],
+                     arrays: Iterable[tuple[str, np.ndarray]]) -> bool:
+    """Whether the entry at ``path`` is, by its header and length alone, the one ``ident``
+    names holding ``arrays`` as :func:`_write` lays them out: a regular file of this user, the
+    header's CRC-32, ``ident`` and layout right, and exactly as long as such a file is.  Its
+    data are not read (the content name is the hash of what the entry holds): a flipped bit
+    in them is found by the CRC-32 check of every read, which marks the entry stale for
+    :func:`store`."""
+    layout, size = _layout(arrays)
+    try:
+        with _open_own(path) as (fh, st):
+            if fh is None:
+                return False
+            cur = _Cursor(memoryview(fh.read(_HEADER_READ)))
+            header = _header(_next_array(cur, np.frombuffer(cur.data, np.uint8)), ident)
+            if header is None or header.get("size") != size or \
+                    header.get("arrays") != json.loads(json.dumps(layout)):
+                return False
+            version = npformat.read_magic(cur)
+            read_header = npformat.read_array_header_1_0 if version == (1, 0) else \
+                npformat.read_array_header_2_0
+            shape, fortran, dtype = read_header(cur)
+            return shape == (size,) and not fortran and dtype == np.uint8 and \
+                cur.pos + size == st.st_size
+    except Exception:  # unreadable, or a header longer than what was read: write it again
+        return False
+
+
+#: How much of an entry :func:`_whole_by_header` reads: its header (a few KiB) and more.
+_HEADER_READ = 1 << 20
+
+#: Content entries found broken or foreign by a read of this process (:func:`load`):
+#: :func:`store` writes them again whatever their headers say.
+_STALE: set[str] = set()
+
+
 def _read(path: Path, ident: Mapping[str, Any], shared: bool = False
           ) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
     """The header and arrays of ``path`` if it is a whole, intact file of this user whose
@@ -360,15 +431,8 @@ def _read(path: Path, ident: Mapping[str, Any], shared: bool = False
                 return None
             data = read
         cur = _Cursor(data.data)
-        head = _next_array(cur, data)
-        if head.dtype != np.uint8 or head.ndim != 1:
-            return None
-        text = head.tobytes().rstrip(b" ")
-        if text[_HEAD_CRC:].strip() != text[_HEAD_CRC:] or \
-                int(text[:_HEAD_CRC], 16) != zlib.crc32(text[_HEAD_CRC:]):
-            return None
-        header = json.loads(text[_HEAD_CRC:])
-        if header.get("format") != FORMAT or any(header.get(k) != v for k, v in ident.items()):
+        header = _header(_next_array(cur, data), ident)
+        if header is None:
             return None
         blob = _next_array(cur, data)
         if blob.dtype != np.uint8 or blob.shape != (header["size"],) or cur.pos != len(data):
@@ -666,6 +730,7 @@ def load(key: Key | None) -> HexMap | None:
         entry = folder / f"{content}.npy"
         got = _read(entry, {"content": content, "part": "map"}, shared=True)
         if got is None:
+            _STALE.add(str(entry))       # broken (or not ours): the next store rewrites it
             return None
         header, arrays = got
         m = _map({**header["map"], **names["label"]}, dict(arrays))
@@ -683,8 +748,10 @@ def store(key: Key | None, m: HexMap, more_inputs: Iterable[str | os.PathLike[st
     files found while building (a map file's boards), checked again on every read.  Returns
     ``m``; nothing happens when the cache is off, or ``m`` is already a cached map.
 
-    The map goes to its content entry (:func:`content_name`), written only when no intact one
-    is there; ``<key>.npy`` names it, with the map's name and source."""
+    The map goes to its content entry (:func:`content_name`), written only when none is there
+    whose header and length say it holds that content (:func:`_whole_by_header`: the entry's
+    data are not read again) and no read of this process found it broken; ``<key>.npy`` names
+    it, with the map's name and source."""
     folder = cache_dir()
     if key is None or folder is None or m.kept_on_disk or str(folder) in _unwritable:
         return m
@@ -696,8 +763,11 @@ def store(key: Key | None, m: HexMap, more_inputs: Iterable[str | os.PathLike[st
     except (OSError, TypeError, ValueError):
         return m
     entry = folder / f"{content}.npy"
-    ok = _read(entry, {"content": content, "part": "map"}) is not None or \
-        _write(entry, {"format": FORMAT, "content": content, "part": "map", "map": header}, arrays)
+    ident = {"content": content, "part": "map"}
+    ok = (str(entry) not in _STALE and _whole_by_header(entry, ident, arrays.items())) \
+        or _write(entry, {"format": FORMAT, **ident, "map": header}, arrays)
+    if ok:
+        _STALE.discard(str(entry))
     ok = ok and _write(folder / f"{key.name}.npy", {"format": FORMAT, "key": key.text,
                                                     "part": "names", "content": content,
                                                     "label": label, "more_inputs": more}, {})

@@ -395,39 +395,58 @@ def board_art(m: HexMap) -> Image.Image:
     renders of the same map (any window, scale or overlay) reuse it, so treat it as read-only."""
     art = _ART.get(m)
     if art is None:
-        art = _compose_art(m)
+        art = compose_art(m)
         while len(_ART) >= _ART_MAPS:
             del _ART[next(iter(_ART))]
         _ART[m] = art
     return art
 
 
-def _compose_art(m: HexMap) -> Image.Image:
+#: What :func:`compose_art` does with a board whose image is missing or unreadable.
+ART_ERRORS = ("raise", "blank")
+
+
+def compose_art(m: HexMap, *, errors: str = "raise",
+                ground: tuple[int, int, int] = (255, 255, 255)) -> Image.Image:
+    """The whole map's board artwork, a new RGB image at map size on ``ground``: each board's
+    image from its archive (with its overlays' art) at its place, turned round where the board
+    is rotated, only its crop where it is cropped.  ``errors``: "raise" a :class:`UsageError`
+    naming ``background`` for a board without a readable image (a render asked for the art),
+    or leave that board "blank" (the viewer's picture shows the other boards)."""
+    one_of(errors, ART_ERRORS, "errors")
     size = (m.grid.width_px, m.grid.height_px)
     placed = m.board_images
     if not placed or (len(placed) == 1 and m.image_bytes and placed[0][1:] == (0, 0, False, None)
                       and not m.overlay_art):
         # one board whose image the loader already holds: no second read of the archive
         if not m.image_bytes:
+            if errors == "blank":
+                return Image.new("RGB", size, ground)
             raise UsageError(f"background='board' needs a VASL board archive with its image; "
                              f"{m.name or m.source!r} has none (use background='terrain')",
                              param="background")
-        art = _open_art(m.image_bytes, m.source or m.name)
+        art = _open_art(m.image_bytes, m.source or m.name, errors)
+        if art is None:
+            return Image.new("RGB", size, ground)
         return art if art.size == size else art.resize(size, Image.Resampling.LANCZOS)
     from hexwx.io.vasl import read_board_image
     from hexwx.render.overlay_art import painted_board
-    canvas = Image.new("RGB", size, (255, 255, 255))
+    canvas = Image.new("RGB", size, ground)
     for i, (path, x, y, rotated, clip) in enumerate(placed):
         data = read_board_image(path)
         if not data:
+            if errors == "blank":
+                continue
             raise UsageError(f"background='board': the archive {path} has no board image "
                              f"(use background='terrain')", param="background")
-        art = _open_art(data, path)
+        art = _open_art(data, str(path), errors)
+        if art is None:
+            continue                         # an unreadable image: the board stays blank
         board = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
         if art.size != board:
             art = art.resize(board, Image.Resampling.LANCZOS)
         art = painted_board(m, i, art)
-        paste_art(canvas, art.rotate(180) if rotated else art, x, y, clip)
+        paste_art(canvas, art.rotate(180) if rotated else art, int(x), int(y), clip)
     return canvas
 
 
@@ -442,9 +461,16 @@ def paste_art(canvas: Image.Image, art: Image.Image, x: int, y: int,
         canvas.paste(art.crop((cx, cy, cx + cw, cy + ch)), (x + cx, y + cy))
 
 
-def _open_art(data: bytes, source: str) -> Image.Image:
+def _open_art(data: bytes, source: str, errors: str = "raise") -> Image.Image | None:
+    """The decoded image; for an unreadable one, None when ``errors`` is "blank"."""
+    from hexwx.errors import DataError
     from hexwx.limits import open_image  # header checked before decoding: no pixel bombs
-    return open_image(data, source=source, what="board image").convert("RGB")
+    try:
+        return open_image(data, source=source, what="board image").convert("RGB")
+    except (OSError, ValueError, DataError):
+        if errors == "blank":
+            return None
+        raise
 
 
 # -------------------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ class Session:
         self.table: Any = None
         self._cache: OrderedDict[tuple, Answer] = OrderedDict()
         self._ssr_maps: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+        self._map_body: tuple[tuple[Any, ...], Answer] | None = None     # /api/map, its state
         self._base_png: bytes | None = None
         self._base_type = "image/png"
         self._base_box: tuple[float, float, float, float] = (0, 0, 0, 0)
@@ -188,7 +189,30 @@ class Session:
     def _map(self, query: Query) -> Answer:
         if query:
             raise UsageError("/api/map takes no parameters")
-        return _json(self.map_json())
+        return self.map_answer()
+
+    def map_state(self) -> tuple[Any, ...]:
+        """What ``/api/map`` says that could change while the session runs: the map object
+        (a map under other SSRs is another object; maps compare by identity), the terrain
+        table its SSR list is read from, the scenario's weather and units, and the counters."""
+        sc = self.scenario
+        return (self.map, self.vasl_metadata, self.vasl_dir, self.ssr,
+                None if sc is None else (sc, getattr(sc, "name", ""), sc.weather, sc.units),
+                self.counters.to_json())
+
+    def map_answer(self) -> Answer:
+        """``/api/map``'s body (:meth:`map_json`): built once per :meth:`map_state` -- its hex
+        list and the SSRs that change the map (a pass over the rasters) are not rebuilt per
+        request -- and built anew when that state changes."""
+        state = self.map_state()
+        with self.lock:
+            done = self._map_body
+            if done is not None and done[0] == state:
+                return done[1]
+        out = _json(self.map_json())
+        with self.lock:
+            self._map_body = (state, out)
+        return out
 
     def map_json(self) -> dict[str, Any]:
         """The map for the page: size, hex centres, names and levels, the board image and its
@@ -422,34 +446,18 @@ def _load_save(path: str, vasl_metadata: str | None, vasl_dir: str | None) -> An
     return load_save(path, vasl_metadata=vasl_metadata, vasl_dir=vasl_dir)
 
 
+#: The viewer's ground under and between the boards' art (a parchment grey, not paper white).
+ART_GROUND = (230, 226, 214)
+
+
 def _board_art(m: Any) -> bytes:
-    """JPEG of the boards' own images placed (and turned 180 degrees) as in the layout."""
+    """JPEG of the boards' own images placed (and turned 180 degrees) as in the layout
+    (:func:`hexwx.render.hexmap.compose_art`); a board without a readable image stays blank."""
     import io as _io
 
-    from PIL import Image
-
-    from hexwx.io.vasl import read_board_image
-    from hexwx.render.overlay_art import painted_board
-    canvas = Image.new("RGB", (m.grid.width_px, m.grid.height_px), (230, 226, 214))
-    from hexwx.render.hexmap import paste_art
-    for i, (path, x0, y0, rotated, clip) in enumerate(m.board_images):
-        data = read_board_image(path)
-        if not data:
-            continue
-        try:
-            from hexwx.limits import open_image
-            art = open_image(data, source=str(path), what="board image").convert("RGB")
-        except (OSError, ValueError, DataError):
-            continue                         # an unreadable image: the board stays blank
-        size = (m.grid.shape.width_px, m.grid.shape.height_px)   # the boards' own size
-        if art.size != size:
-            art = art.resize(size, Image.Resampling.LANCZOS)
-        art = painted_board(m, i, art)   # the overlays' art, as the terrain under them
-        if rotated:
-            art = art.rotate(180)
-        paste_art(canvas, art, int(x0), int(y0), clip)
+    from hexwx.render.hexmap import compose_art
     buf = _io.BytesIO()
-    canvas.save(buf, "JPEG", quality=85)
+    compose_art(m, errors="blank", ground=ART_GROUND).save(buf, "JPEG", quality=85)
     return buf.getvalue()
 
 

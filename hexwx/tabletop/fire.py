@@ -28,7 +28,7 @@ from hexwx.units import ruler
 from hexwx.tabletop.faces import closest_visible_face
 from hexwx.tabletop.model import TableTop, Unit, huzzah_class
 from hexwx.tabletop.sight import (RANGE_METHOD, Sight, can_see, check_rules, in_arc,
-                                  range_points)
+                                  range_cm, range_points)
 from hexwx.weather.minis.common import FireRule, fire_rules
 
 if TYPE_CHECKING:
@@ -111,7 +111,9 @@ class FireAnswer:
     """May ``firer`` shoot at ``target`` this turn, and on what terms; lengths in the table's
     unit.  ``band`` is "short", "long", "in range" (no short range given), "out of range" or
     None (no weapon range); ``in_arc`` None where the rule set has no arc; ``may_fire`` None
-    when it cannot be decided (no weapon range)."""
+    when it cannot be decided (no weapon range).  ``modifiers`` are what changes this shot,
+    ``(text, amount, rule)``: ``amount`` is added to the number the rule names, or None when
+    the change is not an addition (AGV and Mini-Nap 2 showers halve the dice)."""
 
     firer: str
     target: str
@@ -132,7 +134,7 @@ class FireAnswer:
     face_kind: str
     face_rule: str
     effects: tuple[FireEffect, ...]
-    modifiers: tuple[tuple[str, int, str], ...]
+    modifiers: tuple[tuple[str, int | None, str], ...]
     may_fire: bool | None
     reasons: tuple[str, ...]
 
@@ -175,9 +177,7 @@ class FireAnswer:
         u = self.unit
         f = lambda v: "not given" if v is None else ruler(v, u)  # noqa: E731
         sight = self.sight
-        geometry = sight.reason.split("; range")[0]
-        if geometry.startswith(sight.los):
-            geometry = geometry[len(sight.los):].lstrip(": ")
+        geometry = "; ".join(sight.los_reasons)
         vis = "" if sight.visibility is None else (
             f"; within the visibility of {f(sight.visibility)}" if sight.within_visibility
             else f"; beyond the visibility of {f(sight.visibility)}")
@@ -203,7 +203,7 @@ class FireAnswer:
             state = {True: "applies", False: "does not apply", None: "undecided"}[e.applies]
             lines.append(f"weather: {e.rule.words} ({e.rule.rule}): {state}: {e.why}")
         for text, amount, rule in self.modifiers:
-            lines.append(f"modifier: {amount:+d} {text} ({rule})")
+            lines.append(f"modifier: {'' if amount is None else f'{amount:+d} '}{text} ({rule})")
         verdict = {True: "yes", False: "no", None: "cannot say"}[self.may_fire]
         lines.append(f"may fire: {verdict}")
         lines.extend(f"  - {why}" for why in self.reasons)
@@ -233,6 +233,10 @@ def _effect(rule: FireRule, firer: Unit, band: str | None) -> FireEffect:
             return FireEffect(rule, False, f"the target is {'at short range' if band == 'short' else 'out of range anyway'}")
         return FireEffect(rule, None, "long range is not defined: give a short range "
                                       "([ranges] KIND = [short, long])")
+    if rule.effect == "artillery factor":
+        return FireEffect(rule, True, "the firer is artillery: it changes the army's artillery "
+                                      "effectiveness throw this turn (p.10), not this shot's "
+                                      "fire factor")
     return FireEffect(rule, True, f"the firer is {firer.arm}")
 
 
@@ -252,19 +256,19 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
     if firer is target:
         raise UsageError(f"a unit cannot fire at itself: {firer_id!r}")
     sight = can_see(table, firer_id, target_id, rules=rules, visibility_cm=visibility_cm)
-    p, q = range_points(firer, target, rules)
+    face = closest_visible_face(target, firer.centre)
+    p, q = range_points(firer, target, rules, face=face)
     rng = math.dist(p, q)
     wr = weapon_range(firer, rules, ranges)
     band = _band(rng, wr, rules)
     arc = in_arc(table, firer, target) if rules == "huzzah" else None
-    face = closest_visible_face(target, firer.centre)
     face_kind = "front" if target.formation == "square" else face.kind
     weather = None if report is None else report.weather
     effects = tuple(_effect(r, firer, band) for r in
                     (fire_rules(rules, report.weather, report.ground) if report else ()))
     u = table.unit
     reasons: list[str] = []
-    modifiers: list[tuple[str, int, str]] = []
+    modifiers: list[tuple[str, int | None, str]] = []
     if rules == "huzzah":
         if firer.arm == "cavalry":
             reasons.append("cavalry cannot fire (Huzzah! p.11)")
@@ -286,19 +290,26 @@ def fire_answer(table: TableTop, firer_id: str, target_id: str, *, rules: str,
         reasons.append(f"out of range: {ruler(table.to_unit(rng), u)} > "
                        f"{ruler(table.to_unit(wr.long), u)}")
     if sight.los == "blocked":
-        reasons.append(f"no line of sight: {sight.reason.split(';')[0]}")
+        reasons.append(f"no line of sight: {sight.reasons[0]}")
     if not sight.within_visibility:
-        reasons.append(sight.reason.split("; ")[-1] + (f" ({sight.rule})" if sight.rule else ""))
+        reasons.append(sight.visibility_reason + (f" ({sight.rule})" if sight.rule else ""))
     for e in effects:
         if e.applies and e.rule.effect in ("forbidden", "no long-range artillery"):
             reasons.append(f"{e.rule.words} ({e.rule.rule})")
         elif e.applies and e.rule.effect in ("per die", "fire factor"):
             modifiers.append((e.rule.text, e.rule.amount, e.rule.rule))
+        elif e.applies and e.rule.effect == "half dice":      # fewer dice: not an addition
+            modifiers.append((e.rule.text, None, e.rule.rule))
+        # "artillery factor" stays an effect only: it changes the army's artillery
+        # effectiveness throw (Huzzah! p.10), not this shot's fire factor (the p.12 list)
     undecided = any(e.applies is None for e in effects)
     if rules == "huzzah" and rivals and band == "long" and not reasons:
+        # only a rival at short range can be one (the range alone, before its whole answer)
+        short = [e for e in table.units if e.side != firer.side and e.id != target.id
+                 and _band(range_cm(firer, e, rules), wr, rules) == "short"]
         others = [fire_answer(table, firer.id, e.id, rules=rules, report=report,
                               visibility_cm=visibility_cm, ranges=ranges, rivals=False)
-                  for e in table.units if e.side != firer.side and e.id != target.id]
+                  for e in short]
         near = [a.target for a in others if a.band == "short" and a.may_fire]
         if near:
             reasons.append(f"a target at short range must be chosen: {', '.join(near)} "

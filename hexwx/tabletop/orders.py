@@ -108,9 +108,11 @@ def _on_road(table: TableTop, unit: Unit) -> bool:
     return unit.formation == "column" and standing_terrain(table, unit)[0] == "road"
 
 
-def _no_advance(table: TableTop, unit: Unit) -> list[tuple[Polygon, str]]:
-    """The terrain an advance may not enter, with why (see :func:`advance_stop`)."""
-    if _on_road(table, unit):
+def _no_advance(table: TableTop, unit: Unit, on_road: bool | None = None
+                ) -> list[tuple[Polygon, str]]:
+    """The terrain an advance may not enter, with why (see :func:`advance_stop`); ``on_road``
+    is :func:`_on_road` when the caller knows it already."""
+    if _on_road(table, unit) if on_road is None else on_road:
         return []
     out: list[tuple[Polygon, str]] = []
     for p in table.terrain:
@@ -131,9 +133,16 @@ def advance_stop(table: TableTop, unit: Unit, distance_cm: float, *,
     terrain", p.19), water (reading: impassable, as :data:`~hexwx.tabletop.model.TERRAIN_KINDS`
     says) -- neither for a road column on a road (passing through; a bridge or ford) -- and an
     enemy unit (touching it is a charge, p.19) other than ``ignore`` (a charge's target)."""
+    return _advance_stop(table, unit, distance_cm, _no_advance(table, unit), ignore)
+
+
+def _advance_stop(table: TableTop, unit: Unit, distance_cm: float,
+                  no_go: list[tuple[Polygon, str]], ignore: str | None
+                  ) -> tuple[float, str | None]:
+    """:func:`advance_stop` with the unit's :func:`_no_advance` terrain ``no_go`` given."""
     ahead, _ = axes(unit.facing)
     far = distance_cm + 1.0
-    stops = [(g, what) for g, what in _no_advance(table, unit)]
+    stops = list(no_go)
     stops += [(b.polygon, f"enemy unit {e.id!r}: moving into contact is a charge (p.19)")
               for e in table.units if e.side != unit.side and e.id != ignore for b in e.bases]
     best, why = distance_cm, None
@@ -163,14 +172,15 @@ def group_moves(table: TableTop, unit_ids: Sequence[str], order: str) -> list[Gr
             dist = min(own[u.id], cap)
             why = (f"the group's slowest arm, {slow.arm} ({slow.id}): {cap:g} cm"
                    if dist < own[u.id] else None)
-            stop, what = advance_stop(table, u, dist)
+            on_road = _on_road(table, u)
+            no_go = _no_advance(table, u, on_road)
+            stop, what = _advance_stop(table, u, dist, no_go, None)
             if what is not None:
                 dist, why = stop, f"{what} at {stop:.3g} cm"
             area = advance_area(u, dist)
-            no_go = [g for g, _ in _no_advance(table, u)]
             if no_go:                                   # nor may the drift take it there
-                area = shapely.difference(area, shapely.union_all(no_go))
-            elif _on_road(table, u):                    # a road column keeps to its road
+                area = shapely.difference(area, shapely.union_all([g for g, _ in no_go]))
+            elif on_road:                               # a road column keeps to its road
                 area = shapely.union(
                     shapely.difference(area, shapely.union_all(
                         [p.geometry for p in table.terrain if p.spec.move == "impassable"
@@ -233,20 +243,20 @@ class Charge:
     notes: tuple[str, ...]
 
 
-def _front_overlap(charger: Unit, front: Face) -> float:
-    """How much of the charger's frontage lies across the enemy's front face, straight ahead
-    (the overlap of the two, projected on the charger's right-hand axis), cm."""
+def _front_overlap(charger: Unit, cf: Face, front: Face) -> float:
+    """How much of the charger's frontage (its front face ``cf``) lies across the enemy's front
+    face, straight ahead (the overlap of the two, projected on the charger's right-hand axis), cm."""
     _, (rx, ry) = axes(charger.facing)
-    cf = faces(charger)[0]
     span = sorted(x * rx + y * ry for x, y in (cf.a, cf.b))
     face = sorted(x * rx + y * ry for x, y in (front.a, front.b))
     return max(0.0, min(span[1], face[1]) - max(span[0], face[0]))
 
 
-def square_up(charger: Unit, face: Face) -> tuple[Polygon, ...]:
+def square_up(charger: Unit, face: Face, *, front: Face | None = None) -> tuple[Polygon, ...]:
     """The charger's bases moved rigidly so its front edge lies on ``face``, centred on it,
-    facing into it (the enemy face's inward normal)."""
-    cf = faces(charger)[0]
+    facing into it (the enemy face's inward normal).  ``front``: the charger's front face
+    (``faces(charger)[0]``) when the caller has it."""
+    cf = faces(charger)[0] if front is None else front
     nx, ny = face.normal
     new_facing = math.degrees(math.atan2(-nx, -ny)) % 360.0
     turn = -(new_facing - charger.facing)          # shapely rotates counter-clockwise
@@ -280,7 +290,9 @@ def charge(table: TableTop, charger_id: str, target_id: str) -> Charge:
                       "no contact straight ahead", (), swept,
                       ("the target is not straight ahead: a charge cannot turn or drift (p.19)",))
     dist, point = first
-    touch = min(faces(charger), key=lambda f: LineString([f.a, f.b]).distance(Point(point)))
+    own = faces(charger)
+    cf = own[0]                                   # the charger's front face
+    touch = min(own, key=lambda f: LineString([f.a, f.b]).distance(Point(point)))
     stop, what = advance_stop(table, charger, min(dist, allow), ignore=target.id)
     reaches = dist <= allow + 1e-9 and what is None
     if what is not None:
@@ -289,14 +301,13 @@ def charge(table: TableTop, charger_id: str, target_id: str) -> Charge:
         notes.append(f"contact with its {touch.name}, not its front face: the charger is "
                      f"disordered and moved back {BOUNCE_CM:g} cm (p.19)")
     front = faces(target)[0]
-    overlap = _front_overlap(charger, front)
-    frontage = faces(charger)[0].length
+    overlap = _front_overlap(charger, cf, front)
+    frontage = cf.length
     if target.formation != "square" and front.outside(charger.centre) > 0 and \
             overlap > frontage / 2.0 + 1e-9:
         face, rule = front, (f"most of the charger's frontage ({overlap:.3g} of {frontage:.3g} "
                              f"cm) meets the enemy front: squared up on the front (p.19)")
     else:
-        cf = faces(charger)[0]
         corner = min((cf.a, cf.b), key=lambda c: target.geometry.distance(Point(c)))
         face = closest_visible_face(target, corner)
         rule = ("the closest visible face seen from the charger's closer front corner "
@@ -305,7 +316,7 @@ def charge(table: TableTop, charger_id: str, target_id: str) -> Charge:
         notes.append("a square has no flank or rear (p.22)")
     if dist > allow + 1e-9:
         notes.append(f"contact is {dist:.3g} cm ahead, beyond the move of {allow:g} cm")
-    squared = square_up(charger, face) if reaches else ()
+    squared = square_up(charger, face, front=cf) if reaches else ()
     return Charge(charger.id, target.id, allow, dist, reaches, touch.kind, face.name, rule,
                   squared, swept, tuple(notes))
 

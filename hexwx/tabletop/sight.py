@@ -43,7 +43,7 @@ from hexwx.validate import check_type, number, renamed
 from hexwx.weather.minis.common import fire_rules
 from hexwx.weather.minis.mininap import TURN_MINUTES, time_of_day_sight
 from hexwx.weather.minis.registry import RULE_NAMES, check_rules
-from hexwx.tabletop.faces import closest_visible_face
+from hexwx.tabletop.faces import Face, closest_visible_face
 from hexwx.tabletop.model import Base, TableTop, TerrainPiece, Unit, from_cm
 
 if TYPE_CHECKING:
@@ -218,14 +218,16 @@ RANGE_METHOD = {
 ARC_HALF_ANGLE = 45.0
 
 
-def range_points(firer: Unit, target: Unit, rules: str
+def range_points(firer: Unit, target: Unit, rules: str, *, face: Face | None = None
                  ) -> tuple[tuple[float, float], tuple[float, float]]:
     """The two points the range is measured between (cm), the way ``rules`` says
     (:data:`RANGE_METHOD`): Huzzah! the firer's centre and the centre of the target's closest
-    visible face; otherwise the nearest points of the two units' bases."""
+    visible face (``face`` when the caller has found it already); otherwise the nearest points
+    of the two units' bases."""
     check_rules(rules)
     if rules == "huzzah":
-        return firer.centre, closest_visible_face(target, firer.centre).centre
+        seen = closest_visible_face(target, firer.centre) if face is None else face
+        return firer.centre, seen.centre
     a, b = nearest_points(firer.geometry, target.geometry)
     return (float(a.x), float(a.y)), (float(b.x), float(b.y))
 
@@ -313,13 +315,19 @@ def visibility_limit_cm(report: TurnReport | None, *, time_of_day_cm: float | No
 # The answer
 # --------------------------------------------------------------------------------------------
 
+#: How :attr:`Sight.reason` opens for each line of sight, before its first ``los_reasons``.
+LOS_OPENING = {"clear": "clear: ", "blocked": "blocked ", "partly blocked": ""}
+
+
 @dataclass(frozen=True)
 class Sight:
     """The answer to "can ``viewer`` see ``target``", in the table's unit.
 
     ``los`` is "clear", "partly blocked" (another unit's base is in the sight region, or some
     but not all of the viewer's bases have a line) or "blocked"; ``visible`` is a line exists
-    *and* the range is within the visibility distance."""
+    *and* the range is within the visibility distance.  ``los_reasons`` say why ``los`` is
+    what it is, without the word itself ("by terrain 'wood'", "2 of 3 bases have a line");
+    ``visibility_reason`` what the visibility limit allows (:func:`visibility_check`)."""
 
     viewer: str
     target: str
@@ -336,10 +344,25 @@ class Sight:
     obstacles: tuple[Blocker, ...]
     blocked_by: tuple[Blocker, ...]
     partly_blocked_by_units: tuple[str, ...]
-    reason: str
+    los_reasons: tuple[str, ...]
+    visibility_reason: str
     rule: str | None
     seen_over: tuple[str, ...] = ()
     table: TableTop | None = field(default=None, repr=False, compare=False)   # for drawing
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The parts of :attr:`reason`: why the line of sight is what :attr:`los` says (the
+        first part opens with that word where :data:`LOS_OPENING` says), the range, and what
+        the visibility limit allows."""
+        opening = LOS_OPENING[self.los] + self.los_reasons[0]
+        return (opening, *self.los_reasons[1:], f"range {ruler(self.range, self.unit)}",
+                self.visibility_reason)
+
+    @property
+    def reason(self) -> str:
+        """The whole explanation in one line: :attr:`reasons` joined by "; "."""
+        return "; ".join(self.reasons)
 
     def __repr__(self) -> str:
         return (f"Sight({self.viewer} -> {self.target}, {self.rules}: "
@@ -486,16 +509,14 @@ def _sight(table: TableTop, viewer: Unit, target: Unit, rules: str,
     u = table.unit
     if los == "blocked":
         names = ", ".join(f"{x.kind} {x.id!r}" for x in (blocked_by or obstacles)) or "own bases"
-        reason = f"blocked by {names}"
+        bits = [f"by {names}"]
     elif los == "partly blocked":
         bits = [f"{len(clear_bases)} of {len(viewer.bases)} bases have a line"]
         if partly_units:
             bits.append("partly blocked by unit " + ", ".join(repr(p) for p in partly_units))
-        reason = "; ".join(bits)
     else:
-        reason = ("clear: its base has a line" if len(viewer.bases) == 1 else
-                  f"clear: all {len(viewer.bases)} bases have a line")
-    reason += f"; range {ruler(table.to_unit(rng), u)}; {why}"
+        bits = ["its base has a line" if len(viewer.bases) == 1 else
+                f"all {len(viewer.bases)} bases have a line"]
     if visibility_cm is not None and not ok:
         rule = VISIBILITY_RULE[rules]
     elif los != "clear":
@@ -510,4 +531,4 @@ def _sight(table: TableTop, viewer: Unit, target: Unit, rules: str,
         within_visibility=ok, bases_with_line=tuple(clear_bases),
         bases_total=len(viewer.bases), clear_fraction=clear_fraction,
         obstacles=obstacles, blocked_by=blocked_by, partly_blocked_by_units=partly_units,
-        reason=reason, rule=rule, seen_over=seen_over, table=table)
+        los_reasons=tuple(bits), visibility_reason=why, rule=rule, seen_over=seen_over, table=table)

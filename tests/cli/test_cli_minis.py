@@ -117,7 +117,7 @@ def test_terrain_text_and_bad_choice(capsys: pytest.CaptureFixture[str]) -> None
     code, out, _ = cli(capsys, "minis", "terrain", "--seed", "4")
     assert code == 0 and "12 sectors" in out and "terrain sector 12" in out
     code, _, err = cli(capsys, "minis", "terrain", "--choice-b", "moat")
-    assert code == 2 and "choice_b must be one of" in err
+    assert code == 2 and "--choice-b must be one of" in err      # the flag the user typed
 
 
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -207,6 +207,30 @@ def test_charge_and_out_of_range_and_command(capsys: pytest.CaptureFixture[str])
     assert "french-guns: farthest corner 52.2 cm: not completely within" in out
 
 
+def test_order_wording_takes_its_numbers_from_the_orders_constants(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The drift (p.19) and "out of range" (p.18) the text names are orders.DRIFT_CM and
+    # orders.OUT_OF_RANGE_CM, written once: as they are, and as a changed rule would say them.
+    code, out, _ = run(capsys, "table", HUZZAH, "--advance", "french-1")
+    assert code == 0 and "drift up to 5 cm at the end (Huzzah! p.19)" in out
+    code, out, _ = run(capsys, "table", HUZZAH, "--out-of-range", "french-guns")
+    assert code == 0 and "(beyond 80 cm of the nearest enemy" in out
+    code, out, _ = run(capsys, "table", "--help")
+    assert "<= 5 cm drift" in " ".join(out.split()) and "beyond 80 cm" in out
+    import hexwx.tabletop.command
+    import hexwx.tabletop.orders
+    monkeypatch.setattr(hexwx.tabletop.orders, "DRIFT_CM", 7.0)
+    monkeypatch.setattr(hexwx.tabletop.orders, "OUT_OF_RANGE_CM", 90.0)
+    monkeypatch.setattr(hexwx.tabletop.command, "OFFICER_MOVE_CM", 55.0)
+    code, out, _ = run(capsys, "table", HUZZAH, "--advance", "french-1")
+    assert code == 0 and "drift up to 7 cm at the end" in out
+    code, out, _ = run(capsys, "table", HUZZAH, "--out-of-range", "french-guns")
+    assert code == 0 and "(beyond 90 cm of the nearest enemy" in out
+    code, out, _ = run(capsys, "table", "--help")
+    help_text = " ".join(out.split())
+    assert "<= 7 cm drift" in help_text and "beyond 90 cm" in help_text and "55 cm move" in help_text
+
+
 def test_orders_are_huzzah_only_and_name_the_unit(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "table", AGV, "--advance", "52nd")
     assert code == 2 and "Huzzah! orders" in err and "'agv'" in err

@@ -32,6 +32,7 @@ from hexwx.movement.costs import MoveTerrain
 from hexwx.movement.paths import path
 from hexwx.weather.asl.state import AslWeather, Drift
 from import_helpers import modules_loaded_by
+from spy_helpers import counting
 from vasl_boards import archive, metadata, vasl_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,19 +73,6 @@ def entries(d: Path, part: str = "map") -> list[Path]:
         if got is not None and got[0]["part"] == part:
             found.append(f)
     return found
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
-    """Count the calls of ``owner.name`` (still calling it)."""
-    calls: list[int] = []
-    real = getattr(owner, name)
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, spy)
-    return calls
 
 
 def same_array(a: Any, b: Any, what: str) -> None:
@@ -388,6 +376,56 @@ def test_a_broken_file_is_rebuilt(cache: Path, monkeypatch: pytest.MonkeyPatch, 
     forget()
     load_map(board, vasl_metadata=meta)        # rewritten: read back now
     assert len(builds) == 1
+
+
+def test_storing_a_map_already_cached_reads_only_the_entrys_header(
+        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A map built again (its names file gone) finds its content entry by name: store checks
+    the entry's header and length, neither reads its ~12 MiB again nor rewrites it."""
+    board, meta = archive("bd02"), metadata()
+    good = load_map(board, vasl_metadata=meta)
+    [entry] = entries(cache)
+    [names] = entries(cache, "names")
+    before = entry.stat()
+    names.unlink()
+    forget()
+    slurped: list[Path] = []
+    real = mapcache._slurp
+    monkeypatch.setattr(mapcache, "_slurp", lambda p: slurped.append(Path(p)) or real(p))
+    builds = counting(monkeypatch, layout, "_build")
+    again = load_map(board, vasl_metadata=meta)
+    assert len(builds) == 1 and entry not in slurped
+    after = entry.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert len(entries(cache, "names")) == 1
+    forget()
+    assert_same_map(good, load_map(board, vasl_metadata=meta))
+    assert len(builds) == 1 and entry in slurped         # read (CRC-checked) when loaded
+    assert_same_map(good, again)
+
+
+def test_a_flipped_bit_behind_a_whole_header_is_rewritten_once_a_read_finds_it(
+        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """store trusts an entry's header; every read checks the data's CRC-32, and an entry a
+    read found broken is written again however whole its header looks."""
+    board, meta = archive("bd02"), metadata()
+    good = load_map(board, vasl_metadata=meta)
+    [entry] = entries(cache)
+    [names] = entries(cache, "names")
+    data = bytearray(entry.read_bytes())
+    data[offset_of(entry, "kernel.8") + 4242] ^= 0x10
+    entry.write_bytes(bytes(data))
+    names.unlink()
+    forget()
+    builds = counting(monkeypatch, layout, "_build")
+    assert_same_map(good, load_map(board, vasl_metadata=meta))
+    assert len(builds) == 1 and entry.read_bytes() == bytes(data)   # header whole: kept
+    forget()
+    assert_same_map(good, load_map(board, vasl_metadata=meta))      # the read finds the flip
+    assert len(builds) == 2 and entry.read_bytes() != bytes(data)   # ... and it is rewritten
+    forget()
+    assert_same_map(good, load_map(board, vasl_metadata=meta))
+    assert len(builds) == 2
 
 
 def test_a_foreign_file_is_ignored(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

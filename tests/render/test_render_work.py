@@ -26,6 +26,7 @@ from hexwx.render.style import Frame, _label_masks, halo_label, halo_text
 from hexwx.weather.asl.state import AslWeather
 from hexwx.weather.asl.terrain_changes import weather_changes
 
+from spy_helpers import counting
 from vasl_boards import archive
 
 ROOT = Path(__file__).parents[2]
@@ -36,19 +37,6 @@ def fresh(m: HexMap) -> HexMap:
     """The same map as a new object on a new (equal) grid: nothing derived or drawn yet."""
     g = m.grid
     return dataclasses.replace(m, grid=Grid(g.boards, g.nbx, g.nby))
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[object]:
-    """Wrap ``owner.name`` so that every call's first argument is recorded (the real function
-    still runs)."""
-    calls: list[object] = []
-    real = getattr(owner, name)
-
-    def spy(*args, **kwargs):
-        calls.append(args[0] if args else None)
-        return real(*args, **kwargs)
-    monkeypatch.setattr(owner, name, spy)
-    return calls
 
 
 def test_a_plain_render_builds_no_pixel_lookup_and_copies_share_one() -> None:
@@ -261,3 +249,38 @@ def test_a_layer_with_alpha_is_averaged_down_strip_by_strip_to_the_same_pixels()
     canvas = Image.fromarray(rng.integers(0, 256, (rows, 90, 4), dtype=np.uint8), "RGBA")
     small = style.downsample(canvas, (45, rows // 2))
     assert small.mode == "RGBA" and np.array_equal(np.asarray(small), np.asarray(canvas.reduce(2)))
+
+
+def test_one_art_composer_raises_for_a_render_and_leaves_the_board_blank_for_the_viewer(
+        tmp_path: Path) -> None:
+    # The render (errors="raise") and the viewer (errors="blank") compose the boards' art
+    # with the same function; only what a board without an image does differs.
+    import io
+    import zipfile
+
+    from hexwx.errors import UsageError
+    from hexwx.serve.session import ART_GROUND, _board_art
+    archive("bd02"), archive("bd04")
+    m = load_map("02/04")
+    no_image = tmp_path / "bd02"
+    with zipfile.ZipFile(no_image, "w") as zf:
+        zf.writestr("BoardMetadata.xml", "<boardMetadata/>")
+    first, second = m.board_images
+    broken = dataclasses.replace(m, board_images=((str(no_image),) + tuple(first[1:]), second))
+    with pytest.raises(UsageError) as err:
+        H.compose_art(broken)
+    assert err.value.param == "background" and str(no_image) in str(err.value)
+    ground = (1, 2, 3)
+    whole = np.asarray(H.compose_art(m, errors="blank", ground=ground))
+    blank = np.asarray(H.compose_art(broken, errors="blank", ground=ground))
+    w, h = m.grid.shape.width_px, m.grid.shape.height_px
+    (x0, y0), (x1, y1) = (int(first[1]), int(first[2])), (int(second[1]), int(second[2]))
+    assert (blank[y0:y0 + h, x0:x0 + w] == ground).all()           # board 02: left blank
+    assert not (whole[y0:y0 + h, x0:x0 + w] == ground).all()
+    assert np.array_equal(blank[y1:y1 + h, x1:x1 + w], whole[y1:y1 + h, x1:x1 + w])
+    # the viewer's picture is that composition on its own ground (JPEG: near, not equal)
+    served = np.asarray(Image.open(io.BytesIO(_board_art(m))).convert("RGB"), float)
+    composed = np.asarray(H.compose_art(m, errors="blank", ground=ART_GROUND), float)
+    assert served.shape == composed.shape and np.abs(served - composed).mean() < 4
+    with pytest.raises(UsageError, match="errors"):
+        H.compose_art(m, errors="ignore")

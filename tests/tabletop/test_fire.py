@@ -120,6 +120,18 @@ def test_huzzah_artillery_on_soft_ground_in_foul_weather() -> None:
     assert [(e.rule.effect, e.rule.amount, e.applies) for e in r.effects] == [
         ("fire factor", -1, True), ("artillery factor", -1, True), ("artillery factor", -1, True)]
     assert r.may_fire is True
+    # seed 002 p.10 "Artillery effectiveness": "-1 if soft ground, -1 if foul weather" modify
+    # the army's Artillery Factor for its once-a-turn effectiveness roll; p.12 "Firing" lists
+    # the shot's modifiers ("-1 if foul weather", ...) and adds artillery ones "only if the
+    # firer has artillery effectiveness".  So the artillery factor is not a modifier of this
+    # shot: only the p.12 foul weather -1 is.
+    assert r.modifiers == (("to the fire factor in foul weather", -1, "Huzzah! p.12 Firing"),)
+    assert all("effectiveness throw this turn (p.10), not this shot's fire factor" in e.why
+               for e in r.effects if e.rule.effect == "artillery factor")
+    hard = fire_answer(t, "G", "T", rules="huzzah", report=weather("clear", ground="hard"))
+    assert [(e.rule.effect, e.rule.amount, e.applies) for e in hard.effects] == [
+        ("artillery factor", 1, True)]
+    assert hard.modifiers == ()
 
 
 def test_huzzah_cavalry_cannot_fire_and_arc_is_only_huzzahs() -> None:
@@ -162,6 +174,18 @@ def test_agv_showers_half_dice_but_may_fire() -> None:
                     ranges=AGV_RANGES)
     assert r.may_fire is True
     assert [(e.rule.effect, e.applies) for e in r.effects] == [("half dice", True)]
+    # seed 000 (AGV), "Showers": "all muskets and artillery can fire but do so by using half
+    # the normal number of dice (round fractions down)": the shot changes, so the answer's
+    # modifiers say so; halving is not a number added, so its amount is None.
+    assert r.modifiers == (("muskets and artillery fire with half the normal number of dice, "
+                            "fractions rounded down", None, "AGV Showers"),)
+    assert r.to_json()["modifiers"][0]["amount"] is None
+    assert ("modifier: muskets and artillery fire with half the normal number of dice, "
+            "fractions rounded down (AGV Showers)") in r.text().splitlines()
+    # cavalry is neither musket nor artillery: its dice are not halved
+    cav = fire_answer(agv_pair(5, arm="cavalry"), "F", "T", rules="agv",
+                      report=weather("showers", 18 * IN), ranges={"cavalry": (None, 8 * IN)})
+    assert cav.modifiers == () and [e.applies for e in cav.effects] == [False]
 
 
 def test_agv_beyond_the_visibility_distance() -> None:
@@ -218,6 +242,10 @@ def test_mininap_rain_and_showers() -> None:
     showers = fire_answer(t, "F", "T", rules="mininap", report=weather("showers", 24),
                           ranges=ranges)
     assert showers.may_fire is True and "half the final number" in showers.effects[0].rule.text
+    # seed 001 (Mini-Nap 2), "Showers": "all musket and artillery can fire but do so by using
+    # half the final number of dice (round fractions down)": a modifier of the shot
+    assert [(amount, rule) for _t, amount, rule in showers.modifiers] == \
+        [(None, "Mini-Nap 2 Showers")]
     # dawn: 10 cm on turn 1 (App. D Dawn); the target 10 cm away is just within it
     dawn = fire_answer(t, "F", "T", rules="mininap", visibility_cm=10.0, ranges=ranges)
     assert dawn.may_fire is True
@@ -295,3 +323,29 @@ def test_huzzah_a_short_range_target_must_be_chosen() -> None:
     t2 = table(unit("F", 100, 100), unit("T1", 100, 120, facing=180, side="b"),
                unit("T2", 106, 107, facing=180, side="a"))
     assert fire_answer(t2, "F", "T1", rules="huzzah").may_fire is True
+
+
+def test_sight_reasons_are_parts_and_both_texts_are_built_from_them() -> None:
+    # Sight keeps its explanation as parts; its one-line reason and the fire answer's lines are
+    # built from them (no text parsed back).  B stands straight between F and T (every line
+    # blocked, Huzzah! p.11 "neither fully nor partly blocked by another unit"); then a
+    # visibility limit of 10 cm with the target 16 cm away.
+    blocked = table(unit("F", 100, 100), unit("B", 100, 110, n=3, side="c"),
+                    unit("T", 100, 120, facing=180, side="b"))
+    r = fire_answer(blocked, "F", "T", rules="huzzah")
+    s = r.sight
+    assert s.los == "blocked" and s.los_reasons == ("by unit 'B'",)
+    assert s.reasons == ("blocked by unit 'B'", "range 18 cm", s.visibility_reason)
+    assert s.reason == "; ".join(s.reasons)
+    assert "no line of sight: blocked by unit 'B'" in r.reasons
+    assert s.visibility_reason == "visibility unlimited"
+    assert r.text().splitlines()[0] == "sight: no: line of sight blocked (by unit 'B')"
+    far = fire_answer(table(unit("F", 100, 100), unit("T", 100, 120, facing=180, side="b")),
+                      "F", "T", rules="huzzah", visibility_cm=10.0)
+    v = far.sight
+    assert v.los == "clear" and v.los_reasons == ("its base has a line",)
+    assert v.visibility_reason.startswith("beyond the visibility distance of 10 cm")
+    assert v.reason.startswith("clear: its base has a line; range 18 cm; beyond")
+    assert far.text().splitlines()[0] == ("sight: no: line of sight clear (its base has a line); "
+                                          "beyond the visibility of 10 cm")
+    assert f"{v.visibility_reason} ({v.rule})" in far.reasons
