@@ -23,7 +23,7 @@ from hexwx.hexmap.board import HexMap
 from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
 from hexwx.errors import UsageError
 from hexwx.validate import bad, check_flag, whole
-from hexwx.lineofsight.bypass import bypass_map, bypass_point, check_hexside
+from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
 from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import apply as apply_counters
@@ -134,9 +134,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
     bypass = _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
-    M = bypass_map(m.kernel_map, bypass)
+    M = m.kernel_map
     R = m.grid.distance(src, tgt)
-    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof)
+    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof, -1 if s_side is None else s_side,
+                 -1 if t_side is None else t_side)
     hind: Later | list[Hindrance]
     thread: Later | tuple[ThreadHex, ...]
     if weather is None and prep is None:
@@ -200,7 +201,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
 
 
 class _Ends(NamedTuple):
-    """The two ends of one trace: hex ids, elevations, whether each is a rooftop."""
+    """The two ends of one trace: hex ids, elevations, whether each is a rooftop, and the
+    hexside each is in bypass along (-1: none; D2.3)."""
 
     src: int
     tgt: int
@@ -208,6 +210,8 @@ class _Ends(NamedTuple):
     tE: int
     s_roof: int
     t_roof: int
+    s_side: int = -1
+    t_side: int = -1
 
 
 def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
@@ -215,7 +219,7 @@ def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int
     without recording its thread: the cheapest kernel call."""
     scratch = _acquire(m)
     try:
-        t = K.trace(M, m.kernel_terrain, *e, scratch, 0)
+        t = K.trace(M, m.kernel_terrain, *e[:6], scratch, 0, None, e.s_side, e.t_side)
     finally:
         _release(scratch)
     return t[:5]
@@ -228,7 +232,7 @@ def _record(m: HexMap, M: K.KernelArrays, e: _Ends, R: int, fog: np.ndarray | No
     range keys, and (with ``fog``) each key's fog code."""
     scratch = _acquire(m)
     try:
-        t = K.trace(M, m.kernel_terrain, *e, scratch, 1, fog)
+        t = K.trace(M, m.kernel_terrain, *e[:6], scratch, 1, fog, e.s_side, e.t_side)
         hv = scratch.hv[:R + 1]
         at = np.flatnonzero(hv)
         drms = hv[at].tolist()
@@ -316,13 +320,10 @@ def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[i
     """The (hex, hexside) of the ends in bypass; UsageError naming the parameter when that
     hexside is off the map (a unit cannot bypass along the map's edge there)."""
     out = []
-    on_map = m.kernel_map[4][:, :, 0]
     for h, side, param in ends:
         if side is None:
             continue
-        if not on_map[h, side]:
-            raise bad(param, side, f"a hexside of {m.name_of(h)} on the map (hexside {side} is "
-                                   f"its edge of the map)")
+        check_on_map(m.kernel_map, m.name_of, h, side, param)
         out.append((h, side))
     return tuple(out)
 

@@ -129,22 +129,68 @@ def test_a_save_vehicle_in_bypass_is_answered_from_its_hexside(tmp_path, capsys)
     assert "in bypass SE" in capsys.readouterr().out
 
 
-def test_the_bypass_map_moves_one_los_point_and_nothing_else(bd02) -> None:
+def _moved_point_map(M, h, x, y):
+    """The reference: the kernel map with hex ``h``'s LOS point moved to (x, y) (and each
+    turned board's frame the same point turned round): what a bypass end was traced on
+    before the kernel took the hexside per query."""
     import numpy as np
-    from hexwx.lineofsight.bypass import bypass_map, bypass_point
-    M = bd02.kernel_map
-    assert bypass_map(M, ()) is M
-    h = bd02.hex("V8", "a")
-    out = bypass_map(M, ((h, 1),))
-    assert out is bypass_map(M, ((h, 1),))            # cached: the kernel prepares it once
-    changed = np.argwhere(out[3] != M[3])
-    assert {tuple(c) for c in changed.tolist()} <= {(h, 0), (h, 1)} and len(changed)
-    x, y = bypass_point(M, h, 1)
-    assert (int(out[3][h, 0]), int(out[3][h, 1])) == (x, y)
-    # the hexside's point lies on the NE hexside: half a hex height above the centre at most
-    cx, cy = float(bd02.grid.centre_x[h]), float(bd02.grid.centre_y[h])
-    assert x > cx and y < cy and abs((x - cx) ** 2 + (y - cy) ** 2 - (64.5 / 2) ** 2) < 100   # rounded pixels
-    assert all(out[i] is M[i] for i in range(len(M)) if i != 3)
+    from hexwx._native import HX_COLUMNS
+    cx, cy = HX_COLUMNS.index("los_x"), HX_COLUMNS.index("los_y")
+    hx = np.array(M[3], copy=True)
+    hx[h, cx], hx[h, cy] = x, y
+    rest = []
+    for extra in M[9:]:
+        if isinstance(extra, tuple):
+            frames = []
+            for f in extra:
+                fx = np.array(f[1], copy=True)
+                o = np.asarray(f[0]).ravel()
+                fx[h, cx], fx[h, cy] = int(o[0]) - x, int(o[1]) - y
+                frames.append((f[0], fx, *f[2:]))
+            rest.append(tuple(frames))
+        else:
+            rest.append(extra)
+    return (*M[:3], hx, *M[4:9], *rest)
+
+
+@pytest.mark.parametrize("name", ["bd02", "r02/04"])
+def test_the_kernel_traces_a_bypass_end_as_the_map_with_that_point_moved(name) -> None:
+    """The kernel's per-query hexside (D2.3) answers exactly as the map whose end hex's LOS
+    point is the hexside's point -- every rule reads the same point -- for every on-map
+    hexside of seeded hexes, each end, with the thread, hindrance keys and blocking pixel."""
+    import numpy as np
+    from hexwx import _native as K
+    from hexwx.io.load import load_map
+    from hexwx.lineofsight.bypass import bypass_point
+    m = board(name) if "/" not in name else load_map(name)
+    M, T = m.kernel_map, m.kernel_terrain
+    rng = np.random.default_rng(5)
+    base = m.hexes.base
+    scratch = K.Scratch(m.thread_capacity)
+    compared = blocked = 0
+    for h in rng.choice(len(m), 12, replace=False).tolist():
+        for side in range(6):
+            if not M[4][h, side, 0]:
+                continue
+            ref = _moved_point_map(M, h, *bypass_point(M, h, side))
+            try:
+                K.trace(ref, T, h, h, 0, 0, 0, 0, scratch, 0)
+            except ValueError:
+                continue            # the moved point falls off a frame's raster: no reference
+            for t in rng.choice(len(m), 10, replace=False).tolist():
+                for fwd in (True, False):
+                    a, b = (h, t) if fwd else (t, h)
+                    e = (a, b, int(base[a]), int(base[b]) + (1 if t % 3 == 0 else 0), 0, 0)
+                    want = K.trace(ref, T, *e, scratch, 1)
+                    w_keys = (scratch.hv.copy(), scratch.thread[:want.n_thread].tolist())
+                    got = K.trace(M, T, *e, scratch, 1, None, side if fwd else -1,
+                                  -1 if fwd else side)
+                    assert got == want, (name, h, side, t, fwd)
+                    assert (scratch.hv == w_keys[0]).all()
+                    assert scratch.thread[:got.n_thread].tolist() == w_keys[1]
+                    compared += 1
+                    blocked += got.reason != 0
+    assert compared >= 500 and 0 < blocked < compared
 
 
 def test_cli_los_between_scenario_units_uses_their_bypass(tmp_path, capsys) -> None:
