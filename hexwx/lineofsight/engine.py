@@ -26,9 +26,9 @@ from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
 from hexwx.lineofsight.locations import location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
-from hexwx.lineofsight.counter_los import apply as apply_counters
-from hexwx.lineofsight.counter_los import hindrances as counter_hindrances, with_counters
-from hexwx.lineofsight.pair_lv import apply_lv, check_query, fog_spec, weathered
+from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
+from hexwx.lineofsight.pair_lv import check_query, weathered
+from hexwx.lineofsight.state import los_state
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.results import Hindrance, Later, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
@@ -128,8 +128,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         check_flag(target_positive_tem, "target_positive_tem")
     s_side = check_hexside(from_hexside, "from_hexside")
     t_side = check_hexside(to_hexside, "to_hexside")
-    m, prep = with_counters(weathered(m, weather), counters) if counters is not None or \
-        weather is not None else (m, None)
+    prep = fog = None
+    if counters is not None or weather is not None:
+        st = los_state(m, weather, counters)
+        m, prep, fog = st.map, st.counters, st.fog
     src, tgt = m.hex(a, "a"), m.hex(b, "b")
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
@@ -146,7 +148,6 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         walk = _Walk(m, M, ends, R)
         hind, thread = walk.later_hindrances(), walk.later_thread()
     else:
-        fog = fog_spec(weather) if weather is not None else None
         (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
             _record(m, M, ends, R, fog)
         hind = _later_terrain_hindrances(m, packed, drms)
@@ -413,34 +414,35 @@ _HINDRANCES: dict[tuple[int, str, str], dict[str, Hindrance]] = {}
 
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None,
-             counters: Any = None) -> Viewshed:
+             counters: Any = None, from_hexside: int | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
     hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level,
-    counters=counters)``."""
+    counters=counters, from_hexside=from_hexside)``.  ``from_hexside`` (0-5): the viewer is in
+    bypass along that hexside of ``a`` and sees from its point (D2.3)."""
     check_query(m, weather)
-    shown = m
-    m, prep = with_counters(weathered(m, weather), counters)
+    side = check_hexside(from_hexside, "from_hexside")
+    st = los_state(m, weather, counters)
+    m = st.map
     src = m.hex(a, "a")
     sE, s_roof = _elevation(m, src, level, "level")
+    _bypass_ends(m, (src, side, "from_hexside"))
     n = len(m)
     tgts = np.arange(n, dtype=np.int64)
     srcs = np.full(n, src, np.int64)
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
-    maxlen = m.thread_capacity
-    fog = fog_spec(weather)
-    res = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
-                       roof_s=np.full(n, s_roof, np.int64), fog=fog)
+    sides = None if side is None else np.full(n, side, np.int64)
+    res = st.trace_many(srcs, tgts, es, et, roof_s=np.full(n, s_roof, np.int64), side_s=sides)
     reasons, totals = res[0], res[1]
     blocked = reasons != 0
     drm = totals.astype(np.int32)
     rng = m.grid.distances_from(src)
-    if prep is not None:
-        apply_counters(prep, srcs, tgts, es, et, blocked, drm)
-    if weather is not None:
-        drm = drm + apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
-                              fog=res[2] if fog is not None else None)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown, weather=weather)
+    st.add_counters(srcs, tgts, es, et, blocked, drm, st.end_points(srcs, tgts, sides, None))
+    lv = st.add_lv(srcs, tgts, level, blocked, drm, rng, fog=res[2] if st.fog is not None else None)
+    if lv is not None:
+        drm = drm + lv
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=st.shown, weather=weather,
+                    hexside=side)
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,
@@ -466,11 +468,10 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
         whole(threads, "threads", 1)
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
         return _los_table_levels(m, weather, from_level, to_level, all_locations, counters)
-    m, prep = with_counters(weathered(m, weather), counters)
-    maxlen = m.thread_capacity
-    fog = fog_spec(weather)
+    st = los_state(m, weather, counters)
+    m = st.map
     res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
-                             maxlen, threads, fog)
+                             m.thread_capacity, threads, st.fog)
     reasons, totals = res[0], res[1]
     n = len(m)
     src, tgt = np.divmod(np.arange(n * n), n)
@@ -479,13 +480,10 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     rng = m.grid.ranges(src, tgt)
     blocked = reasons[src, tgt] != 0
     hindrance = totals[src, tgt].astype(np.int32)
-    if prep is not None:
-        base = m.hexes.base.astype(np.int64)
-        apply_counters(prep, src, tgt, base[src], base[tgt], blocked, hindrance)
-    lv = None
-    if weather is not None:
-        lv = apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng,
-                       fog=res[2][src, tgt] if fog is not None else None)
+    base = m.hexes.base.astype(np.int64)
+    st.add_counters(src, tgt, base[src], base[tgt], blocked, hindrance)
+    lv = st.add_lv(src, tgt, 0, blocked, hindrance, rng,
+                   fog=res[2][src, tgt] if st.fog is not None else None)
     return LosTable(src, tgt, rng, blocked, hindrance, lv)
 
 
