@@ -212,7 +212,7 @@ def hexes_of(values: list[str] | None) -> list[str] | None:
 
 # -- the query parsers ---------------------------------------------------------------------------
 
-def _hexside(text: str) -> int:
+def hexside_arg(text: str) -> int:
     """A hexside given as N, NE, SE, S, SW, NW or 0-5 (argparse type: a one-line error else)."""
     from hexwx.hexmap.coords import hexside_number
     number = hexside_number(text)
@@ -239,10 +239,10 @@ def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--from-level", type=int, default=None, metavar="N",
                    help="level of the source location in its hex (0 ground, building levels, rooftop)")
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
-    p.add_argument("--from-hexside", type=_hexside, default=None, metavar="S",
+    p.add_argument("--from-hexside", type=hexside_arg, default=None, metavar="S",
                    help="the source is in bypass along its hexside S (N, NE, SE, S, SW, NW or 0-5; "
                         "D2.3): its LOS is traced from that hexside")
-    p.add_argument("--to-hexside", type=_hexside, default=None, metavar="S",
+    p.add_argument("--to-hexside", type=hexside_arg, default=None, metavar="S",
                    help="the target is in bypass along its hexside S")
     p.add_argument("--scenario", metavar="FILE", help="a hex scenario: its map, weather and units")
     p.add_argument("--target-camouflaged", action="store_true",

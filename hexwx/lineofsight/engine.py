@@ -20,11 +20,11 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
+from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
-from hexwx.lineofsight.locations import location_name, terrain_words
+from hexwx.lineofsight.locations import in_bypass, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
 from hexwx.lineofsight.pair_lv import check_query, weathered
@@ -195,8 +195,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrance=terrain_total, lv=lv_total,
         hindrances=hind if isinstance(hind, Later) else tuple(hind),
         thread=thread, map=m, source_elevation=sE, target_elevation=tE,
-        source_location=_in_bypass(location_name(m, src, from_level), s_side),
-        target_location=_in_bypass(location_name(m, tgt, to_level), t_side),
+        source_location=in_bypass(location_name(m, src, from_level), s_side),
+        target_location=in_bypass(location_name(m, tgt, to_level), t_side),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
 
@@ -329,11 +329,6 @@ def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[i
     return tuple(out)
 
 
-def _in_bypass(location: str, side: int | None) -> str:
-    """A Location's words, with the bypassed hexside when the end is in bypass."""
-    return location if side is None else f"{location} in bypass {HEXSIDE_NAMES[side]}"
-
-
 def _points(m: HexMap, src: int, s_side: int | None, tgt: int, t_side: int | None
             ) -> tuple[float, float, float, float]:
     """The two ends' LOS points (x0, y0, x1, y1): a hexside's point in bypass, else the centre."""
@@ -382,7 +377,9 @@ def _kernel_fog(fog: list[int], names: list[str], keys: list[int],
     top, d, drm = fog
     groups: dict[int, list[str]] = {}
     for name, k in zip(names, keys):
-        if codes[k]:            # keys run 0..range: the kernel keys every hex of the thread
+        # keys run 0..range: the kernel keys every hex between the ends (from a bypass
+        # hexside the walk may graze a hex beside its own, further than the range: no fog key)
+        if k < len(codes) and codes[k]:
             at = groups.get(k)
             if at is None:
                 groups[k] = [name]
