@@ -433,6 +433,7 @@ typedef struct {
     i64 e;              /* vertex of the source the thread leaves by (spine), else -1 */
     i64 sx, sy, tx, ty; /* LOS points */
     Bypass bp;          /* the ends in bypass and their LOS points (D2.3) */
+    int byp_s, byp_t;   /* the source / target is in bypass: its own hex's obstacle counts */
     int exit_act, entry_act;  /* depression exit / entry restrictions active (A6.3) */
     int adj_depr_side;  /* adjacent ends sharing a depression hexside (B19.2) */
     i64 entry_a;        /* hexside of the target the spine thread enters by */
@@ -1374,9 +1375,15 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     p.rT = w->rt;
     if (rule_depression(w, &p) || rule_building_exit(w, &p) || rule_hexside(w, &p))
         return;
-    /* relevance: the end hexes, and hexes as far from an end as the ends are apart */
-    if (H == w->src || H == w->tgt || p.rT == w->R || p.rS == w->R)
-        return;
+    /* relevance: the end hexes, and hexes as far from an end as the ends are apart; but an
+     * end in bypass is at its hexside, outside its hex's obstacle, which blocks a LOS traced
+     * across it like any obstacle between the ends (D2.3; VASL: the rules apply to the own
+     * hex's terrain that is neither open nor hexside terrain of a non-centre Location) */
+    if (H == w->src || H == w->tgt || p.rT == w->R || p.rS == w->R) {
+        const int own = H == w->src ? w->byp_s : (H == w->tgt && w->byp_t);
+        if (!(own && p.obst == 1 && p.hexs == 0))
+            return;
+    }
     if (p.inh == 1 && t != p.centre)
         return;
     cliff_spine_inputs(w, &p);
@@ -1392,7 +1399,7 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
  * the lower end's height rounded down (g <= lo_i is g <= lo, g being whole).  Plain ground no
  * higher than the lower end (on a hexspine only away from inherent terrain, which a pair
  * member may read instead of the pixel: inh_col is HX_INHERENT_NEAR there, else the all-zero
- * column HX_ZERO); in an end hex, terrain that acts there only as building (A6.8, which needs
+ * column HX_ZERO); in an end hex not in bypass, terrain that acts there only as building (A6.8, which needs
  * different elevations) or hexside terrain; or the same hex, terrain and ground as the last
  * evaluated pixel when that evaluation could not depend on the pixel's position (see
  * remember(); p == memo_p compares all three at once). */
@@ -1405,7 +1412,8 @@ static ALWAYS_INLINE int skippable(const Trace *w, i64 p, i64 c, int same, int i
     if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i && gh >= 0 &&
         (inh_col == HX_ZERO || HX(gh, inh_col) == 0))
         return 1;
-    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt))
+    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) &&
+        ((gh == w->src && !w->byp_s) || (gh == w->tgt && !w->byp_t)))
         return 1;
     return p == w->memo_p;
 }
@@ -1986,6 +1994,8 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->thread_len = thread_len;
     w->fl = fl;
     w->bp = *bp;
+    w->byp_s = bp->sh == src;
+    w->byp_t = bp->th == tgt;
     w->fog_last = -1;
     w->fog_prev = -1;
     w->prev = -1;
