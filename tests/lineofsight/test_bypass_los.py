@@ -167,6 +167,8 @@ def test_the_kernel_traces_a_bypass_end_as_the_map_with_that_point_moved(name) -
     from hexwx import _native as K
     from hexwx.io.load import load_map
     from hexwx.lineofsight.bypass import bypass_point
+    from tests.vasl_boards import vasl_dir
+    vasl_dir()                       # (skips, naming HEXWX_VASL_DIR, without VASL's data)
     m = board(name) if "/" not in name else load_map(name)
     M, T = m.kernel_map, m.kernel_terrain
     rng = np.random.default_rng(5)
