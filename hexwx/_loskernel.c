@@ -432,8 +432,6 @@ typedef struct {
     int spine;          /* the thread runs along hexspines (LOS-SPEC 4.1 step 4) */
     i64 e;              /* vertex of the source the thread leaves by (spine), else -1 */
     i64 sx, sy, tx, ty; /* LOS points */
-    Bypass bp;          /* the ends in bypass and their LOS points (D2.3) */
-    int byp_s, byp_t;   /* the source / target is in bypass: its own hex's obstacle counts */
     int exit_act, entry_act;  /* depression exit / entry restrictions active (A6.3) */
     int adj_depr_side;  /* adjacent ends sharing a depression hexside (B19.2) */
     i64 entry_a;        /* hexside of the target the spine thread enters by */
@@ -453,18 +451,26 @@ typedef struct {
     i64 *hv, *hh, *thread, *tkeys;
     i64 thread_len;
     i64 visited;        /* pixels read by the walk (for measuring the kernel's speed) */
+    /* ends in bypass (D2.3; kept last, away from the walk's fields) */
+    int bypass;         /* some end is in bypass: read LOS points through pt_x() / pt_y() */
+    int byp_s, byp_t;   /* the source / target is in bypass: its own hex's obstacle counts */
+    Bypass bp;          /* those ends and their LOS points */
 } Trace;
 
 /* The LOS point of hex h in this trace: an end in bypass's hexside point, else HX_LOS_*. */
 static inline i64 pt_x(const Trace *w, i64 h)
 {
     const KMap *m = w->m;
+    if (!w->bypass)
+        return HX(h, HX_LOS_X);
     return h == w->bp.th ? w->bp.tx : (h == w->bp.sh ? w->bp.sx : HX(h, HX_LOS_X));
 }
 
 static inline i64 pt_y(const Trace *w, i64 h)
 {
     const KMap *m = w->m;
+    if (!w->bypass)
+        return HX(h, HX_LOS_Y);
     return h == w->bp.th ? w->bp.ty : (h == w->bp.sh ? w->bp.sy : HX(h, HX_LOS_Y));
 }
 
@@ -1380,8 +1386,8 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
      * across it like any obstacle between the ends (D2.3; VASL: the rules apply to the own
      * hex's terrain that is neither open nor hexside terrain of a non-centre Location) */
     if (H == w->src || H == w->tgt || p.rT == w->R || p.rS == w->R) {
-        const int own = H == w->src ? w->byp_s : (H == w->tgt && w->byp_t);
-        if (!(own && p.obst == 1 && p.hexs == 0))
+        if (!w->bypass || p.obst != 1 || p.hexs != 0 ||
+            !(H == w->src ? w->byp_s : (H == w->tgt && w->byp_t)))
             return;
     }
     if (p.inh == 1 && t != p.centre)
@@ -1412,8 +1418,8 @@ static ALWAYS_INLINE int skippable(const Trace *w, i64 p, i64 c, int same, int i
     if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i && gh >= 0 &&
         (inh_col == HX_ZERO || HX(gh, inh_col) == 0))
         return 1;
-    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) &&
-        ((gh == w->src && !w->byp_s) || (gh == w->tgt && !w->byp_t)))
+    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt) &&
+        !(w->bypass && (gh == w->src ? w->byp_s : w->byp_t)))
         return 1;
     return p == w->memo_p;
 }
@@ -1996,6 +2002,7 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_roo
     w->bp = *bp;
     w->byp_s = bp->sh == src;
     w->byp_t = bp->th == tgt;
+    w->bypass = bp->sh >= 0 || bp->th >= 0;
     w->fog_last = -1;
     w->fog_prev = -1;
     w->prev = -1;

@@ -456,8 +456,9 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     src, tgt = int(src), int(tgt)
     if not (0 <= src < p.n and 0 <= tgt < p.n):
         raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
-    if s_side != -1 or t_side != -1:
-        _check_sides(p, np.array([src]), np.array([tgt]), np.array([s_side]), np.array([t_side]))
+    for h, side in ((src, s_side), (tgt, t_side)):
+        if side != -1 and not (0 <= side <= 5 and p.bypass_ok[h, side]):
+            raise ValueError("a bypass hexside must be -1 or a hexside 0-5 of its hex on the map")
     q = scratch.query
     q.s_side, q.t_side = int(s_side), int(t_side)
     q.src, q.tgt, q.sE, q.tE = src, tgt, int(sE), int(tE)
