@@ -9,7 +9,9 @@
 Timing: single ``los()`` queries from ends never asked before (a new (hex, hexside) each
 query, so whatever a bypass end prepares is paid by every query), against the same pairs from
 the hex centres; thread CPU time per query, median of ``--rounds`` rounds.  Every round takes
-fresh ends (the bypass caches are emptied first).
+fresh ends (any bypass cache is emptied first).  Then ``viewshed()`` from a bypass hexside
+against the same hex's centre, process CPU time (the kernel shares a viewshed's pairs among
+threads).
 
 Dump / check: per map, ``--hexes`` seeded hexes, every hexside of each on the map, ``--targets``
 seeded targets each: ``los(from_hexside=)`` and ``los(to_hexside=)`` (with a level where the
@@ -31,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hexwx.io.load import load_map  # noqa: E402
-from hexwx.lineofsight.engine import los  # noqa: E402
+from hexwx.lineofsight.engine import los, viewshed  # noqa: E402
 
 
 def _ends(m, hexes: int, seed: int) -> list[tuple[int, int]]:
@@ -97,6 +99,23 @@ def bench(m, n_ends: int, rounds: int, seed: int) -> tuple[float, float]:
     return statistics.median(new), statistics.median(centre)
 
 
+def bench_viewshed(m, n_ends: int, rounds: int, seed: int) -> tuple[float, float]:
+    """Process CPU seconds of one ``viewshed`` from a bypass hexside and from the hex centre."""
+    ends = _ends(m, n_ends, seed)[:n_ends]
+    viewshed(m, ends[0][0])
+    new, centre = [], []
+    for _ in range(rounds):
+        t0 = time.process_time()
+        for h, k in ends:
+            viewshed(m, h, from_hexside=k)
+        new.append((time.process_time() - t0) / len(ends))
+        t0 = time.process_time()
+        for h, _k in ends:
+            viewshed(m, h)
+        centre.append((time.process_time() - t0) / len(ends))
+    return statistics.median(new), statistics.median(centre)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--maps", nargs="*", default=["bd02", "01,r02"])
@@ -131,6 +150,9 @@ def main() -> int:
         new, centre = bench(m, args.ends, args.rounds, args.seed)
         print(f"{name}: los() from a new bypass end {new * 1e3:.3f} ms/query, from the hex centre "
               f"{centre * 1e3:.3f} ms/query (a new end costs {(new - centre) * 1e3:.3f} ms more)")
+        new, centre = bench_viewshed(m, max(6, args.ends // 25), args.rounds, args.seed)
+        print(f"{name}: viewshed() from a bypass hexside {new * 1e3:.2f} ms, from the hex centre "
+              f"{centre * 1e3:.2f} ms")
     return 1 if bad else 0
 
 
