@@ -81,7 +81,8 @@ def register(subparsers: Any) -> None:
     ov.add_argument("--exposure", action="store_true",
                     help="heat map: how many hexes (or --exposure-from hexes) see each hex")
     ov.add_argument("--exposure-from", action="append", metavar="HEXES",
-                    help="observer hexes of --exposure, comma-separated (default every hex)")
+                    help="observer hexes of --exposure, comma-separated (default every hex; "
+                         "HEX:SIDE for one in bypass along that hexside)")
     ov.add_argument("--exposure-level", type=int, default=None, metavar="N",
                     help="level of the exposed location in each hex (default 0)")
     ov.add_argument("--path", nargs=2, metavar=("FROM", "TO"),
@@ -267,11 +268,11 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
             out["viewshed_from"] = src
             out["viewshed_level"] = level
     if args.exposure:
-        from hexwx.front.options import hexes_of
+        from hexwx.front.options import observers_of
         from hexwx.lineofsight.exposure import exposure
-        out["exposure"] = exposure(m, level=args.exposure_level or 0,
-                                   observers=hexes_of(args.exposure_from), weather=weather,
-                                   counters=counters)
+        observers, sides = observers_of(args.exposure_from)
+        out["exposure"] = exposure(m, level=args.exposure_level or 0, observers=observers,
+                                   weather=weather, counters=counters, observer_hexsides=sides)
     if args.path or args.reach:
         from hexwx.movement import paths as movement
         def hex_name(text: str, flag: str) -> str:

@@ -195,3 +195,16 @@ def test_scenario_viewshed_and_render_of_a_unit_in_bypass(bd02, tmp_path) -> Non
     out = tmp_path / "v.png"
     assert main(["render", "bd02", "--viewshed", "--from", "V8", "--from-hexside", "NE",
                  "-o", str(out)]) == 0 and out.stat().st_size > 1000
+
+
+def test_cli_exposure_from_observers_in_bypass(bd02, capsys) -> None:
+    import json
+    assert main(["exposure", "bd02", "--from", "V8:NE,U7", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = exposure(bd02, observers=["V8", "U7"], observer_hexsides=[1, None])
+    assert got["hexes"] == want.to_json()["hexes"]
+    y8 = bd02.parse("Y8")
+    assert "V8" in got["seen_by"]["Y8"] and want.seen[0, y8]        # past X8 from the NE side
+    assert not exposure(bd02, observers=["V8", "U7"]).seen[0, y8]   # not from V8's centre
+    assert main(["exposure", "bd02", "--from", "V8:up"]) == 2
+    assert "expected a hexside N, NE, SE, S, SW, NW or 0-5 in 'V8:up'" in capsys.readouterr().err
