@@ -42,6 +42,12 @@ releases the GIL while it runs, and the batch functions (:func:`trace_many`, the
 ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
 process's affinity (or ``threads=``).
 
+Bypass (D2.3): :func:`trace` and :func:`trace_many` take, per end, the hexside it is in bypass
+along (-1: none).  The walk then reads that hexside's location point (``loc``, LOS-SPEC 1.8)
+wherever it reads the end hex's LOS point, turned into a frame's pixels like any point (a point
+off the frame's raster: the pair is traced on the map), and the obstacle of that end's own hex
+is evaluated like one between the ends (docs/counters.md).  Nothing is prepared per bypass end.
+
 Fog (E3 3.31, 3.311): every function takes an optional ``fog`` spec (:func:`fog_spec`: the fog
 top, the scale of the heights and the density DRM).  With it the walk also notes the lowest
 ground (HX column ``low``) of each range key of the thread -- the hexes the single query lists
