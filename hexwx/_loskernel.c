@@ -272,11 +272,6 @@ static int nearest_location(i64 x, i64 y, i64 cx, i64 cy, const int32_t *loc6,
     return which;
 }
 
-static inline int nearest_loc(const KMap *m, i64 x, i64 y, i64 h)
-{
-    return nearest_location(x, y, HX(h, HX_LOS_X), HX(h, HX_LOS_Y), m->loc + h * 12,
-                            m->h6 + h * 6 * H6_NCOL + H6_ON_MAP, H6_NCOL);
-}
 
 /* Range between hexes a and b (LOS-SPEC 1.7). */
 static inline i64 hex_range(const KMap *m, i64 a, i64 b)
@@ -428,6 +423,15 @@ HEXWX_API void hexwx_inherent_pass(i64 n, int32_t *centre, const int32_t *border
 
 /* ---- one trace ---------------------------------------------------------------------------- */
 
+/* The ends of one trace that are in bypass (D2.3): hex sh is traced from (sx, sy) instead of
+ * its LOS point, and hex th from (tx, ty); -2 where that end is not in bypass.  (When both
+ * ends are one hex, th's point stands.) */
+typedef struct Bypass {
+    i64 sh, sx, sy, th, tx, ty;
+} Bypass;
+
+static const Bypass NO_BYPASS = {-2, 0, 0, -2, 0, 0};
+
 /* What one trace knows: the map, the pair (fixed for the trace), the walk state, and the
  * caller's output buffers. */
 typedef struct {
@@ -467,7 +471,36 @@ typedef struct {
     i64 *hv, *hh, *thread, *tkeys;
     i64 thread_len;
     i64 visited;        /* pixels read by the walk (for measuring the kernel's speed) */
+    /* ends in bypass (D2.3; kept last, away from the walk's fields) */
+    int bypass;         /* some end is in bypass: read LOS points through pt_x() / pt_y() */
+    int byp_s, byp_t;   /* the source / target is in bypass: its own hex's obstacle counts */
+    Bypass bp;          /* those ends and their LOS points */
 } Trace;
+
+/* The LOS point of hex h in this trace: an end in bypass's hexside point, else HX_LOS_*. */
+static inline i64 pt_x(const Trace *w, i64 h)
+{
+    const KMap *m = w->m;
+    if (!w->bypass)
+        return HX(h, HX_LOS_X);
+    return h == w->bp.th ? w->bp.tx : (h == w->bp.sh ? w->bp.sx : HX(h, HX_LOS_X));
+}
+
+static inline i64 pt_y(const Trace *w, i64 h)
+{
+    const KMap *m = w->m;
+    if (!w->bypass)
+        return HX(h, HX_LOS_Y);
+    return h == w->bp.th ? w->bp.ty : (h == w->bp.sh ? w->bp.sy : HX(h, HX_LOS_Y));
+}
+
+/* Nearest location of pixel (x, y) in hex h (LOS-SPEC 1.8), from h's point in this trace. */
+static inline int nearest_loc(const Trace *w, i64 x, i64 y, i64 h)
+{
+    const KMap *m = w->m;
+    return nearest_location(x, y, pt_x(w, h), pt_y(w, h), m->loc + h * 12,
+                            m->h6 + h * 6 * H6_NCOL + H6_ON_MAP, H6_NCOL);
+}
 
 static void block(Trace *w, i64 reason, i64 x, i64 y, i64 h)
 {
@@ -589,9 +622,10 @@ static int segments_touch(i64 p1x, i64 p1y, i64 p2x, i64 p2y, i64 q1x, i64 q1y, 
  * from X whichever end X is, so that both directions of a pair name the same hexside: along a
  * hexspine the first of the two exit hexsides, straight up or down hexside 0 or 3, otherwise
  * the lowest-numbered hexside of X's extended border the segment touches; -1 if none. */
-static i64 first_exit_side(const KMap *m, i64 X, i64 Y)
+static i64 first_exit_side(const Trace *w, i64 X, i64 Y)
 {
-    const i64 sx = HX(X, HX_LOS_X), sy = HX(X, HX_LOS_Y), tx = HX(Y, HX_LOS_X), ty = HX(Y, HX_LOS_Y);
+    const KMap *m = w->m;
+    const i64 sx = pt_x(w, X), sy = pt_y(w, X), tx = pt_x(w, Y), ty = pt_y(w, Y);
     if (sy == ty)
         return tx > sx ? 1 : 4;
     if (sx == tx)
@@ -634,12 +668,12 @@ static int blind(Trace *w, double t_h, double g, i64 H, i64 t, i64 x, i64 y, int
     i64 rL = hex_range(m, H, lo_hex);
     /* a cliff next to an end: the side of the cliff the pixel lies on decides */
     if (!w->spine && cliff_flag) {
-        int L = nearest_loc(m, x, y, H);
+        int L = nearest_loc(w, x, y, H);
         if (L >= 0 && (TA(H6(H, L, H6_LOC_T), TA_FLAGS) & F_CLIFF)) {
-            i64 hi_x = HX(hi_hex, HX_LOS_X), hi_y = HX(hi_hex, HX_LOS_Y);
-            i64 lo_x = HX(lo_hex, HX_LOS_X), lo_y = HX(lo_hex, HX_LOS_Y);
-            double dh = d2(HX(H, HX_LOS_X), HX(H, HX_LOS_Y), hi_x, hi_y);
-            double dl = d2(HX(H, HX_LOS_X), HX(H, HX_LOS_Y), lo_x, lo_y);
+            i64 hi_x = pt_x(w, hi_hex), hi_y = pt_y(w, hi_hex);
+            i64 lo_x = pt_x(w, lo_hex), lo_y = pt_y(w, lo_hex);
+            double dh = d2(pt_x(w, H), pt_y(w, H), hi_x, hi_y);
+            double dl = d2(pt_x(w, H), pt_y(w, H), lo_x, lo_y);
             if (rH == 1 && Hi > t_h && d2(x, y, hi_x, hi_y) < dh)
                 return 0;
             if (rL == 1 && Hi > t_h && d2(x, y, lo_x, lo_y) > dl)
@@ -677,7 +711,7 @@ static double lowest_crossed_depression(Trace *w, i64 H)
     if (!any_d)
         return 0.0;
     /* exact centre from the LOS point (within a pixel) */
-    double X = (double)HX(H, HX_LOS_X), Y = (double)HX(H, HX_LOS_Y);
+    double X = (double)pt_x(w, H), Y = (double)pt_y(w, H);
     double sx = (double)w->sx, sy = (double)w->sy, tx = (double)w->tx, ty = (double)w->ty;
     /* the vertices v0..v5 (LOS-SPEC 1.4): +-18.75, 37.5 and +-32.25 on geomorphic boards */
     double s3 = m->hex_w / 3.0, hh = m->hex_h / 2.0;
@@ -909,13 +943,13 @@ static int shares_depression_side(const KMap *m, i64 a, i64 b)
 
 /* R1 t1 (A6.3, LOS-SPEC 4.6): is the pixel outside the depression while the range to the far
  * end (r_far) still exceeds the elevation difference?  `near` is the depression end's adjusted
- * elevation; `far`/`far_e` the other end's hex and raw elevation.  Cancelled when the ends are
+ * elevation; (`fx`, `fy`) / `far_e` the other end's LOS point and raw elevation.  Cancelled when the ends are
  * adjacent across a depression hexside (`adj_open`, B19.2), and for a pixel of a depression hex
  * next to the far end, nearer to it than the hex centre, when the far end is above the hex's
  * floor. */
-static int outside_depression(const KMap *m, i64 g, i64 base, i64 depr, i64 cat, i64 x, i64 y,
-                              i64 lxH, i64 lyH, double near, int adj_open, i64 r_far, i64 far,
-                              i64 far_e)
+static int outside_depression(i64 g, i64 base, i64 depr, i64 cat, i64 x, i64 y,
+                              i64 lxH, i64 lyH, double near, int adj_open, i64 r_far, i64 fx,
+                              i64 fy, i64 far_e)
 {
     int outside;
     if (!depr)
@@ -925,8 +959,7 @@ static int outside_depression(const KMap *m, i64 g, i64 base, i64 depr, i64 cat,
     if (outside && adj_open)
         return 0;
     if (outside && r_far == 1 && far_e > base && depr != 0 &&
-        d2(x, y, HX(far, HX_LOS_X), HX(far, HX_LOS_Y)) <
-            d2(lxH, lyH, HX(far, HX_LOS_X), HX(far, HX_LOS_Y)))
+        d2(x, y, fx, fy) < d2(lxH, lyH, fx, fy))
         return 0;
     return outside;
 }
@@ -969,7 +1002,7 @@ static ALWAYS_INLINE void enter_hex(Trace *w, const Pixel *p)
     if (w->fl)
         fog_note(w, H);
     if (!w->spine && w->bounce == 0 && H != w->src) {
-        int L = nearest_loc(m, p->x, p->y, H);
+        int L = nearest_loc(w, p->x, p->y, H);
         if (L >= 0) {
             i64 lt = H6(H, L, H6_LOC_T);
             if ((w->exit_act == 1 && w->Tp - w->Sp >= 1) &&
@@ -987,14 +1020,14 @@ static ALWAYS_INLINE int rule_depression(Trace *w, const Pixel *p)
     const KMap *m = w->m;
     const i64 x = p->x, y = p->y, H = p->H;
     if (w->exit_act == 1 && H != w->tgt && (double)p->rT > w->Tp - w->Sp &&
-        outside_depression(m, p->g, p->base, p->depr, p->cat, x, y, p->lxH, p->lyH, w->Sp,
-                           w->adj_depr_side, p->rT, w->tgt, w->tE)) {
+        outside_depression(p->g, p->base, p->depr, p->cat, x, y, p->lxH, p->lyH, w->Sp,
+                           w->adj_depr_side, p->rT, pt_x(w, w->tgt), pt_y(w, w->tgt), w->tE)) {
         block(w, EXITS_DEPRESSION, x, y, H);
         return 1;
     }
     if (w->entry_act == 1 && H != w->src && (double)p->rS > w->Sp - w->Tp &&
-        outside_depression(m, p->g, p->base, p->depr, p->cat, x, y, p->lxH, p->lyH, w->Tp,
-                           w->adj_depr_side, p->rS, w->src, w->sE)) {
+        outside_depression(p->g, p->base, p->depr, p->cat, x, y, p->lxH, p->lyH, w->Tp,
+                           w->adj_depr_side, p->rS, pt_x(w, w->src), pt_y(w, w->src), w->sE)) {
         block(w, ENTERS_DEPRESSION, x, y, H);
         return 1;
     }
@@ -1130,7 +1163,7 @@ static ALWAYS_INLINE int rule_hexside(Trace *w, const Pixel *p)
         block(w, ENTRENCHED, x, y, H);
         return 1;
     }
-    int L = nearest_loc(m, x, y, H);
+    int L = nearest_loc(w, x, y, H);
     i64 e = w->e;
     i64 ee = e >= 0 ? (e + 3) % 6 : -1;
     int bocage = (p->flags & F_BOCAGE) != 0;
@@ -1256,7 +1289,7 @@ static void hillock_adjacency(Trace *w)
     for (int i = 0; i < 2; i++) {
         i64 adj = -1;
         if (ends[i][2]) {
-            const i64 X = ends[i][0], k = first_exit_side(m, X, ends[i][1]);
+            const i64 X = ends[i][0], k = first_exit_side(w, X, ends[i][1]);
             i64 sides[2] = {k, -1};
             if (w->spine && k >= 0)   /* the other hexside at the exit vertex */
                 sides[1] = w->e >= 0 && (k + 1) % 6 == (i == 0 ? w->e : (w->e + 3) % 6)
@@ -1410,10 +1443,10 @@ static ALWAYS_INLINE int rule_height_advantage(Trace *w, const Pixel *p)
     if (top8 == (double)p->g) {
         /* B10.2 exception: the part of a hex next to the higher end */
         if (p->rS == 1 && sE > base &&
-            d2(x, y, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)) < d2(p->lxH, p->lyH, HX(src, HX_LOS_X), HX(src, HX_LOS_Y)))
+            d2(x, y, pt_x(w, src), pt_y(w, src)) < d2(p->lxH, p->lyH, pt_x(w, src), pt_y(w, src)))
             skip = 1;
         if (p->rT == 1 && tE > base &&
-            d2(x, y, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)) < d2(p->lxH, p->lyH, HX(tgt, HX_LOS_X), HX(tgt, HX_LOS_Y)))
+            d2(x, y, pt_x(w, tgt), pt_y(w, tgt)) < d2(p->lxH, p->lyH, pt_x(w, tgt), pt_y(w, tgt)))
             skip = 1;
     }
     i64 mx = sE > tE ? sE : tE;
@@ -1460,7 +1493,7 @@ static ALWAYS_INLINE void rule_blind(Trace *w, const Pixel *p)
     if (!w->spine) {
         i64 gh = HEX_AT(x, y);
         if (gh >= 0 && HX(gh, HX_HAS_CLIFF)) {  /* (a hex with no cliff hexside: none near) */
-            int L = nearest_loc(m, x, y, gh);
+            int L = nearest_loc(w, x, y, gh);
             if (L >= 0 && H6(gh, L, H6_CLIFF) != 0)
                 cliff_flag = 1;
         }
@@ -1513,7 +1546,7 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
         .hexs = TA(t, TA_HEXSIDE), .bld = TA(t, TA_BUILDING), .obst = TA(t, TA_OBSTACLE),
         .inh = TA(t, TA_INHERENT), .h = TA(t, TA_HEIGHT), .split = m->split[t],
         .depr = HX(H, HX_DEPRESSION), .base = HX(H, HX_BASE), .centre = HX(H, HX_CENTRE),
-        .lxH = HX(H, HX_LOS_X), .lyH = HX(H, HX_LOS_Y),
+        .lxH = pt_x(w, H), .lyH = pt_y(w, H),
     };
     if (H != w->cur)
         enter_hex(w, &p);
@@ -1521,9 +1554,15 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
     p.rT = w->rt;
     if (rule_depression(w, &p) || rule_building_exit(w, &p) || rule_hexside(w, &p))
         return;
-    /* relevance: the end hexes, and hexes as far from an end as the ends are apart */
-    if (H == w->src || H == w->tgt || p.rT == w->R || p.rS == w->R)
-        return;
+    /* relevance: the end hexes, and hexes as far from an end as the ends are apart; but an
+     * end in bypass is at its hexside, outside its hex's obstacle, which blocks a LOS traced
+     * across it like any obstacle between the ends (D2.3; VASL: the rules apply to the own
+     * hex's terrain that is neither open nor hexside terrain of a non-centre Location) */
+    if (H == w->src || H == w->tgt || p.rT == w->R || p.rS == w->R) {
+        if (!w->bypass || p.obst != 1 || p.hexs != 0 ||
+            !(H == w->src ? w->byp_s : (H == w->tgt && w->byp_t)))
+            return;
+    }
     if (p.inh == 1 && t != p.centre)
         return;
     cliff_spine_inputs(w, &p);
@@ -1539,7 +1578,7 @@ static void evaluate(Trace *w, i64 x, i64 y, i64 t, i64 g, i64 H)
  * the lower end's height rounded down (g <= lo_i is g <= lo, g being whole).  Plain ground no
  * higher than the lower end (on a hexspine only away from inherent terrain, which a pair
  * member may read instead of the pixel: inh_col is HX_INHERENT_NEAR there, else the all-zero
- * column HX_ZERO); in an end hex, terrain that acts there only as building (A6.8, which needs
+ * column HX_ZERO); in an end hex not in bypass, terrain that acts there only as building (A6.8, which needs
  * different elevations) or hexside terrain; or the same hex, terrain and ground as the last
  * evaluated pixel when that evaluation could not depend on the pixel's position (see
  * remember(); p == memo_p compares all three at once). */
@@ -1552,7 +1591,8 @@ static ALWAYS_INLINE int skippable(const Trace *w, i64 p, i64 c, int same, int i
     if ((c & FAST_PLAIN) != 0 && ((p >> 8) & 255) - 128 <= lo_i && gh >= 0 &&
         (inh_col == HX_ZERO || HX(gh, inh_col) == 0))
         return 1;
-    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt))
+    if (((c & FAST_END_SKIP) != 0 || (same && (c & FAST_HEXSIDE) == 0)) && (gh == w->src || gh == w->tgt) &&
+        !(w->bypass && (gh == w->src ? w->byp_s : w->byp_t)))
         return 1;
     return p == w->memo_p;
 }
@@ -1608,7 +1648,7 @@ static void pixel(Trace *w, i64 x, i64 y, i64 t, i64 g)
             }
         }
         if (P < 0) {
-            int L = nearest_loc(m, x, y, H);
+            int L = nearest_loc(w, x, y, H);
             if (L >= 0) {
                 i64 o = NB(H, L);
                 if (o >= 0 && o != src && o != tgt)
@@ -1927,21 +1967,34 @@ static ALWAYS_INLINE void walk_backward(Trace *w, int32_t *xs, int32_t *ys, i64 
  * order with their keys (when detail = 1).  xs/ys (length xy_len) are scratch. */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                          i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
-                          i64 *visited);
+                          i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, const Bypass *bp,
+                          i64 *out, i64 *visited);
 
-/* One trace (a single query, hexwx_trace(); hexwx_trace_many() calls it per pair too).  With
+/* One trace (a single query, hexwx_trace(); hexwx_trace_many() calls it per pair too); an end
+ * with a hexside s_side / t_side >= 0 is in bypass along it (D2.3).  With
  * fog (fog = (top, d, drm), see fog_total(); NULL: no fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
 static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end,
-                         i64 t_end, int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh,
-                         i64 *thread, i64 *tkeys, i64 thread_len, i64 detail, const i64 *fog,
-                         i64 *fl, i64 *fk, i64 *out)
+                         i64 t_end, i64 s_side, i64 t_side, int32_t *xs, int32_t *ys,
+                         i64 xy_len, i64 *hv, i64 *hh, i64 *thread, i64 *tkeys, i64 thread_len,
+                         i64 detail, const i64 *fog, i64 *fl, i64 *fk, i64 *out)
 {
     i64 visited = 0;
     i64 *note = fog_between(fog, sE, tE) ? fl : NULL;
+    /* an end in bypass is traced from its hexside's location point (D2.3, LOS-SPEC 1.8) */
+    Bypass bp = NO_BYPASS;
+    if (s_side >= 0) {
+        bp.sh = src;
+        bp.sx = LOC(src, s_side, 0);
+        bp.sy = LOC(src, s_side, 1);
+    }
+    if (t_side >= 0) {
+        bp.th = tgt;
+        bp.tx = LOC(tgt, t_side, 0);
+        bp.ty = LOC(tgt, t_side, 1);
+    }
     trace_counted(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
-                  thread_len, detail, note, out, &visited);
+                  thread_len, detail, note, &bp, out, &visited);
     out[6] = fog ? fog_total(m, src, tgt, sE, tE, note, fog, fk) : 0;
 }
 
@@ -1953,6 +2006,7 @@ static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_
 typedef struct Query {
     const KMap *m;
     i64 src, tgt, sE, tE, s_roof, t_roof, s_ent, t_ent, detail;
+    i64 s_side, t_side;   /* the hexside an end is in bypass along (D2.3), else -1 */
     const i64 *fog;
     int32_t *xs, *ys;
     i64 xy_len;
@@ -1967,14 +2021,15 @@ HEXWX_API void hexwx_trace(Query *q)
 {
     trace_single(q->m, q->src, q->tgt, q->sE, q->tE,
                  (q->s_roof ? END_ROOF : 0) | (q->s_ent ? END_ENTRENCHED : 0),
-                 (q->t_roof ? END_ROOF : 0) | (q->t_ent ? END_ENTRENCHED : 0), q->xs, q->ys,
-                 q->xy_len, q->hv, q->hh, q->thread, q->tkeys, q->thread_len, q->detail, q->fog,
-                 q->fl, q->fk, q->out);
+                 (q->t_roof ? END_ROOF : 0) | (q->t_ent ? END_ENTRENCHED : 0),
+                 q->s_side, q->t_side, q->xs, q->ys, q->xy_len, q->hv, q->hh, q->thread,
+                 q->tkeys, q->thread_len, q->detail, q->fog, q->fl, q->fk, q->out);
 }
 
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                       int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                      i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out, i64 *visited);
+                      i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, const Bypass *bp,
+                      i64 *out, i64 *visited);
 
 /* Does the ground-ignore update (R1b) concern a thread from end X (elevation eX, rooftop rX)
  * out of its depression to end Y: X at the floor of a depression hex, the depression exit
@@ -1999,20 +2054,56 @@ static i64 mirrored_reason(i64 r)
     }
 }
 
+/* The bypass points of bp seen from the other end (the trace turned round). */
+static Bypass swapped(const Bypass *bp)
+{
+    Bypass b = {bp->th, bp->tx, bp->ty, bp->sh, bp->sx, bp->sy};
+    /* one hex for both ends: the target's point stood, and stands as the source's now */
+    if (b.sh >= 0 && b.sh == b.th) {
+        b.th = b.sh;
+        b.tx = b.sx;
+        b.ty = b.sy;
+    }
+    return b;
+}
+
+/* The bypass points bp in frame f (*out): each turned round about the frame's origin; 0 when
+ * one falls off the frame's raster (a hexside point on the board's edge), which is then not
+ * used: the pair is traced on the map. */
+static int in_frame(const KMap *f, const Bypass *bp, Bypass *out)
+{
+    *out = *bp;
+    if (bp->sh >= 0) {
+        out->sx = f->ox - bp->sx;
+        out->sy = f->oy - bp->sy;
+        if (out->sx < 0 || out->sx >= f->width || out->sy < 0 || out->sy >= f->height)
+            return 0;
+    }
+    if (bp->th >= 0) {
+        out->tx = f->ox - bp->tx;
+        out->ty = f->oy - bp->ty;
+        if (out->tx < 0 || out->tx >= f->width || out->ty < 0 || out->ty >= f->height)
+            return 0;
+    }
+    return 1;
+}
+
 /* The walk of trace_single(), adding the number of pixels it read to *visited; fl (or NULL)
  * receives each range key's lowest ground, FOG_ABSENT where no hex of the thread has the key:
  * the keys of the trace whose answer stands (they count from the lower hex id either way). */
 static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                           int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                          i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out,
-                          i64 *visited)
+                          i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, const Bypass *bp,
+                          i64 *out, i64 *visited)
 {
-    if (m->nframes > 0 && src != tgt && HX(src, HX_FRAME) >= 0 && HX(src, HX_FRAME) == HX(tgt, HX_FRAME)) {
+    Bypass fb = *bp;      /* the bypass points in the frame (turned round about its origin) */
+    if (m->nframes > 0 && src != tgt && HX(src, HX_FRAME) >= 0 && HX(src, HX_FRAME) == HX(tgt, HX_FRAME) &&
+        in_frame(m->frames + HX(src, HX_FRAME), bp, &fb)) {
         /* two hexes of a board turned round: traced in its frame (see KMap), where the canonical
          * end is the other end, so the range keys are turned back to count from the lower id */
         const KMap *f = m->frames + HX(src, HX_FRAME);
         trace_counted(f, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread,
-                      tkeys, thread_len, detail, fl, out, visited);
+                      tkeys, thread_len, detail, fl, &fb, out, visited);
         if (out[0] != 0) {
             out[1] = f->ox - out[1];
             out[2] = f->oy - out[2];
@@ -2043,14 +2134,15 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
      * lower hex id either way), else this direction's own answer stands. */
     if (src != tgt && r1b_end(m, tgt, tE, t_end & END_ROOF, src, sE, s_end & END_ROOF)) {
         i64 there[6];
+        const Bypass back = swapped(bp);
         trace_counted(m, tgt, src, tE, sE, t_end, s_end, xs, ys, xy_len, hv, hh, thread, tkeys,
-                      thread_len, detail, fl, there, visited);
+                      thread_len, detail, fl, &back, there, visited);
         trace_one(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
-                  thread_len, detail, fl, out, visited);
+                  thread_len, detail, fl, bp, out, visited);
         if ((out[0] != 0) == (there[0] != 0) && (out[0] != 0 || out[4] == there[4]))
             return;
         trace_counted(m, tgt, src, tE, sE, t_end, s_end, xs, ys, xy_len, hv, hh, thread, tkeys,
-                      thread_len, detail, fl, out, visited);
+                      thread_len, detail, fl, &back, out, visited);
         out[0] = mirrored_reason(out[0]);
         if (detail == 1) {
             for (i64 i = 0, j = out[5] - 1; i < j; i++, j--) {
@@ -2064,13 +2156,14 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
         return;
     }
     trace_one(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
-              thread_len, detail, fl, out, visited);
+              thread_len, detail, fl, bp, out, visited);
 }
 
 /* One trace in the direction asked (LOS-SPEC 4). */
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
                       int32_t *xs, int32_t *ys, i64 xy_len, i64 *hv, i64 *hh, i64 *thread,
-                      i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, i64 *out, i64 *visited)
+                      i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, const Bypass *bp,
+                      i64 *out, i64 *visited)
 {
     /* the ends' flags (END_*): rooftop, entrenched */
     const i64 s_roof = s_end & END_ROOF, t_roof = t_end & END_ROOF;
@@ -2083,6 +2176,10 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end
     w->tkeys = tkeys;
     w->thread_len = thread_len;
     w->fl = fl;
+    w->bp = *bp;
+    w->byp_s = bp->sh == src;
+    w->byp_t = bp->th == tgt;
+    w->bypass = bp->sh >= 0 || bp->th >= 0;
     w->fog_last = -1;
     w->fog_prev = -1;
     w->prev = -1;
@@ -2103,16 +2200,16 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end
         if (sE != tE && (HX(src, HX_LEVELS) > 0 || HX(src, HX_ROOFTOP) != 0) &&
             (iabs(sE - tE) > 1 || HX(src, HX_STAIRWAY) == 0)) {
             out[0] = SAME_HEX;
-            out[1] = HX(src, HX_LOS_X);
-            out[2] = HX(src, HX_LOS_Y);
+            out[1] = pt_x(w, src);
+            out[2] = pt_y(w, src);
             out[3] = src;
         } else {
             out[3] = -1;
         }
         return;
     }
-    const i64 sx = HX(src, HX_LOS_X), sy = HX(src, HX_LOS_Y);
-    const i64 tx = HX(tgt, HX_LOS_X), ty = HX(tgt, HX_LOS_Y);
+    const i64 sx = pt_x(w, src), sy = pt_y(w, src);
+    const i64 tx = pt_x(w, tgt), ty = pt_y(w, tgt);
     w->src = src;
     w->tgt = tgt;
     w->R = R;
@@ -2166,11 +2263,11 @@ static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end
     w->roof_nb_s = -1;
     w->roof_nb_t = -1;
     if (s_roof == 1) {
-        i64 k = first_exit_side(m, src, tgt);
+        i64 k = first_exit_side(w, src, tgt);
         w->roof_nb_s = k >= 0 ? NB(src, k) : -1;
     }
     if (t_roof == 1) {
-        i64 k = first_exit_side(m, tgt, src);
+        i64 k = first_exit_side(w, tgt, src);
         w->roof_nb_t = k >= 0 ? NB(tgt, k) : -1;
     }
     /* depression restrictions (LOS-SPEC 4.1 step 7, A6.3); rooftop ends count -1 here */
@@ -2266,7 +2363,8 @@ typedef struct Buffers {
  * and in an entrenchment where ent_s[i] / ent_t[i] is 1 (NULL: none).
  * Each pair's reason and hindrance total go to reasons[i], totals[i]; unless `where` is NULL
  * where[i] = (blocking hex or -1, blocking pixel x, y); with fog (fog = (top, d, drm), else
- * NULL) lv[i] receives the pair's fog LV (fog_total()). */
+ * NULL) lv[i] receives the pair's fog LV (fog_total()); unless side_s / side_t is NULL an end
+ * with a hexside >= 0 there is in bypass along it (D2.3). */
 typedef struct TraceMany {
     const KMap *m;
     const i64 *sources, *targets, *elev_s, *elev_t, *roof_s, *roof_t, *ent_s, *ent_t;
@@ -2275,6 +2373,7 @@ typedef struct TraceMany {
     int32_t *where;
     const i64 *fog;
     int16_t *lv;
+    const i64 *side_s, *side_t;   /* the hexside an end is in bypass along, else -1 (or NULL) */
 } TraceMany;
 
 /* Trace the pairs i0 <= i < i1 of `job`, each exactly as a single query (hexwx_trace()). */
@@ -2287,7 +2386,8 @@ HEXWX_API void hexwx_trace_many(const TraceMany *job, const Buffers *s, i64 i0, 
         const i64 t_end = (job->roof_t && job->roof_t[i] ? END_ROOF : 0) |
                           (job->ent_t && job->ent_t[i] ? END_ENTRENCHED : 0);
         trace_single(job->m, job->sources[i], job->targets[i], job->elev_s[i], job->elev_t[i],
-                    s_end, t_end, s->xs,
+                    s_end, t_end,
+                    job->side_s ? job->side_s[i] : -1, job->side_t ? job->side_t[i] : -1, s->xs,
                     s->ys, s->xy_len, s->hv, s->hh, thread, tkeys, 1, 0, job->fog, s->fl, NULL,
                     out);
         job->reasons[i] = (int8_t)out[0];
@@ -2350,7 +2450,7 @@ HEXWX_API void hexwx_all_pairs(const AllPairs *job, const Buffers *s, i64 r0, i6
             const i64 ea = job->elev[a], eb = job->elev[b];
             i64 *fl = fog_between(job->fog, ea, eb) || max_top > imin(ea, eb) ? s->fl : NULL;
             trace_counted(m, a, b, ea, eb, 0, 0, s->xs, s->ys, s->xy_len, s->hv, s->hh, thread,
-                          tkeys, 1, 0, fl, out, &seen);
+                          tkeys, 1, 0, fl, &NO_BYPASS, out, &seen);
             i64 f = job->full ? a * n + b : base + b - a - 1;
             i64 r = job->full ? b * n + a : f;   /* where (b, a) goes */
             job->fwd_reason[f] = (int8_t)out[0];
@@ -2365,7 +2465,7 @@ HEXWX_API void hexwx_all_pairs(const AllPairs *job, const Buffers *s, i64 r0, i6
             const int both_ways = HX(a, HX_DEPRESSION) != 0 || HX(b, HX_DEPRESSION) != 0;
             if (both_ways)
                 trace_counted(m, b, a, eb, ea, 0, 0, s->xs, s->ys, s->xy_len, s->hv, s->hh,
-                              thread, tkeys, 1, 0, fl, out, &seen);
+                              thread, tkeys, 1, 0, fl, &NO_BYPASS, out, &seen);
             if (job->full) {
                 job->fwd_reason[r] = (int8_t)out[0];
                 job->fwd_total[r] = (int16_t)out[4];

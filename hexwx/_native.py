@@ -42,6 +42,12 @@ releases the GIL while it runs, and the batch functions (:func:`trace_many`, the
 ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
 process's affinity (or ``threads=``).
 
+Bypass (D2.3): :func:`trace` and :func:`trace_many` take, per end, the hexside it is in bypass
+along (-1: none).  The walk then reads that hexside's location point (``loc``, LOS-SPEC 1.8)
+wherever it reads the end hex's LOS point, turned into a frame's pixels like any point (a point
+off the frame's raster: the pair is traced on the map), and the obstacle of that end's own hex
+is evaluated like one between the ends (docs/counters.md).  Nothing is prepared per bypass end.
+
 Fog (E3 3.31, 3.311): every function takes an optional ``fog`` spec (:func:`fog_spec`: the fog
 top, the scale of the heights and the density DRM).  With it the walk also notes the lowest
 ground (HX column ``low``) of each range key of the thread -- the hexes the single query lists
@@ -164,7 +170,7 @@ class _Query(ctypes.Structure):
 
     _fields_ = [("m", ctypes.POINTER(_KMap)), ("src", _i64), ("tgt", _i64), ("sE", _i64),
                 ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("s_ent", _i64),
-                ("t_ent", _i64), ("detail", _i64),
+                ("t_ent", _i64), ("detail", _i64), ("s_side", _i64), ("t_side", _i64),
                 ("fog", _ptr), ("xs", _ptr), ("ys", _ptr), ("xy_len", _i64), ("hv", _ptr),
                 ("hh", _ptr), ("thread", _ptr), ("tkeys", _ptr), ("thread_len", _i64),
                 ("fl", _ptr), ("fk", _ptr), ("out", _i64 * 7)]
@@ -197,7 +203,8 @@ class _TraceMany(ctypes.Structure):
 
     _fields_ = [("m", ctypes.POINTER(_KMap)), ("sources", _ptr), ("targets", _ptr),
                 ("elev_s", _ptr), ("elev_t", _ptr), ("roof_s", _ptr), ("roof_t", _ptr),
-                ("ent_s", _ptr), ("ent_t", _ptr), ("reasons", _ptr), ("totals", _ptr), ("where", _ptr), ("fog", _ptr), ("lv", _ptr)]
+                ("ent_s", _ptr), ("ent_t", _ptr), ("reasons", _ptr), ("totals", _ptr),
+                ("where", _ptr), ("fog", _ptr), ("lv", _ptr), ("side_s", _ptr), ("side_t", _ptr)]
 
 
 class _AllPairs(ctypes.Structure):
@@ -322,6 +329,10 @@ class _Prepared:
         # map bounds the hindrance keys a trace writes
         self.max_range = check_kernel_map(hx, h6, self.arrays[6], [fa for _, fa in self.frame_arrays],
                                           HX_COLUMNS, H6_COLUMNS)
+        # the hexsides an end may be in bypass along: on the map, the point on the raster
+        loc = self.arrays[4]
+        self.bypass_ok = ((h6[:, :, H6_COLUMNS.index("side_on_map")] != 0) & (loc[..., 0] >= 0)
+                          & (loc[..., 0] < width) & (loc[..., 1] >= 0) & (loc[..., 1] < height))
 
 
     @staticmethod
@@ -404,11 +415,26 @@ class Scratch:
         #: the single query's argument (struct Query), its scratch fields set here once
         xs, ys, hv, hh, thread, tkeys, fl, fk = self._addr
         self.query = _Query(xs=xs, ys=ys, xy_len=self.maxlen, hv=hv, hh=hh, thread=thread,
-                            tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk)
+                            tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk, s_side=-1,
+                            t_side=-1)
         self.query_ref = ctypes.byref(self.query)
         self.answer = np.frombuffer(self.query.out, np.int64)   # a view of query.out
         #: the prepared map of the last :func:`trace` (its pointer is in ``query.m``)
         self.prepared: _Prepared | None = None
+
+
+def _check_sides(p: _Prepared, src: np.ndarray, tgt: np.ndarray, s_side: np.ndarray | None,
+                 t_side: np.ndarray | None) -> None:
+    """ValueError unless every bypass hexside is -1 (none) or a hexside of its hex on the map
+    whose location point lies on the raster (the kernel reads that point)."""
+    ok = p.bypass_ok
+    for h, side in ((src, s_side), (tgt, t_side)):
+        if side is None:
+            continue
+        bad = (side < -1) | (side > 5)
+        on = side >= 0
+        if bad.any() or not ok[h[on], side[on]].all():
+            raise ValueError("a bypass hexside must be -1 or a hexside 0-5 of its hex on the map")
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -418,11 +444,14 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 
 
 def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int, fog: np.ndarray | None = None, *, s_ent: int = 0,
-          t_ent: int = 0) -> Traced:
+          scratch: Scratch, detail: int, fog: np.ndarray | None = None, s_side: int = -1,
+          t_side: int = -1, *, s_ent: int = 0, t_ent: int = 0) -> Traced:
     """Trace one LOS (:class:`Traced`; the fog LV 0 without ``fog``, :func:`fog_spec`).
     ``s_roof``/``t_roof`` (0/1): the end is a rooftop (B23.8); ``s_ent``/``t_ent`` (0/1): the
     end is a unit in an entrenchment (B27.2).
+
+    ``s_side`` / ``t_side`` (0-5, -1 none): that end is in bypass along that hexside and traced
+    from its location point (D2.3); a hexside off the map is a ValueError.
 
     The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
     in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
@@ -440,7 +469,11 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     src, tgt = int(src), int(tgt)
     if not (0 <= src < p.n and 0 <= tgt < p.n):
         raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
+    for h, side in ((src, s_side), (tgt, t_side)):
+        if side != -1 and not (0 <= side <= 5 and p.bypass_ok[h, side]):
+            raise ValueError("a bypass hexside must be -1 or a hexside 0-5 of its hex on the map")
     q = scratch.query
+    q.s_side, q.t_side = int(s_side), int(t_side)
     q.src, q.tgt, q.sE, q.tE = src, tgt, int(sE), int(tE)
     q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
     q.s_ent, q.t_ent = int(s_ent), int(t_ent)
@@ -453,14 +486,17 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
                roof_t: np.ndarray | None = None, where: bool = False,
                threads: int | None = None, fog: np.ndarray | None = None,
                ent_s: np.ndarray | None = None,
-               ent_t: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+               ent_t: np.ndarray | None = None,
+               side_s: np.ndarray | None = None,
+               side_t: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Trace every (sources[i], targets[i]) pair; returns (reason int8, hindrance int16) arrays,
     with ``where`` a third, int32 [n, 3]: the blocking hex (-1 if clear) and pixel x, y, and
     with ``fog`` (:func:`fog_spec`) last the fog LV of each pair (int16).
 
     ``roof_s``/``roof_t`` (0/1 per pair, default none) mark rooftop ends (B23.8; LOS-SPEC 6.2),
-    exactly the ``s_roof``/``t_roof`` of :func:`trace`, and ``ent_s``/``ent_t`` entrenched ends
-    (B27.2), its ``s_ent``/``t_ent``.  The pairs are shared among ``threads``
+    exactly the ``s_roof``/``t_roof`` of :func:`trace`, ``ent_s``/``ent_t`` entrenched ends
+    (B27.2), its ``s_ent``/``t_ent``, and ``side_s``/``side_t`` (a hexside 0-5 or -1 per pair,
+    default none) its ``s_side``/``t_side``.  The pairs are shared among ``threads``
     threads (default: the CPUs of this process's affinity, :func:`available_cpus`); each
     pair's answer is the single trace's.
     """
@@ -474,13 +510,19 @@ def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: n
                          "must have the same length")
     _hex_ids(p, cols[0], cols[1])
     _check_range(p)
+    sides = [None if a is None else np.ascontiguousarray(a, np.int64) for a in (side_s, side_t)]
+    if any(a is not None and len(a) != n for a in sides):
+        raise ValueError("bypass hexsides must have one entry per pair")
+    if any(a is not None for a in sides):
+        _check_sides(p, cols[0], cols[1], *sides)
     reasons = np.zeros(n, np.int8)
     totals = np.zeros(n, np.int16)
     at = np.full((n, 3), -1, np.int32) if where else None
     lv = np.zeros(n, np.int16) if fog is not None else None
     job = _TraceMany(p.pointer, *(a.ctypes.data for a in cols + roofs), reasons.ctypes.data,
                      totals.ctypes.data, None if at is None else at.ctypes.data, _fog_arg(fog),
-                     None if lv is None else lv.ctypes.data)
+                     None if lv is None else lv.ctypes.data,
+                     *(None if a is None else a.ctypes.data for a in sides))
     kernel = clib().hexwx_trace_many
 
     def run(scratch: Scratch, i0: int, i1: int) -> int:

@@ -20,8 +20,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import map_or_scenario
     from hexwx.front.answers import exposure_json
-    from hexwx.front.options import counter_notes, counters_from_args, hexes_of
-    from hexwx.front.options import weather_from_args
+    from hexwx.front.options import counter_notes, counters_from_args
+    from hexwx.front.options import observers_of, weather_from_args
     from hexwx.lineofsight.exposure import exposure
     if args.top < 0:
         raise UsageError(f"--top must be >= 0, got {args.top}")
@@ -31,8 +31,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(exposure_json(m, args, scenario=scenario, counters=counters), indent=2))
         return 0
     weather = weather_from_args(args, scenario=scenario)
-    res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather,
-                   counters=counters)
+    observers, sides = observers_of(args.observers)
+    res = exposure(m, level=args.level, observers=observers, weather=weather,
+                   counters=counters, observer_hexsides=sides)
     print(res.describe(args.top))
     for note in counter_notes(m, counters, weather):
         print(f"note: {note}")

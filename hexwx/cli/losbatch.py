@@ -12,8 +12,7 @@ import csv
 import io
 import json
 import sys
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,10 +24,26 @@ FIELDS = ("source", "target", "source_level", "target_level", "source_elevation"
           "hindrance", "lv", "drm", "reason", "rule", "blocked_at", "blocking_hex")
 
 
-def read_pairs(path: str) -> tuple[str, list[str], list[str], list[str], list[str], list[int]]:
-    """(label, src, tgt, src_level, tgt_level, line numbers) of a pairs CSV ('-' = stdin).
+class PairRows(NamedTuple):
+    """The rows of a pairs CSV: each column's cells (text, empty where absent) and the line
+    number of each row."""
 
-    Columns ``src,tgt`` and optionally ``src_level,tgt_level`` (empty = 0), any order, by header.
+    label: str
+    src: list[str]
+    tgt: list[str]
+    src_level: list[str]
+    tgt_level: list[str]
+    src_hexside: list[str]
+    tgt_hexside: list[str]
+    lines: list[int]
+
+
+def read_pairs(path: str) -> PairRows:
+    """The rows of a pairs CSV ('-' = stdin).
+
+    Columns ``src,tgt`` and optionally ``src_level,tgt_level`` (empty = 0) and
+    ``src_hexside,tgt_hexside`` (N, NE, SE, S, SW, NW or 0-5: that end is in bypass along it,
+    D2.3; empty = not), any order, by header.
     """
     label = "<stdin>" if path == "-" else path
     try:
@@ -67,7 +82,8 @@ def read_pairs(path: str) -> tuple[str, list[str], list[str], list[str], list[st
         if i < 0:
             return [""] * len(rows)
         return [row[i].strip() if i < len(row) else "" for row in rows]
-    return label, column("src"), column("tgt"), column("src_level"), column("tgt_level"), lines
+    return PairRows(label, column("src"), column("tgt"), column("src_level"), column("tgt_level"),
+                    column("src_hexside"), column("tgt_hexside"), lines)
 
 
 def _parse_levels(label: str, values: list[str], lines: list[int], column: str) -> np.ndarray:
@@ -88,10 +104,35 @@ def _parse_levels(label: str, values: list[str], lines: list[int], column: str) 
     return out
 
 
-def answer_pairs(m: Any, label: str, src: list[str], tgt: list[str], sl: list[str], tl: list[str],
-                 lines: list[int], weather: Any = None, counters: Any = None) -> Any:
+def _parse_hexsides(m: Any, label: str, values: list[str], hexes: np.ndarray,
+                    lines: list[int], column: str) -> np.ndarray | None:
+    """The bypass hexside of each row (-1: empty, not in bypass); None when every cell is
+    empty.  DataError naming the file, line and column of a cell that is not a hexside of its
+    hex on the map."""
+    from hexwx.hexmap.coords import HEXSIDE_NAMES, hexside_number
+    if not any(values):
+        return None
+    out = np.full(len(values), -1, np.int64)
+    on_map = m.kernel_map[4][:, :, 0]
+    for i, v in enumerate(values):
+        if not v:
+            continue
+        side = hexside_number(v)
+        if side is None:
+            raise DataError(f"{label} line {lines[i]}: {column} {v[:40]!r} is not a hexside "
+                            f"(expected {', '.join(HEXSIDE_NAMES)} or 0-5, or empty)")
+        if not on_map[hexes[i], side]:
+            raise DataError(f"{label} line {lines[i]}: {column} {v!r} is the edge of the map "
+                            f"for {m.name_of(int(hexes[i]))} (a unit cannot bypass along it)")
+        out[i] = side
+    return out
+
+
+def answer_pairs(m: Any, rows: PairRows, weather: Any = None, counters: Any = None) -> Any:
     """Parse and answer the pairs; DataError naming the file and line of the first bad row."""
     from hexwx.lineofsight.batch import check_levels, hex_ids, los_pairs
+    label, src, tgt, sl, tl, lines = (rows.label, rows.src, rows.tgt, rows.src_level,
+                                      rows.tgt_level, rows.lines)
     ids = []
     for column, names in (("src", src), ("tgt", tgt)):
         try:
@@ -109,7 +150,10 @@ def answer_pairs(m: Any, label: str, src: list[str], tgt: list[str], sl: list[st
             top = (m.hexes.levels + m.hexes.rooftop.astype(bool)).astype(np.int64)
             i = int(np.flatnonzero((lv < 0) | (lv > top[h]))[0])
             raise DataError(f"{label} line {lines[i]}: {column}: {exc}") from None
-    return los_pairs(m, ids[0], ids[1], levels[0], levels[1], weather=weather, counters=counters)
+    sides = [_parse_hexsides(m, label, rows.src_hexside, ids[0], lines, "src_hexside"),
+             _parse_hexsides(m, label, rows.tgt_hexside, ids[1], lines, "tgt_hexside")]
+    return los_pairs(m, ids[0], ids[1], levels[0], levels[1], weather=weather, counters=counters,
+                     src_hexside=sides[0], tgt_hexside=sides[1])
 
 
 def encode(m: Any, a: Any, fmt: str) -> str:
@@ -119,17 +163,19 @@ def encode(m: Any, a: Any, fmt: str) -> str:
     100,000 rows costs about as much as answering them.  JSON values are exactly those of
     ``LosResult.to_json``; in CSV, null is empty, true/false are 1/0 and blocked_at is "x y".
     """
-    from hexwx.lineofsight.locations import location_name
+    from hexwx.lineofsight.locations import in_bypass, location_name
     from hexwx.outputs import csv_cell
     jsonl = fmt == "jsonl"
     quote = json.dumps if jsonl else csv_cell
     null = "null" if jsonl else ""
     names = np.array([quote(x) for x in m.grid.names()], dtype=object)
 
-    def locs(h: np.ndarray, lv: np.ndarray) -> np.ndarray:
-        key = h * 4096 + lv
+    def locs(h: np.ndarray, lv: np.ndarray, side: np.ndarray | None) -> np.ndarray:
+        key = (h * 4096 + lv) * 8 + (0 if side is None else side + 1)
         uniq, inverse = np.unique(key, return_inverse=True)
-        texts = np.array([quote(location_name(m, int(k) // 4096, int(k) % 4096)) for k in uniq], dtype=object)
+        texts = np.array([quote(in_bypass(location_name(m, int(k) // 8 // 4096, int(k) // 8 % 4096),
+                                          int(k) % 8 - 1))
+                          for k in uniq], dtype=object)
         return texts[inverse.reshape(-1)]
 
     def nums(x: np.ndarray) -> np.ndarray:
@@ -149,8 +195,8 @@ def encode(m: Any, a: Any, fmt: str) -> str:
                else (nums(at[:, 0]) + " " + nums(at[:, 1])))
     bhex = names[np.maximum(a.blocking_hex, 0)]
     cols = [names[a.src], names[a.tgt], nums(a.src_level), nums(a.tgt_level),
-            nums(a.src_elevation), nums(a.tgt_elevation), locs(a.src, a.src_level),
-            locs(a.tgt, a.tgt_level), nums(a.range),
+            nums(a.src_elevation), nums(a.tgt_elevation), locs(a.src, a.src_level, a.src_hexside),
+            locs(a.tgt, a.tgt_level, a.tgt_hexside), nums(a.range),
             np.where(a.blocked, "true" if jsonl else "1", "false" if jsonl else "0").astype(object),
             unless_blocked(a.hindrance), unless_blocked(lv), unless_blocked(a.hindrance + lv),
             reason, rule, np.where(terrain, at_text, null).astype(object),
@@ -180,8 +226,7 @@ def _cmd_los_batch(args: argparse.Namespace) -> int:
         weather = weather_from_args(args, scenario=scenario)
     counters = counters_from_args(args, m, scenario=scenario, source=source)
     print_counter_notes(m, counters, weather)
-    label, src, tgt, sl, tl, lines = read_pairs(pairs)
-    answers = answer_pairs(m, label, src, tgt, sl, tl, lines, weather, counters)
+    answers = answer_pairs(m, read_pairs(pairs), weather, counters)
     fmt = args.format
     if fmt is None:
         fmt = "jsonl" if str(args.output or "").lower().endswith((".jsonl", ".ndjson", ".json")) else "csv"
@@ -195,7 +240,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "los-batch",
         description="Answer every pair of PAIRS.csv (columns src,tgt and optionally src_level,"
-                    "tgt_level: the level in the hex, 0 ground, building levels, rooftop) on MAP "
+                    "tgt_level: the level in the hex, 0 ground, building levels, rooftop; "
+                    "src_hexside,tgt_hexside: N, NE, SE, S, SW, NW or 0-5 for an end in bypass "
+                    "along that hexside, D2.3, traced from it) on MAP "
                     "with the kernel of `hexwx los`, in one pass.  Output: CSV (default) or JSON "
                     "lines with the fields of `hexwx los --json` but the hindrance list and thread:\n"
                     "  " + ",".join(FIELDS) + "\n"

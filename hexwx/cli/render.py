@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE.png",
                    help="PNG file to write (hex maps: .svg writes SVG overlays over the embedded "
                         "map picture)")
-    from hexwx.front.options import add_map_options
+    from hexwx.front.options import add_map_options, hexside_arg
     add_map_options(p)
     from hexwx.front.options import add_counter_options
     add_counter_options(p)
@@ -70,13 +70,19 @@ def register(subparsers: Any) -> None:
                     help="level of FROM (default 0, or the unit's level)")
     ov.add_argument("--to-level", type=int, default=None, metavar="N",
                     help="level of TO (default 0, or the unit's level)")
+    ov.add_argument("--from-hexside", type=hexside_arg, default=None, metavar="S",
+                    help="FROM (--los) or the --viewshed viewer is in bypass along its hexside S "
+                         "(N, NE, SE, S, SW, NW or 0-5; D2.3; default the unit's own)")
+    ov.add_argument("--to-hexside", type=hexside_arg, default=None, metavar="S",
+                    help="TO of --los is in bypass along its hexside S (default the unit's own)")
     ov.add_argument("--from", dest="from_hex", metavar="HEX", help="viewer hex for --viewshed")
     ov.add_argument("--viewshed", action="store_true",
                     help="shade what --from HEX sees: hindered hexes by DRM, the rest hatched")
     ov.add_argument("--exposure", action="store_true",
                     help="heat map: how many hexes (or --exposure-from hexes) see each hex")
     ov.add_argument("--exposure-from", action="append", metavar="HEXES",
-                    help="observer hexes of --exposure, comma-separated (default every hex)")
+                    help="observer hexes of --exposure, comma-separated (default every hex; "
+                         "HEX:SIDE for one in bypass along that hexside)")
     ov.add_argument("--exposure-level", type=int, default=None, metavar="N",
                     help="level of the exposed location in each hex (default 0)")
     ov.add_argument("--path", nargs=2, metavar=("FROM", "TO"),
@@ -231,6 +237,11 @@ def _unit(units: Any, text: str) -> Any:
     return next((u for u in units if u.id == text), None)
 
 
+def _bypass(given: int | None, unit: Any) -> int | None:
+    """An end's bypass hexside (D2.3): the one given, else its unit's (None: not in bypass)."""
+    return given if given is not None else getattr(unit, "hexside", None)
+
+
 def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (),
                   counters: Any = None) -> dict[str, Any]:
     """Ask the library for each requested overlay's result object (with ``counters``)."""
@@ -245,21 +256,23 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
             out["los"] = los_mod.los(
                 m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                 target_is_infantry=ub.kind == "infantry" if ub else True,
-                target_winter_camouflage=bool(ub and ub.winter_camouflage), counters=counters)
+                target_winter_camouflage=bool(ub and ub.winter_camouflage), counters=counters,
+                from_hexside=_bypass(args.from_hexside, ua), to_hexside=_bypass(args.to_hexside, ub))
         if args.viewshed:
             src = _parse(m, args.from_hex, "--from", units)
             uv = _unit(units, args.from_hex)
             level = args.from_level if args.from_level is not None else (uv.level if uv else 0)
             out["viewshed"] = los_mod.viewshed(m, src, level=level, weather=weather,
-                                               counters=counters)
+                                               counters=counters,
+                                               from_hexside=_bypass(args.from_hexside, uv))
             out["viewshed_from"] = src
             out["viewshed_level"] = level
     if args.exposure:
-        from hexwx.front.options import hexes_of
+        from hexwx.front.options import observers_of
         from hexwx.lineofsight.exposure import exposure
-        out["exposure"] = exposure(m, level=args.exposure_level or 0,
-                                   observers=hexes_of(args.exposure_from), weather=weather,
-                                   counters=counters)
+        observers, sides = observers_of(args.exposure_from)
+        out["exposure"] = exposure(m, level=args.exposure_level or 0, observers=observers,
+                                   weather=weather, counters=counters, observer_hexsides=sides)
     if args.path or args.reach:
         from hexwx.movement import paths as movement
         def hex_name(text: str, flag: str) -> str:

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from hexwx.front.options import counter_notes, hexes_of, weather_from_args
+from hexwx.front.options import counter_notes, hexes_of, observers_of, weather_from_args
 
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
@@ -94,8 +94,9 @@ def exposure_json(m: HexMap, args: argparse.Namespace, *, scenario: Scenario | N
     weather = weather_from_args(args, scenario=scenario)
     if counters is None and scenario is not None:
         counters = scenario.los_counters
-    res = exposure(m, level=args.level, observers=hexes_of(args.observers), weather=weather,
-                   counters=counters)
+    observers, sides = observers_of(args.observers)
+    res = exposure(m, level=args.level, observers=observers, weather=weather,
+                   counters=counters, observer_hexsides=sides)
     data = {"map": m.name, **res.to_json(),
             "notes": list(counter_notes(m, counters, weather))}
     if res.observers is not None and res.seen is not None:

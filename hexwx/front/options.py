@@ -225,9 +225,20 @@ def hexes_of(values: list[str] | None) -> list[str] | None:
     return out
 
 
+def observers_of(values: list[str] | None) -> tuple[list[str] | None, list[int | None] | None]:
+    """(hexes, bypass hexsides) of ``--from`` observers: each ``HEX`` or ``HEX:SIDE`` (in bypass
+    along SIDE, D2.3); the hexsides are None when no observer gives one."""
+    hexes = hexes_of(values)
+    if hexes is None or not any(":" in h for h in hexes):
+        return hexes, None
+    from hexwx.hexmap.coords import parse_hexside
+    pairs = [parse_hexside(h) if ":" in h else (h, None) for h in hexes]
+    return [h for h, _ in pairs], [s for _, s in pairs]
+
+
 # -- the query parsers ---------------------------------------------------------------------------
 
-def _hexside(text: str) -> int:
+def hexside_arg(text: str) -> int:
     """A hexside given as N, NE, SE, S, SW, NW or 0-5 (argparse type: a one-line error else)."""
     from hexwx.hexmap.coords import hexside_number
     number = hexside_number(text)
@@ -254,10 +265,10 @@ def add_los_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--from-level", type=int, default=None, metavar="N",
                    help="level of the source location in its hex (0 ground, building levels, rooftop)")
     p.add_argument("--to-level", type=int, default=None, metavar="N", help="level of the target location")
-    p.add_argument("--from-hexside", type=_hexside, default=None, metavar="S",
+    p.add_argument("--from-hexside", type=hexside_arg, default=None, metavar="S",
                    help="the source is in bypass along its hexside S (N, NE, SE, S, SW, NW or 0-5; "
                         "D2.3): its LOS is traced from that hexside")
-    p.add_argument("--to-hexside", type=_hexside, default=None, metavar="S",
+    p.add_argument("--to-hexside", type=hexside_arg, default=None, metavar="S",
                    help="the target is in bypass along its hexside S")
     p.add_argument("--from-entrenched", action="store_true", default=None,
                    help="the source is a unit in an entrenchment (foxholes, trench, A-T ditch; "
@@ -355,7 +366,8 @@ def add_exposure_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="level of the exposed location in each hex (default 0; hexes without "
                         "that level are left out)")
     p.add_argument("--from", dest="observers", action="append", metavar="HEXES",
-                   help="observer hexes, comma-separated (default: every hex); repeatable")
+                   help="observer hexes, comma-separated (default: every hex); HEX:SIDE for an "
+                        "observer in bypass along that hexside (e.g. V8:NE, D2.3); repeatable")
     p.add_argument("--top", type=int, default=10, metavar="N",
                    help="text output: how many most/least exposed hexes to list (default 10)")
     p.add_argument("--json", action="store_true", help="print the counts of every hex as JSON")

@@ -18,9 +18,9 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.counter_los import apply as apply_counters, with_counters
-from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, weathered
+from hexwx.lineofsight.bypass import sides_array
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
+from hexwx.lineofsight.state import los_state
 
 #: Reason code of a pair blocked by terrain + LV hindrances (E3.1), beside the kernel's codes.
 LV_BLOCKED = -1
@@ -32,7 +32,8 @@ class PairAnswers:
 
     ``reason`` holds kernel reason codes (:data:`hexwx.lineofsight.reasons.REASONS`, 0 clear) or
     :data:`LV_BLOCKED`; ``blocking_hex`` is -1 and ``blocked_at`` (-1, -1) unless the terrain
-    blocks; ``lv`` is None without weather.
+    blocks; ``lv`` is None without weather; ``src_hexside`` / ``tgt_hexside`` the hexside each
+    end is in bypass along (-1: not; None: no end of the list is).
     """
 
     src: np.ndarray
@@ -48,6 +49,8 @@ class PairAnswers:
     blocking_hex: np.ndarray
     blocked_at: np.ndarray
     lv: np.ndarray | None = None
+    src_hexside: np.ndarray | None = None
+    tgt_hexside: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.src)
@@ -90,19 +93,26 @@ def check_levels(m: HexMap, hexes: np.ndarray, levels: np.ndarray) -> None:
 
 def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | np.ndarray,
               src_level: Any = 0, tgt_level: Any = 0, *, weather: Any = None,
-              threads: int | None = None, counters: Any = None) -> PairAnswers:
+              threads: int | None = None, counters: Any = None, src_hexside: Any = None,
+              tgt_hexside: Any = None) -> PairAnswers:
     """LOS from ``src[i]`` at ``src_level[i]`` to ``tgt[i]`` at ``tgt_level[i]`` for every i.
 
     ``src``/``tgt``: hex names or ids; levels: one number for all pairs or one per pair.
-    Every answer equals ``los(m, src[i], tgt[i], from_level=..., to_level=..., weather=...)``
-    on blocked, reason, rule, blocking hex and pixel, hindrance and LV (units: none, so no
-    winter camouflage) and ``counters``.  Reciprocal like :func:`los`.
+    ``src_hexside``/``tgt_hexside``: that end is in bypass along that hexside (D2.3): None (no
+    end), one hexside 0-5 for all pairs, or one per pair (None or -1: not in bypass).
+    Every answer equals ``los(m, src[i], tgt[i], from_level=..., to_level=..., weather=...,
+    from_hexside=..., to_hexside=...)`` on blocked, reason, rule, blocking hex and pixel,
+    hindrance and LV (units: none, so no winter camouflage) and ``counters``.  Reciprocal like
+    :func:`los`.
     """
-    m, prep = with_counters(weathered(m, weather), counters, weather)
+    st = los_state(m, weather, counters)
+    m = st.map
     s = hex_ids(m, src, "source hex")
     t = hex_ids(m, tgt, "target hex")
     if len(s) != len(t):
         raise UsageError(f"{len(s)} sources but {len(t)} targets: give one target per source")
+    s_side = sides_array(m, s, src_hexside, "src_hexside")
+    t_side = sides_array(m, t, tgt_hexside, "tgt_hexside")
     sl = _levels(src_level, len(s), "source level")
     tl = _levels(tgt_level, len(t), "target level")
     check_levels(m, s, sl)
@@ -114,27 +124,22 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     s_roof = roof[s] & (sl == levels[s] + 1)
     t_roof = roof[t] & (tl == levels[t] + 1)
     sE, tE = base[s] + sl, base[t] + tl
-    maxlen = m.thread_capacity
-    fog = fog_spec(weather)
-    res = K.trace_many(m.kernel_map, m.kernel_terrain, s, t, sE, tE, maxlen, roof_s=s_roof,
-                       roof_t=t_roof, where=True, threads=threads, fog=fog)
+    res = st.trace_many(s, t, sE, tE, roof_s=s_roof, roof_t=t_roof, where=True, threads=threads,
+                        side_s=s_side, side_t=t_side)
     reasons, totals, where = res[:3]
     reason = reasons.astype(np.int8)
     blocked = reason != 0
     hindrance = totals.astype(np.int32)
     rng = m.grid.ranges(s, t)
-    if prep is not None and len(s):
-        was = blocked.copy()
-        apply_counters(prep, s, t, sE, tE, blocked, hindrance)
-        reason[blocked & ~was] = K.HINDRANCE_SIX
-    lv = None
-    if weather is not None and len(s):
-        was = blocked.copy()
-        lv = apply_lv(m, weather, s, t, sl, blocked, hindrance, rng, t_level=tl,
-                       fog=res[3] if fog is not None else None).astype(np.int32)
-        reason[blocked & ~was] = LV_BLOCKED
+    was = blocked.copy()
+    st.add_counters(s, t, sE, tE, blocked, hindrance, st.end_points(s, t, s_side, t_side))
+    reason[blocked & ~was] = K.HINDRANCE_SIX
+    was = blocked.copy()
+    lv = st.add_lv(s, t, sl, blocked, hindrance, rng, tl, res[3] if st.fog is not None else None)
+    reason[blocked & ~was] = LV_BLOCKED
     return PairAnswers(s, t, sl, tl, sE, tE, rng, blocked, hindrance, reason,
-                       where[:, 0].copy(), where[:, 1:].copy(), lv)
+                       where[:, 0].copy(), where[:, 1:].copy(),
+                       None if lv is None else lv.astype(np.int32), s_side, t_side)
 
 
 def _levels(levels: Any, n: int, what: str) -> np.ndarray:

@@ -418,10 +418,13 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
 
 
 def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarray,
-          tE: np.ndarray, blocked: np.ndarray, hindrance: np.ndarray) -> np.ndarray:
+          tE: np.ndarray, blocked: np.ndarray, hindrance: np.ndarray,
+          points: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
     """Add the counters' DRM to the clear pairs of a batch in place: ``hindrance`` grows by it
     and a total of six or more blocks (B.10).  Returns the counters' DRM per pair (0 where
-    blocked).  Each pair's DRM is the sum of :func:`hindrances` for that LOS."""
+    blocked).  Each pair's DRM is the sum of :func:`hindrances` for that LOS.  ``points``:
+    (x0, y0, x1, y1) per pair, the ends' LOS points when one is in bypass (D2.3), as
+    :func:`hindrances` takes them."""
     shape = np.broadcast(src, tgt).shape
     out = np.zeros(shape, np.int32)
     if not prep.effects or not len(out.ravel()):
@@ -433,7 +436,9 @@ def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarr
         return out
     s, t = s_all.ravel()[idx], t_all.ravel()[idx]
     se, te = se_all.ravel()[idx].astype(np.int64), te_all.ravel()[idx].astype(np.int64)
-    drm = _pair_drm(prep, s.astype(np.int64), t.astype(np.int64), se, te)
+    pts = None if points is None else tuple(np.broadcast_to(p, shape).ravel()[idx].astype(np.float64)
+                                            for p in points)
+    drm = _pair_drm(prep, s.astype(np.int64), t.astype(np.int64), se, te, pts)
     flat = out.reshape(-1)
     flat[idx] = drm
     if hindrance.shape == shape:
@@ -444,16 +449,31 @@ def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarr
 
 
 def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarray,
-              te: np.ndarray) -> np.ndarray:
+              te: np.ndarray, points: tuple[np.ndarray, ...] | None = None) -> np.ndarray:
     """The counters' DRM of clear pairs (the arithmetic of :func:`hindrances`, per array): per
-    effect, the pairs whose segment passes near the effect's polygon are tested exactly."""
+    effect, the pairs whose segment passes near the effect's polygon are tested exactly.
+    ``points``: each pair's (x0, y0, x1, y1) LOS points (bypass ends, D2.3); else the centres."""
     grid = prep.map.grid
     cx, cy = grid.centre_x, grid.centre_y
     # the geometry is the same both ways: test each unordered pair once, from its lower id
     lo_id, hi_id = np.minimum(s, t).astype(np.int64), np.maximum(s, t).astype(np.int64)
-    uniq, inv = np.unique(lo_id * len(grid) + hi_id, return_inverse=True)
-    ua, ub = np.divmod(uniq, len(grid))
-    x0, y0, x1, y1 = cx[ua], cy[ua], cx[ub], cy[ub]
+    slack_hexes = 2
+    if points is None:
+        uniq, inv = np.unique(lo_id * len(grid) + hi_id, return_inverse=True)
+        ua, ub = np.divmod(uniq, len(grid))
+        x0, y0, x1, y1 = cx[ua], cy[ua], cx[ub], cy[ub]
+    else:
+        # each pair's own segment, from its lower id's end (as hindrances() orders it)
+        swap = s > t
+        px0, py0, px1, py1 = points
+        seg = np.stack([lo_id, hi_id, np.where(swap, px1, px0), np.where(swap, py1, py0),
+                        np.where(swap, px0, px1), np.where(swap, py0, py1)], axis=1)
+        useg, inv = np.unique(seg, axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        ua, ub = useg[:, 0].astype(np.int64), useg[:, 1].astype(np.int64)
+        x0, y0, x1, y1 = useg[:, 2], useg[:, 3], useg[:, 4], useg[:, 5]
+        uniq = ua
+        slack_hexes = 4         # a hexside point lies up to half a hex off its centre
     dx, dy = x1 - x0, y1 - y0
     length = np.hypot(dx, dy)
     cross0 = dx * y0 - dy * x0          # the segment's line: dx * y - dy * x = cross0
@@ -472,7 +492,7 @@ def _pair_drm(prep: PreparedCounters, s: np.ndarray, t: np.ndarray, se: np.ndarr
         # first cuts: the hex lies within one hex of a shortest path between the ends, and the
         # polygon's circle meets the segment's strip; then the exact test
         dc = prep.distances(e.hex)
-        iu = np.flatnonzero(dc[ua] + dc[ub] <= r_u + 2)
+        iu = np.flatnonzero(dc[ua] + dc[ub] <= r_u + slack_hexes)
         if len(iu) == 0:
             continue
         li = length[iu]

@@ -20,16 +20,16 @@ import numpy as np
 
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
+from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.validate import bad, check_flag, whole
-from hexwx.lineofsight.bypass import bypass_map, bypass_point, check_hexside
-from hexwx.lineofsight.locations import location_name, terrain_words
+from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
+from hexwx.lineofsight.locations import in_bypass, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
-from hexwx.lineofsight.counter_los import apply as apply_counters
-from hexwx.lineofsight.counter_los import hindrances as counter_hindrances, with_counters
+from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
 from hexwx.lineofsight.counter_los import weather_notes as counter_weather_notes
-from hexwx.lineofsight.pair_lv import apply_lv, check_query, fog_spec, weathered
+from hexwx.lineofsight.pair_lv import check_query, weathered
+from hexwx.lineofsight.state import los_state
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.results import Hindrance, Later, LosResult, LosTable, ThreadHex, Viewshed
 from hexwx.weather.asl.state import AslWeather
@@ -135,21 +135,24 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     check_flag(to_entrenched, "to_entrenched")
     s_side = check_hexside(from_hexside, "from_hexside")
     t_side = check_hexside(to_hexside, "to_hexside")
-    m0 = weathered(m, weather) if counters is not None or weather is not None else m
-    m, prep = with_counters(m0, counters, weather) if counters is not None or \
-        weather is not None else (m, None)
+    shown = m
+    prep = fog = None
+    if counters is not None or weather is not None:
+        st = los_state(m, weather, counters)
+        m, prep, fog = st.map, st.counters, st.fog
     src, tgt = m.hex(a, "a"), m.hex(b, "b")
     sE, s_roof = _elevation(m, src, from_level, "from_level")
     tE, t_roof = _elevation(m, tgt, to_level, "to_level")
     bypass = _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
-    M = bypass_map(m.kernel_map, bypass)
+    M = m.kernel_map
     R = m.grid.distance(src, tgt)
     for ent, level, param in ((from_entrenched, from_level, "from_level"),
                               (to_entrenched, to_level, "to_level")):
         if ent and int(level) != 0:
             raise bad(param, level, "0: a unit in an entrenchment is at its hex's ground level "
                                     "(B27)")
-    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof, int(from_entrenched), int(to_entrenched))
+    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof, -1 if s_side is None else s_side,
+                 -1 if t_side is None else t_side, int(from_entrenched), int(to_entrenched))
     hind: Later | list[Hindrance]
     thread: Later | tuple[ThreadHex, ...]
     if weather is None and prep is None:
@@ -158,7 +161,6 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         walk = _Walk(m, M, ends, R)
         hind, thread = walk.later_hindrances(), walk.later_thread()
     else:
-        fog = fog_spec(weather) if weather is not None else None
         (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
             _record(m, M, ends, R, fog)
         hind = _later_terrain_hindrances(m, packed, drms)
@@ -178,7 +180,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     lv_total = 0
     notes: list[str] = []
     if weather is not None:
-        notes += counter_weather_notes(m0, counters, weather)   # SMOKE left out (E3.53, E3.734)
+        notes += counter_weather_notes(shown, counters, weather)   # SMOKE left out (E3.53, E3.734)
         th, names, keys = _thread(m, ends, R, ids, keys)
         thread = tuple(th)
         if target_winter_camouflage:
@@ -207,15 +209,17 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         hindrance=terrain_total, lv=lv_total,
         hindrances=hind if isinstance(hind, Later) else tuple(hind),
         thread=thread, map=m, source_elevation=sE, target_elevation=tE,
-        source_location=_in_bypass(location_name(m, src, from_level), s_side, from_entrenched),
-        target_location=_in_bypass(location_name(m, tgt, to_level), t_side, to_entrenched),
+        source_location=in_bypass(_entrenched(location_name(m, src, from_level),
+                                              from_entrenched), s_side),
+        target_location=in_bypass(_entrenched(location_name(m, tgt, to_level), to_entrenched),
+                                  t_side),
         blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
         weather=weather)
 
 
 class _Ends(NamedTuple):
-    """The two ends of one trace: hex ids, elevations, whether each is a rooftop and whether
-    each is in an entrenchment (B27.2)."""
+    """The two ends of one trace: hex ids, elevations, whether each is a rooftop, the hexside
+    each is in bypass along (-1: none; D2.3) and whether each is in an entrenchment (B27.2)."""
 
     src: int
     tgt: int
@@ -223,14 +227,16 @@ class _Ends(NamedTuple):
     tE: int
     s_roof: int
     t_roof: int
+    s_side: int = -1
+    t_side: int = -1
     s_ent: int = 0
     t_ent: int = 0
 
     def trace(self, m: HexMap, M: K.KernelArrays, scratch: K.Scratch, detail: int,
               fog: np.ndarray | None = None) -> K.Traced:
         """The kernel's trace of these ends on ``M`` (:func:`hexwx._native.trace`)."""
-        return K.trace(M, m.kernel_terrain, *self[:6], scratch, detail, fog, s_ent=self.s_ent,
-                       t_ent=self.t_ent)
+        return K.trace(M, m.kernel_terrain, *self[:6], scratch, detail, fog, self.s_side,
+                       self.t_side, s_ent=self.s_ent, t_ent=self.t_ent)
 
 
 def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
@@ -339,23 +345,17 @@ def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[i
     """The (hex, hexside) of the ends in bypass; UsageError naming the parameter when that
     hexside is off the map (a unit cannot bypass along the map's edge there)."""
     out = []
-    on_map = m.kernel_map[4][:, :, 0]
     for h, side, param in ends:
         if side is None:
             continue
-        if not on_map[h, side]:
-            raise bad(param, side, f"a hexside of {m.name_of(h)} on the map (hexside {side} is "
-                                   f"its edge of the map)")
+        check_on_map(m.kernel_map, m.name_of, h, side, param)
         out.append((h, side))
     return tuple(out)
 
 
-def _in_bypass(location: str, side: int | None, entrenched: bool = False) -> str:
-    """A Location's words, with the bypassed hexside when the end is in bypass and "in an
-    entrenchment" when it is in one."""
-    if entrenched:
-        location = f"{location} in an entrenchment"
-    return location if side is None else f"{location} in bypass {HEXSIDE_NAMES[side]}"
+def _entrenched(location: str, entrenched: bool) -> str:
+    """A Location's words, with "in an entrenchment" when the end is in one (B27)."""
+    return f"{location} in an entrenchment" if entrenched else location
 
 
 def _points(m: HexMap, src: int, s_side: int | None, tgt: int, t_side: int | None
@@ -406,7 +406,9 @@ def _kernel_fog(fog: list[int], names: list[str], keys: list[int],
     top, d, drm = fog
     groups: dict[int, list[str]] = {}
     for name, k in zip(names, keys):
-        if codes[k]:            # keys run 0..range: the kernel keys every hex of the thread
+        # keys run 0..range: the kernel keys every hex between the ends (from a bypass
+        # hexside the walk may graze a hex beside its own, further than the range: no fog key)
+        if k < len(codes) and codes[k]:
             at = groups.get(k)
             if at is None:
                 groups[k] = [name]
@@ -438,36 +440,35 @@ _HINDRANCES: dict[tuple[int, str, str], dict[str, Hindrance]] = {}
 
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None,
-             counters: Any = None) -> Viewshed:
+             counters: Any = None, from_hexside: int | None = None) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
     hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level,
-    counters=counters)``."""
+    counters=counters, from_hexside=from_hexside)``.  ``from_hexside`` (0-5): the viewer is in
+    bypass along that hexside of ``a`` and sees from its point (D2.3)."""
     check_query(m, weather)
-    shown = m
-    m0 = weathered(m, weather)
-    m, prep = with_counters(m0, counters, weather)
+    side = check_hexside(from_hexside, "from_hexside")
+    st = los_state(m, weather, counters)
+    m = st.map
     src = m.hex(a, "a")
     sE, s_roof = _elevation(m, src, level, "level")
+    _bypass_ends(m, (src, side, "from_hexside"))
     n = len(m)
     tgts = np.arange(n, dtype=np.int64)
     srcs = np.full(n, src, np.int64)
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
-    maxlen = m.thread_capacity
-    fog = fog_spec(weather)
-    res = K.trace_many(m.kernel_map, m.kernel_terrain, srcs, tgts, es, et, maxlen,
-                       roof_s=np.full(n, s_roof, np.int64), fog=fog)
+    sides = None if side is None else np.full(n, side, np.int64)
+    res = st.trace_many(srcs, tgts, es, et, roof_s=np.full(n, s_roof, np.int64), side_s=sides)
     reasons, totals = res[0], res[1]
     blocked = reasons != 0
     drm = totals.astype(np.int32)
     rng = m.grid.distances_from(src)
-    if prep is not None:
-        apply_counters(prep, srcs, tgts, es, et, blocked, drm)
-    if weather is not None:
-        drm = drm + apply_lv(m, weather, srcs, tgts, level, blocked, drm, rng,
-                              fog=res[2] if fog is not None else None)
-    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=shown, weather=weather,
-                    notes=counter_weather_notes(m0, counters, weather))
+    st.add_counters(srcs, tgts, es, et, blocked, drm, st.end_points(srcs, tgts, sides, None))
+    lv = st.add_lv(srcs, tgts, level, blocked, drm, rng, fog=res[2] if st.fog is not None else None)
+    if lv is not None:
+        drm = drm + lv
+    return Viewshed(m.name_of(src), level, blocked, drm, rng, map=st.shown, weather=weather,
+                    hexside=side, notes=counter_weather_notes(st.shown, counters, weather))
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,
@@ -493,11 +494,10 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
         whole(threads, "threads", 1)
     if all_locations or from_level not in (None, 0) or to_level not in (None, 0):
         return _los_table_levels(m, weather, from_level, to_level, all_locations, counters)
-    m, prep = with_counters(weathered(m, weather), counters, weather)
-    maxlen = m.thread_capacity
-    fog = fog_spec(weather)
+    st = los_state(m, weather, counters)
+    m = st.map
     res = K.all_pairs_matrix(m.kernel_map, m.kernel_terrain, m.hexes.base.astype(np.int64),
-                             maxlen, threads, fog)
+                             m.thread_capacity, threads, st.fog)
     reasons, totals = res[0], res[1]
     n = len(m)
     src, tgt = np.divmod(np.arange(n * n), n)
@@ -506,13 +506,10 @@ def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int |
     rng = m.grid.ranges(src, tgt)
     blocked = reasons[src, tgt] != 0
     hindrance = totals[src, tgt].astype(np.int32)
-    if prep is not None:
-        base = m.hexes.base.astype(np.int64)
-        apply_counters(prep, src, tgt, base[src], base[tgt], blocked, hindrance)
-    lv = None
-    if weather is not None:
-        lv = apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng,
-                       fog=res[2][src, tgt] if fog is not None else None)
+    base = m.hexes.base.astype(np.int64)
+    st.add_counters(src, tgt, base[src], base[tgt], blocked, hindrance)
+    lv = st.add_lv(src, tgt, 0, blocked, hindrance, rng,
+                   fog=res[2][src, tgt] if st.fog is not None else None)
     return LosTable(src, tgt, rng, blocked, hindrance, lv)
 
 

@@ -23,10 +23,11 @@ from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.validate import whole
 from hexwx.hexmap.board import HexMap
-from hexwx.lineofsight.counter_los import apply as apply_counters, with_counters
-from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, fog_straight, weathered
+from hexwx.lineofsight.bypass import sides_array
+from hexwx.lineofsight.pair_lv import fog_straight
 from hexwx.lineofsight.lv import FOG_TOPS
 from hexwx.lineofsight.pairs import row_blocks
+from hexwx.lineofsight.state import los_state
 
 
 @dataclass(frozen=True)
@@ -200,17 +201,20 @@ def _stored_or_traced(m: HexMap, threads: int | None, hurry: threading.Event) ->
 
 
 def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = None,
-             weather: Any = None, counters: Any = None) -> Exposure:
+             weather: Any = None, counters: Any = None,
+             observer_hexsides: Any = None) -> Exposure:
     """For every hex, how many observers (at ground level) have LOS to its location at ``level``.
 
     ``observers``: hex names or ids (default: every hex of the map); an observer never counts
     its own hex.  Hexes without a location at ``level`` (e.g. level 1 outside buildings) get -1.
     ``counters`` as for :func:`~hexwx.lineofsight.engine.los` (SMOKE, vehicles... hinder, and a
-    total of six blocks; rubble changes its hex).
+    total of six blocks; rubble changes its hex).  ``observer_hexsides``: with ``observers``,
+    one hexside per observer (None or -1: not in bypass) or one for all: that observer is in
+    bypass along it and looks from its point (D2.3), as ``los(from_hexside=)``.
     """
     level = whole(level, "level", 0)
-    shown = m
-    m, prep = with_counters(weathered(m, weather), counters, weather)
+    st = los_state(m, weather, counters)
+    shown, m, fog = m, st.map, st.fog
     n = len(m)
     base = m.hexes.base.astype(np.int64)
     tops = m.hexes.levels.astype(np.int64) + m.hexes.rooftop.astype(np.int64)
@@ -218,16 +222,23 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     if not valid.any():
         raise UsageError(f"no hex of this map has a location at level {level}; expected a level "
                          f"from 0 to {int(tops.max())}")
+    if observer_hexsides is not None and observers is None:
+        raise UsageError("observer_hexsides needs observers: give the observer hexes too",
+                         param="observer_hexsides")
     obs = np.arange(n, dtype=np.int64) if observers is None else np.asarray(
         _parse_hexes(m, observers), np.int64)
-    cached = _PAIRS.get(m) if level == 0 else None
+    if observers is not None and len(obs) != len(observers) and observer_hexsides is not None:
+        raise UsageError("observers repeat a hex: give each observer hex once with its hexside",
+                         param="observers")
+    o_side = sides_array(m, obs, observer_hexsides, "observer_hexsides")
+    cached = _PAIRS.get(m) if level == 0 and o_side is None else None
     if cached is None and level == 0 and m.kept(f"{_PAIRS_PART}_reasons") is not None:
         cached = ground_pairs(m)       # an earlier process traced them: read, not traced
-    fog = fog_spec(weather)
     fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
     deficit: np.ndarray | None = None     # or the cached fog deficit per pair
     # the pairs: observers [k, 1] against targets [1, t], answers [k, t]
-    if level == 0 and (observers is None or cached is not None) and (fog is None or fog[1] == 1):
+    if level == 0 and o_side is None and (observers is None or cached is not None) and \
+            (fog is None or fog[1] == 1):
         gp = cached if cached is not None else ground_pairs(m)   # (deficits at whole fog tops: scale 1)
         tg = np.arange(n, dtype=np.int64)
         every = observers is None
@@ -239,17 +250,25 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         tg = np.flatnonzero(valid).astype(np.int64)
         src, tgt = np.repeat(obs, len(tg)), np.tile(tg, len(obs))
         roof_t = (m.hexes.rooftop.astype(bool) & (m.hexes.levels.astype(np.int64) + 1 == level))
-        res = K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, base[src],
-                           base[tgt] + level, m.thread_capacity, None,
-                           roof_t[tgt].astype(np.int64), fog=fog)
+        res = st.trace_many(src, tgt, base[src], base[tgt] + level,
+                            roof_t=roof_t[tgt].astype(np.int64),
+                            side_s=None if o_side is None else np.repeat(o_side, len(tg)))
         reasons, totals = res[0].reshape(len(obs), len(tg)), res[1].reshape(len(obs), len(tg))
         if fog is not None:
             fog_lv = res[2].reshape(len(obs), len(tg))
     obs_c, tg_r = obs[:, None], tg[None, :]
     blocked = reasons != 0
-    if prep is not None and blocked.size:
+    if st.counters is not None and blocked.size:
         totals = totals.astype(np.int32)       # (the cached pairs are read-only)
-        apply_counters(prep, obs_c, tg_r, base[obs_c], base[tg_r] + level, blocked, totals)
+        points = None
+        if o_side is not None:       # each observer's point [k, 1], each target's centre [1, t]
+            pts = st.end_points(obs, obs, o_side, None)
+            assert pts is not None
+            g = m.grid
+            points = (pts[0][:, None], pts[1][:, None],
+                      np.asarray(g.centre_x, np.float64)[tg][None, :],
+                      np.asarray(g.centre_y, np.float64)[tg][None, :])
+        st.add_counters(obs_c, tg_r, base[obs_c], base[tg_r] + level, blocked, totals, points)
     if weather is not None and blocked.size:
         every = observers is None and len(tg) == n      # the whole matrix, kept per map
         rng = _ranges(m) if every else m.grid.ranges(obs_c, tg_r)
@@ -260,9 +279,8 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
                 capped = np.nonzero(deficit == 255)   # count not kept: trace those again
                 if len(capped[0]):
                     cs, ct = obs[capped[0]], tg[capped[1]]
-                    fog_lv[capped] = K.trace_many(m.kernel_map, m.kernel_terrain, cs, ct, base[cs],
-                                                  base[ct], m.thread_capacity, fog=fog)[2]
-        apply_lv(m, weather, obs_c, tg_r, 0, blocked, totals, rng, level, fog=fog_lv)
+                    fog_lv[capped] = st.trace_many(cs, ct, base[cs], base[ct])[2]
+        st.add_lv(obs_c, tg_r, 0, blocked, totals, rng, level, fog=fog_lv)
     sees = ~blocked & (obs_c != tg_r)
     count = np.full(n, -1, np.int32)
     count[tg] = sees.sum(axis=0, dtype=np.int32)     # (-1: no location at the level)

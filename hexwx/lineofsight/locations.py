@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import Hex
+from hexwx.hexmap.coords import HEXSIDE_NAMES, Hex
 from hexwx.hexmap.terrain import TerrainType
 
 _LEVELS_SUFFIX = re.compile(r",\s*[\d.]+\s+Levels?$")
@@ -64,3 +64,9 @@ def location_name(m: HexMap, h: Hex, level: int) -> str:
     if m.is_rooftop(h, level):
         return f"{name} rooftop" + (f" ({where})" if where else "")
     return f"{name} level {level} ({building_kind(m, h)}" + (f", {where})" if where else ")")
+
+
+def in_bypass(location: str, side: int | None) -> str:
+    """A Location's words, with the bypassed hexside when the unit is in bypass (D2.3):
+    ``"E8 (level 0) in bypass SE"``."""
+    return location if side is None or side < 0 else f"{location} in bypass {HEXSIDE_NAMES[side]}"

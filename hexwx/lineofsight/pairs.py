@@ -22,8 +22,7 @@ import numpy as np
 from hexwx import _native as K
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.engine import LosTable, level_locations
-from hexwx.lineofsight.counter_los import apply as apply_counters, with_counters
-from hexwx.lineofsight.pair_lv import apply_lv, fog_spec, weathered
+from hexwx.lineofsight.state import los_state
 
 #: Unordered pairs per chunk (each chunk holds twice as many ordered pairs): a few MiB of
 #: kernel output and some tens of MiB of text when written.
@@ -79,7 +78,8 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
         yield from _level_chunks(m, weather, from_level, to_level, all_locations, chunk_pairs,
                                  counters)
         return
-    m, prep = with_counters(weathered(m, weather), counters, weather)
+    st = los_state(m, weather, counters)
+    m = st.map
     n = len(m)
     M, T = m.kernel_map, m.kernel_terrain
     elev = m.hexes.base.astype(np.int64)
@@ -87,7 +87,7 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
     total = n * (n - 1)
     blocks = row_blocks(n, chunk_pairs)
     done = pixels = 0
-    fog = fog_spec(weather)
+    fog = st.fog
 
     def run(block: tuple[int, int]) -> _Background:
         return _Background(K.all_pairs_rows, M, T, elev, maxlen, block[0], block[1], threads, fog)
@@ -110,15 +110,12 @@ def los_table_chunks(m: HexMap, *, weather: Any = None, threads: int | None = No
             hindrance[0::2], hindrance[1::2] = ft, rt
             rng = m.grid.ranges(src, tgt)
             blocked = reason != 0
-            if prep is not None:
-                apply_counters(prep, src, tgt, elev[src], elev[tgt], blocked, hindrance)
-            lv = None
-            if weather is not None:
-                fl = None
-                if fog_lv:
-                    fl = np.empty(len(src), np.int16)
-                    fl[0::2], fl[1::2] = fog_lv
-                lv = apply_lv(m, weather, src, tgt, 0, blocked, hindrance, rng, fog=fl)
+            st.add_counters(src, tgt, elev[src], elev[tgt], blocked, hindrance)
+            fl = None
+            if fog_lv:
+                fl = np.empty(len(src), np.int16)
+                fl[0::2], fl[1::2] = fog_lv
+            lv = st.add_lv(src, tgt, 0, blocked, hindrance, rng, fog=fl)
             done += len(src)
             pixels += seen
             yield LosTable(src, tgt, rng, blocked, hindrance, lv), TableProgress(done, total, pixels)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 import numpy as np
 
 from hexwx.frozen import freeze
+from hexwx.hexmap.coords import HEXSIDE_NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -287,7 +288,8 @@ def _height_words(r: LosResult) -> str:
 
 @dataclass(frozen=True, repr=False)
 class Viewshed:
-    """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``."""
+    """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``;
+    ``hexside``: the viewer is in bypass along that hexside (D2.3), None when not."""
 
     source: str
     level: int
@@ -297,6 +299,7 @@ class Viewshed:
     map: HexMap | None = field(default=None, repr=False, compare=False)   # for drawing
     #: the weather asked about (an AslWeather or None), for drawing its veil
     weather: Any = field(repr=False, compare=False, default=None)
+    hexside: int | None = None
     #: what the answer left out and why (SMOKE the weather does not allow: E3.53, E3.734)
     notes: tuple[str, ...] = ()
 
@@ -305,6 +308,8 @@ class Viewshed:
 
     def __repr__(self) -> str:
         lv = f" level {self.level}" if self.level else ""
+        if self.hexside is not None:
+            lv += f" in bypass {HEXSIDE_NAMES[self.hexside]}"
         return (f"Viewshed({self.source}{lv}: {int((~self.blocked).sum())} of {len(self.blocked)} "
                 "hexes in LOS)")
 
@@ -322,8 +327,10 @@ class Viewshed:
     def to_json(self) -> dict[str, Any]:
         """Per hex: null when blocked, else the DRM (terrain + LV); and the ranges."""
         names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.drm))]
-        return {"source": self.source, "level": self.level,
-                "seen": int((~self.blocked).sum()),
+        out: dict[str, Any] = {"source": self.source, "level": self.level}
+        if self.hexside is not None:
+            out["hexside"] = self.hexside
+        return {**out, "seen": int((~self.blocked).sum()),
                 "hexes": {n: (None if b else int(d))
                           for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())},
                 "notes": list(self.notes)}

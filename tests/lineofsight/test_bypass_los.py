@@ -27,13 +27,17 @@ def _answer(r):
 def test_a_bypass_end_is_traced_from_its_hexside(bd02) -> None:
     centre = hexwx.los(bd02, "V8", "Y8")
     assert centre.blocked and centre.blocking_hex == "X8"
-    # from V8's north hexsides the LOS passes north of X8's obstacle; from the south ones not
-    for side in (0, 1, 5):
+    # from V8's north and north-east hexsides the LOS passes north of X8's obstacle; from the
+    # south ones X8 blocks; from the western ones the LOS crosses V8's own building (D2.3)
+    for side in (0, 1):
         r = hexwx.los(bd02, "V8", "Y8", from_hexside=side)
         assert not r.blocked, side
         assert r.source_location.endswith(f"in bypass {('N', 'NE', 'SE', 'S', 'SW', 'NW')[side]}")
-    for side in (2, 3, 4):
-        assert hexwx.los(bd02, "V8", "Y8", from_hexside=side).blocked
+    for side in (2, 3):
+        assert hexwx.los(bd02, "V8", "Y8", from_hexside=side).blocking_hex == "X8"
+    for side in (4, 5):
+        r = hexwx.los(bd02, "V8", "Y8", from_hexside=side)
+        assert r.blocking_hex == "V8" and r.blocking_terrain == "wooden building", side
     # and the other way: U7 sees Y8 from its centre, not from its north hexside (V6's hill)
     assert not hexwx.los(bd02, "U7", "Y8").blocked
     r = hexwx.los(bd02, "U7", "Y8", from_hexside=0)
@@ -129,22 +133,75 @@ def test_a_save_vehicle_in_bypass_is_answered_from_its_hexside(tmp_path, capsys)
     assert "in bypass SE" in capsys.readouterr().out
 
 
-def test_the_bypass_map_moves_one_los_point_and_nothing_else(bd02) -> None:
+def _moved_point_map(M, h, x, y):
+    """The reference: the kernel map with hex ``h``'s LOS point moved to (x, y) (and each
+    turned board's frame the same point turned round): what a bypass end was traced on
+    before the kernel took the hexside per query."""
     import numpy as np
-    from hexwx.lineofsight.bypass import bypass_map, bypass_point
-    M = bd02.kernel_map
-    assert bypass_map(M, ()) is M
-    h = bd02.hex("V8", "a")
-    out = bypass_map(M, ((h, 1),))
-    assert out is bypass_map(M, ((h, 1),))            # cached: the kernel prepares it once
-    changed = np.argwhere(out[3] != M[3])
-    assert {tuple(c) for c in changed.tolist()} <= {(h, 0), (h, 1)} and len(changed)
-    x, y = bypass_point(M, h, 1)
-    assert (int(out[3][h, 0]), int(out[3][h, 1])) == (x, y)
-    # the hexside's point lies on the NE hexside: half a hex height above the centre at most
-    cx, cy = float(bd02.grid.centre_x[h]), float(bd02.grid.centre_y[h])
-    assert x > cx and y < cy and abs((x - cx) ** 2 + (y - cy) ** 2 - (64.5 / 2) ** 2) < 100   # rounded pixels
-    assert all(out[i] is M[i] for i in range(len(M)) if i != 3)
+    from hexwx._native import HX_COLUMNS
+    cx, cy = HX_COLUMNS.index("los_x"), HX_COLUMNS.index("los_y")
+    hx = np.array(M[3], copy=True)
+    hx[h, cx], hx[h, cy] = x, y
+    rest = []
+    for extra in M[9:]:
+        if isinstance(extra, tuple):
+            frames = []
+            for f in extra:
+                fx = np.array(f[1], copy=True)
+                o = np.asarray(f[0]).ravel()
+                fx[h, cx], fx[h, cy] = int(o[0]) - x, int(o[1]) - y
+                frames.append((f[0], fx, *f[2:]))
+            rest.append(tuple(frames))
+        else:
+            rest.append(extra)
+    return (*M[:3], hx, *M[4:9], *rest)
+
+
+@pytest.mark.parametrize("name", ["bd02", "r02/04"])
+def test_the_kernel_traces_a_bypass_end_as_the_map_with_that_point_moved(name) -> None:
+    """The kernel's per-query hexside (D2.3) answers exactly as the map whose end hex's LOS
+    point is the hexside's point -- every rule reads the same point -- for every on-map
+    hexside of seeded hexes, each end, with the thread, hindrance keys and blocking pixel;
+    except where the bypassed hex's own obstacle blocks (which an end hex never does)."""
+    import numpy as np
+    from hexwx import _native as K
+    from hexwx.io.load import load_map
+    from hexwx.lineofsight.bypass import bypass_point
+    from tests.vasl_boards import vasl_dir
+    vasl_dir()                       # (skips, naming HEXWX_VASL_DIR, without VASL's data)
+    m = board(name) if "/" not in name else load_map(name)
+    M, T = m.kernel_map, m.kernel_terrain
+    rng = np.random.default_rng(5)
+    base = m.hexes.base
+    scratch = K.Scratch(m.thread_capacity)
+    compared = blocked = own = 0
+    for h in rng.choice(len(m), 12, replace=False).tolist():
+        for side in range(6):
+            if not M[4][h, side, 0]:
+                continue
+            ref = _moved_point_map(M, h, *bypass_point(M, h, side))
+            try:
+                K.trace(ref, T, h, h, 0, 0, 0, 0, scratch, 0)
+            except ValueError:
+                continue            # the moved point falls off a frame's raster: no reference
+            for t in rng.choice(len(m), 10, replace=False).tolist():
+                for fwd in (True, False):
+                    a, b = (h, t) if fwd else (t, h)
+                    e = (a, b, int(base[a]), int(base[b]) + (1 if t % 3 == 0 else 0), 0, 0)
+                    want = K.trace(ref, T, *e, scratch, 1)
+                    w_keys = (scratch.hv.copy(), scratch.thread[:want.n_thread].tolist())
+                    got = K.trace(M, T, *e, scratch, 1, None, side if fwd else -1,
+                                  -1 if fwd else side)
+                    if got.reason != 0 and got.block_hex == h and h != t:
+                        own += 1                # the bypassed hex's obstacle (D2.3)
+                        assert m.table[int(m.terrain[got.block_x, got.block_y])].obstacle
+                        continue
+                    assert got == want, (name, h, side, t, fwd)
+                    assert (scratch.hv == w_keys[0]).all()
+                    assert scratch.thread[:got.n_thread].tolist() == w_keys[1]
+                    compared += 1
+                    blocked += got.reason != 0
+    assert compared >= 400 and 0 < blocked < compared and own > 0
 
 
 def test_cli_los_between_scenario_units_uses_their_bypass(tmp_path, capsys) -> None:
@@ -166,3 +223,49 @@ def test_cli_los_between_scenario_units_uses_their_bypass(tmp_path, capsys) -> N
                  "--from-hexside", "N", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["source_location"].endswith("in bypass N")
     assert sc.los("ru-T-34-M43", "ge-4-6-8-Esq").source_location.endswith("in bypass SE")
+
+
+def test_the_bypassed_woods_block_a_los_back_across_the_hex(bd02) -> None:
+    """D2.3 (and VASL: a non-centre Location's own hex terrain, neither open nor hexside, is
+    evaluated as any hex between): R8 is a woods hex; a vehicle bypassing it along its NE
+    hexside sees U7 beyond that hexside (the open side), but not O10 on the far side of the
+    woods: that LOS crosses R8's woods, which block it.  From R8's centre both are seen (an
+    end hex's own terrain never blocks its occupant), and from the SW hexside the other way
+    round.  Both directions agree (A6.1)."""
+    assert bd02.terrain_of(bd02.parse("R8")).name == "Woods"
+    for side, open_side, far_side in ((1, "U7", "O10"), (4, "O10", "U7")):
+        assert not hexwx.los(bd02, "R8", open_side, from_hexside=side).blocked
+        r = hexwx.los(bd02, "R8", far_side, from_hexside=side)
+        assert r.blocked and r.blocking_hex == "R8" and r.blocking_terrain == "woods"
+        assert r.rule == "A6.2"
+        x, y = r.blocked_at
+        assert bd02.geometry.hex_at[x, y] == bd02.parse("R8")      # inside the woods hex
+        back = hexwx.los(bd02, far_side, "R8", to_hexside=side)
+        assert back.blocked and back.blocking_hex == "R8"
+        assert not hexwx.los(bd02, "R8", far_side).blocked
+        assert not hexwx.los(bd02, "R8", open_side).blocked
+
+
+def test_an_own_hex_block_is_always_the_obstacle_the_los_crosses(bd02) -> None:
+    """Over every on-map hexside of every woods and building hex of bd02 and seeded targets:
+    a LOS from a bypass hexside blocked in its own hex is blocked at a pixel of that hex's
+    obstacle; and the batch (viewshed) gives the same."""
+    import numpy as np
+    rng = np.random.default_rng(9)
+    on = bd02.kernel_map[4][:, :, 0]
+    own = clear = 0
+    for h in range(len(bd02)):
+        t = bd02.terrain_of(h)
+        if not (t.is_building or "woods" in t.name.lower()):
+            continue
+        for side in (k for k in range(6) if on[h, k]):
+            vs = hexwx.viewshed(bd02, h, from_hexside=side)
+            for tg in rng.choice(len(bd02), 6, replace=False).tolist():
+                r = hexwx.los(bd02, h, tg, from_hexside=side)
+                assert bool(vs.blocked[tg]) == r.blocked
+                if r.blocked and r.blocking_hex == bd02.name_of(h) and tg != h:
+                    x, y = r.blocked_at
+                    assert bd02.table[int(bd02.terrain[x, y])].obstacle, (h, side, tg)
+                    own += 1
+                clear += not r.blocked
+    assert own > 20 and clear > 20
