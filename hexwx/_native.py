@@ -484,7 +484,7 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
                elev_t: np.ndarray, maxlen: int, roof_s: np.ndarray | None = None,
                roof_t: np.ndarray | None = None, where: bool = False,
-               threads: int | None = None, fog: np.ndarray | None = None,
+               threads: int | None = None, fog: np.ndarray | None = None, *,
                ent_s: np.ndarray | None = None,
                ent_t: np.ndarray | None = None,
                side_s: np.ndarray | None = None,

@@ -50,7 +50,7 @@ class LosState:
         m = self.map
         return K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, s_elev, t_elev,
                             m.thread_capacity, roof_s, roof_t, where, threads, self.fog,
-                            side_s, side_t)
+                            side_s=side_s, side_t=side_t)
 
     def add_counters(self, src: np.ndarray, tgt: np.ndarray, s_elev: np.ndarray,
                      t_elev: np.ndarray, blocked: np.ndarray, hindrance: np.ndarray,
