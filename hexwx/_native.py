@@ -33,14 +33,17 @@ the map, the upright board's order in a frame).
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
-module keeps the Python names and is the one place that calls it (through :mod:`ctypes`):
-the kernel's functions take named structs (``struct Query``, ``TraceMany``, ``AllPairs``,
-mirrored here and checked against the C source by tests/architecture/test_kernel_source.py),
-write into arrays the caller allocates and return no status, so they cannot fail.  The kernel keeps no state
-of its own (callers pass their scratch) and starts no threads (it is portable C99); every call
-releases the GIL while it runs, and the batch functions (:func:`trace_many`, the all-pairs
-ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
-process's affinity (or ``threads=``).
+module keeps the Python names and is the one place that calls it.  A single query
+(:func:`trace`, :func:`trace_record`) calls the extension module's one method,
+``_loskernel.trace``: Python ints in, a tuple out, its scratch allocated in C per call, so a
+query costs little more than its walk; it refuses bad arguments with ValueError or TypeError.
+The batch functions are called through :mod:`ctypes`: they take named structs (``struct
+Buffers``, ``TraceMany``, ``AllPairs``, mirrored here and checked against the C source by
+tests/architecture/test_kernel_source.py), write into arrays the caller allocates and return no
+status, so they cannot fail.  The kernel keeps no state of its own and starts no threads (it is
+portable C99); every call releases the GIL while it walks, and the batch functions
+(:func:`trace_many`, the all-pairs ones) hand their blocks of pairs to Python threads
+(:func:`_share`), as many as the CPUs of the process's affinity (or ``threads=``).
 
 Fog (E3 3.31, 3.311): every function takes an optional ``fog`` spec (:func:`fog_spec`: the fog
 top, the scale of the heights and the density DRM).  With it the walk also notes the lowest
@@ -56,7 +59,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -154,29 +157,15 @@ class _KMap(ctypes.Structure):
                 ("hex_w", ctypes.c_double), ("hex_h", ctypes.c_double)]
 
 
-class _Query(ctypes.Structure):
-    """One single query for ``hexwx_trace`` (struct Query): the pair's fields are set per
-    query, the scratch's once per :class:`Scratch`; ``out`` receives the answer."""
-
-    _fields_ = [("m", ctypes.POINTER(_KMap)), ("src", _i64), ("tgt", _i64), ("sE", _i64),
-                ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("detail", _i64),
-                ("fog", _ptr), ("xs", _ptr), ("ys", _ptr), ("xy_len", _i64), ("hv", _ptr),
-                ("hh", _ptr), ("thread", _ptr), ("tkeys", _ptr), ("thread_len", _i64),
-                ("fl", _ptr), ("fk", _ptr), ("out", _i64 * 7)]
-
-
-class Traced(NamedTuple):
-    """The answer of :func:`trace`: the reason code (``CLEAR`` or why blocked), the blocking
-    pixel and hex (-1: none), the terrain hindrance total, the hexes of the thread recorded in
-    the scratch, and the fog LV (0 without fog)."""
-
-    reason: int
-    block_x: int
-    block_y: int
-    block_hex: int
-    hindrance: int
-    n_thread: int
-    fog_lv: int
+#: The answer of :func:`trace`: (reason code (``CLEAR`` or why blocked), blocking pixel x, y,
+#: blocking hex (-1: none), terrain hindrance total, fog LV (0 without fog), range).
+Verdict = tuple[int, int, int, int, int, int, int]
+#: The answer of :func:`trace_record`: the :data:`Verdict` without the range, then per range
+#: key (0..range, from the lower hex id) the hindrance value and ``hex * 256 + terrain code``,
+#: the hexes of the thread in order and their keys, and with fog each key's fog code
+#: (``FOG_*``; None without fog).
+Record = tuple[int, int, int, int, int, int, list[int], list[int], list[int], list[int],
+               list[int] | None]
 
 
 class _Buffers(ctypes.Structure):
@@ -206,6 +195,15 @@ class _AllPairs(ctypes.Structure):
 
 _LIB: ctypes.CDLL | None = None
 
+
+def _unloaded(*args: Any) -> Any:
+    clib()
+    return _TRACE(*args)
+
+
+#: The extension module's single-query method (``_loskernel.trace``), set by :func:`clib`.
+_TRACE: Callable[..., Any] = _unloaded
+
 #: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
 KernelArrays = tuple[np.ndarray, ...]
 #: Hex width and height of geomorphic boards; a map of other boards (half, Deluxe) adds its own
@@ -214,7 +212,7 @@ GEOMORPHIC_HEX = (56.25, 64.5)
 
 
 #: The kernel interface this module speaks (``HEXWX_KERNEL_ABI`` in ``hexwx/_loskernel.c``).
-KERNEL_ABI = 4
+KERNEL_ABI = 5
 
 
 def _check_interface(lib: ctypes.CDLL, path: str) -> None:
@@ -237,7 +235,7 @@ def _check_interface(lib: ctypes.CDLL, path: str) -> None:
 
 def clib() -> ctypes.CDLL:
     """The compiled kernel library, loaded once (KernelNotBuiltError if it is not built)."""
-    global _LIB
+    global _LIB, _TRACE
     if _LIB is None:
         try:
             from hexwx import _loskernel
@@ -247,12 +245,9 @@ def clib() -> ctypes.CDLL:
                 f"the compiled LOS kernel hexwx._loskernel is not built or does not load ({exc}); "
                 f"reinstall hexwx with `pip install -e .`") from None
         _check_interface(lib, _loskernel.__file__)
-        kp = ctypes.POINTER(_KMap)
         # Every function is reentrant (no global state: callers pass their own scratch, see
         # Scratch) and is called through CDLL, which releases the GIL while it runs, so
-        # single traces from several Python threads run in parallel.
-        lib.hexwx_trace.argtypes = [ctypes.POINTER(_Query)]
-        lib.hexwx_trace.restype = None
+        # batch blocks on several Python threads run in parallel.
         bp = ctypes.POINTER(_Buffers)
         lib.hexwx_trace_many.argtypes = [ctypes.POINTER(_TraceMany), bp, _i64, _i64]
         lib.hexwx_trace_many.restype = None
@@ -269,6 +264,7 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_inherent_pass.restype = None
         lib.hexwx_fill_rows.argtypes = [_ptr, _i64, _i64, _i64]
         lib.hexwx_fill_rows.restype = None
+        _TRACE = _loskernel.trace
         _LIB = lib
     return _LIB
 
@@ -311,8 +307,12 @@ class _Prepared:
         self.kmap = _KMap(n, width, height,
                           *(a.ctypes.data for a in self.arrays), len(frames),
                           ctypes.addressof(self.frames), 0, 0, hex_w, hex_h)
-        self.ref = ctypes.byref(self.kmap)
         self.pointer = ctypes.pointer(self.kmap)   # (a struct field takes a pointer object)
+        #: the struct's address and the walk's pixel buffer length, as ``_loskernel.trace``
+        #: takes them: a walk visits at most one pixel per step along both axes (the map's
+        #: ``HexMap.thread_capacity``, with room to spare)
+        self.address = ctypes.addressof(self.kmap)
+        self.xy_len = 2 * (width + height) + 64
         # every value the kernel indexes with lies inside its array; the largest range on the
         # map bounds the hindrance keys a trace writes
         self.max_range = check_kernel_map(hx, h6, self.arrays[6], [fa for _, fa in self.frame_arrays],
@@ -369,41 +369,23 @@ def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
 
 
 class Scratch:
-    """The arrays one single trace writes (pixels of the walk, hindrances by key, thread).
+    """One batch worker's scratch (struct Buffers, :attr:`buffers`): the walk's pixels
+    (``xs``/``ys``, int32, ``maxlen``), and per range key the hindrance value and ``hex * 256
+    + terrain code`` (``hv``/``hh``) and the lowest ground (``fl``) (int64, ``keys``).  Owned by
+    one thread at a time (:func:`_scratch`): the kernel keeps no state of its own, so blocks
+    with distinct scratch run concurrently."""
 
-    Owned by one caller at a time (hexwx.lineofsight.engine keeps a pool per thread): the
-    kernel keeps no state of its own, so traces with distinct scratch may run concurrently.
-    ``xs``/``ys`` (int32, ``maxlen``) hold the walk's pixels; ``hv``/``hh`` (int64, ``keys``)
-    each range key's hindrance value and ``hex * 256 + terrain code``; ``thread``/``tkeys``
-    (int64, ``thread_len``) the hexes entered in order with their keys; with fog ``fl``
-    (int64, ``keys``) each key's lowest ground and ``fk`` its fog code (``FOG_*``).
-    """
+    __slots__ = ("maxlen", "keys", "xs", "ys", "hv", "hh", "fl", "buffers")
 
-    __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "fl", "fk", "_addr", "buffers", "query", "query_ref", "answer", "prepared")
-
-    def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
-        self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
+    def __init__(self, maxlen: int, keys: int = _HV_LEN) -> None:
+        self.maxlen, self.keys = int(maxlen), int(keys)
         self.xs = np.zeros(self.maxlen, np.int32)
         self.ys = np.zeros(self.maxlen, np.int32)
         self.hv = np.zeros(self.keys, np.int64)
         self.hh = np.zeros(self.keys, np.int64)
-        self.thread = np.zeros(self.thread_len, np.int64)
-        self.tkeys = np.zeros(self.thread_len, np.int64)
         self.fl = np.zeros(self.keys, np.int64)
-        self.fk = np.zeros(self.keys, np.int64)
-        self._addr = tuple(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
-                                                   self.thread, self.tkeys, self.fl, self.fk))
-        #: the same arrays as the batch functions take them (struct Buffers)
-        self.buffers = _Buffers(*self._addr[:4], self._addr[6], self.maxlen)
-        #: the single query's argument (struct Query), its scratch fields set here once
-        xs, ys, hv, hh, thread, tkeys, fl, fk = self._addr
-        self.query = _Query(xs=xs, ys=ys, xy_len=self.maxlen, hv=hv, hh=hh, thread=thread,
-                            tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk)
-        self.query_ref = ctypes.byref(self.query)
-        self.answer = np.frombuffer(self.query.out, np.int64)   # a view of query.out
-        #: the prepared map of the last :func:`trace` (its pointer is in ``query.m``)
-        self.prepared: _Prepared | None = None
+        self.buffers = _Buffers(*(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
+                                                          self.fl)), self.maxlen)
 
 
 def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
@@ -412,31 +394,43 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
             raise ValueError(f"hex ids must lie in 0..{p.n - 1}")
 
 
-def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int, fog: np.ndarray | None = None) -> Traced:
-    """Trace one LOS (:class:`Traced`; the fog LV 0 without ``fog``, :func:`fog_spec`).
+#: (M, T, prepared map) of the last single query: most queries in a row ask one map, and this
+#: spares them the shared cache's lock.  Replaced whole, so threads read it without a lock.
+_LAST: tuple[Any, Any, Any] = (None, None, None)
 
-    The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
-    in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
-    kernel runs.  The call passes one struct (the scratch's, see ``struct Query``), so it costs
-    little more than the walk.
-    """
-    p = scratch.prepared            # the map this scratch traced last: no cache look-up
-    if p is None or p.keep[0] is not M or p.keep[1] is not T:
-        p = _prepared(M, T)
-        if scratch.keys <= p.max_range:
-            raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
-                             f"needs {p.max_range + 1}")
-        scratch.prepared = p
-        scratch.query.m = p.pointer
-    src, tgt = int(src), int(tgt)
-    if not (0 <= src < p.n and 0 <= tgt < p.n):
-        raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
-    q = scratch.query
-    q.src, q.tgt, q.sE, q.tE = src, tgt, int(sE), int(tE)
-    q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
-    clib().hexwx_trace(scratch.query_ref)
-    return Traced._make(scratch.answer.tolist())
+
+def _single(M: KernelArrays, T: KernelArrays) -> _Prepared:
+    """The prepared map for a single query (the kernel loaded), remembered as :data:`_LAST`."""
+    global _LAST
+    clib()
+    p = _prepared(M, T)
+    _LAST = (M, T, p)
+    return p
+
+
+def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int,
+          s_roof: int = 0, t_roof: int = 0, fog: np.ndarray | None = None) -> Verdict:
+    """Trace one LOS from hex ``src`` at elevation ``sE`` to ``tgt`` at ``tE`` (``s_roof`` /
+    ``t_roof`` 1: that end is a rooftop, B23.8): the :data:`Verdict`, with the fog LV when
+    ``fog`` (:func:`fog_spec`) is given.  ValueError for a hex id outside the map.  The GIL is
+    released while the kernel walks; the call allocates its own scratch, so concurrent and
+    nested calls never share any."""
+    last = _LAST
+    p = last[2] if last[0] is M and last[1] is T else _single(M, T)
+    out: Verdict = _TRACE(p.address, p.xy_len, src, tgt, sE, tE, s_roof, t_roof, 0,
+                          None if fog is None else _fog_arg(fog))
+    return out
+
+
+def trace_record(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int,
+                 s_roof: int = 0, t_roof: int = 0, fog: np.ndarray | None = None) -> Record:
+    """:func:`trace` with its record (:data:`Record`): the hindrances by range key, the
+    thread's hexes and (with ``fog``) each key's fog code, for the single query's explanation."""
+    last = _LAST
+    p = last[2] if last[0] is M and last[1] is T else _single(M, T)
+    out: Record = _TRACE(p.address, p.xy_len, src, tgt, sE, tE, s_roof, t_roof, 1,
+                         None if fog is None else _fog_arg(fog))
+    return out
 
 
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,
