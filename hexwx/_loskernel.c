@@ -2282,12 +2282,22 @@ static PyObject *py_trace(PyObject *self, PyObject *const *args, Py_ssize_t narg
                             (long long)out[3], (long long)out[4], (long long)out[6],
                             (long long)(keys0 - 1));
     } else {
-        PyObject *lists[5] = {int_list(hv, keys0), int_list(hh, keys0), int_list(thread, out[5]),
-                              int_list(tkeys, out[5]), fog ? int_list(fk, keys0) : Py_None};
-        if (!fog)
-            Py_INCREF(Py_None);
+        /* each list made only while no exception is pending (out of memory) */
+        const i64 *from[5] = {hv, hh, thread, tkeys, fk};
+        const i64 len[5] = {keys0, keys0, out[5], out[5], keys0};
+        PyObject *lists[5] = {NULL, NULL, NULL, NULL, NULL};
+        int made = 1;
+        for (int i = 0; i < 5 && made; i++) {
+            if (i == 4 && !fog) {
+                Py_INCREF(Py_None);
+                lists[i] = Py_None;
+            } else {
+                lists[i] = int_list(from[i], len[i]);
+                made = lists[i] != NULL;
+            }
+        }
         res = NULL;
-        if (lists[0] && lists[1] && lists[2] && lists[3] && lists[4])
+        if (made)
             res = Py_BuildValue("(LLLLLLOOOOO)", (long long)out[0], (long long)out[1],
                                 (long long)out[2], (long long)out[3], (long long)out[4],
                                 (long long)out[6], lists[0], lists[1], lists[2], lists[3],
