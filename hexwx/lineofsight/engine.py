@@ -145,15 +145,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     if weather is None and prep is None:
         # the verdict and total only: the thread and hindrance list are traced again when read
         reason, bx, by, bhex, total, _, R = K.trace(M, m.kernel_terrain, *ends)
-        text, rule = REASONS[reason]
-        traced = reason != K.CLEAR
-        return later_result({
-            "source": names[src], "target": names[tgt], "source_level": levels[0],
-            "target_level": levels[1], "range": R, "blocked": traced, "reason": text,
-            "rule": rule, "blocked_at": (bx, by) if traced else None,
-            "blocking_hex": names[bhex] if traced and bhex >= 0 else None, "hindrance": total,
-            "lv": 0, "map": m, "source_elevation": sE, "target_elevation": tE},
-            partial(_later_fields, m, M, ends, levels, R, reason, bx, by, None))
+        return _answer(m, M, names, ends, levels, R, reason, bx, by, bhex, None,
+                       reason != K.CLEAR, *REASONS[reason], total, 0, None)
     fog = fog_spec(weather) if weather is not None else None
     (reason, bx, by, bhex, terrain_total, _), R, record, fog_codes = _record(m, M, ends, fog)
     packed, drms, ids, keys = record
@@ -191,15 +184,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
         text, rule = LV_BLOCK_REASON
-    traced = reason != K.CLEAR
-    return later_result({
-        "source": names[src], "target": names[tgt], "source_level": levels[0],
-        "target_level": levels[1], "range": R, "blocked": blocked, "reason": text, "rule": rule,
-        "blocked_at": (bx, by) if traced else None,
-        "blocking_hex": names[bhex] if traced and bhex >= 0 else None,
-        "hindrance": terrain_total, "lv": lv_total, "map": m, "source_elevation": sE,
-        "target_elevation": tE, "notes": tuple(notes), "weather": weather, **eager},
-        partial(_later_fields, m, M, ends, levels, R, reason, bx, by, record))
+    return _answer(m, M, names, ends, levels, R, reason, bx, by, bhex, record, blocked, text,
+                   rule, terrain_total, lv_total, {"notes": tuple(notes), "weather": weather, **eager})
 
 
 #: The two ends of one trace: (src, tgt, sE, tE, s_roof, t_roof) -- hex ids, elevations,
@@ -208,6 +194,27 @@ _Ends = tuple[int, int, int, int, int, int]
 #: What a trace with its record gives the explanation: the terrain hindrances per range key
 #: (``hex * 256 + terrain code``, DRM) and the hexes of the thread in order with their keys.
 _Record = tuple[list[int], list[int], list[int], list[int]]
+
+
+def _answer(m: HexMap, M: K.KernelArrays, names: list[str], ends: _Ends,
+            levels: tuple[int, int, int | None, int | None], R: int, reason: int, bx: int,
+            by: int, bhex: int, record: _Record | None, blocked: bool, text: str,
+            rule: str | None, hindrance: int, lv: int, more: dict[str, Any] | None) -> LosResult:
+    """The LosResult of one trace: the kernel's ``reason``, blocking pixel and hex, the verdict
+    the caller settled (``blocked``, reason ``text`` and ``rule``, the DRMs) and ``more``
+    fields; the rest made on first read by :func:`_later_fields` (``record``: the trace's, or
+    None to trace again for it).  ``names``: the hex names (:func:`_facts`)."""
+    traced = reason != K.CLEAR
+    values = {
+        "source": names[ends[0]], "target": names[ends[1]], "source_level": levels[0],
+        "target_level": levels[1], "range": R, "blocked": blocked, "reason": text, "rule": rule,
+        "blocked_at": (bx, by) if traced else None,
+        "blocking_hex": names[bhex] if traced and bhex >= 0 else None, "hindrance": hindrance,
+        "lv": lv, "map": m, "source_elevation": ends[2], "target_elevation": ends[3]}
+    if more:
+        values.update(more)
+    return later_result(values, partial(_later_fields, m, M, ends, levels, R, reason, bx, by,
+                                        record))
 
 
 def _later_fields(m: HexMap, M: K.KernelArrays, ends: _Ends,
