@@ -2,11 +2,11 @@
 its one caller ``hexwx._native.trace`` / ``trace_record``: bad arguments are refused with a
 Python exception naming what was wrong (never read as an address or an index), the record
 holds the hindrances, thread and fog codes of the trace, and the walk runs with the GIL
-released, so that two threads tracing at once run in parallel."""
+released, so that another thread runs meanwhile."""
 from __future__ import annotations
 
-import hashlib
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -103,61 +103,45 @@ def test_the_walk_runs_outside_the_gil_in_the_source() -> None:
     assert not re.search(r"\bPy[A-Z_]\w*\(", released.group(1))
 
 
-def _overlap(work, rounds: int = 1) -> float:
-    """Two threads each running ``work()``: the sum of their CPU times over the wall time
-    between their start and end -- above 1 only when both ran at the same time, which threads
-    holding the GIL never do."""
-    cpu = [0.0, 0.0]
-    start = threading.Barrier(3)
-
-    def run(i: int) -> None:
-        start.wait()
-        t = time.thread_time()
-        for _ in range(rounds):
-            work()
-        cpu[i] = time.thread_time() - t
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in (0, 1)]
-    for t in threads:
-        t.start()
-    start.wait()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.join()
-    return sum(cpu) / (time.perf_counter() - t0)
-
-
-def test_two_threads_trace_at_the_same_time(village) -> None:
-    """Threads of single traces run in parallel.  Measured against a control that surely runs
-    outside the GIL (hashing large buffers) in alternate rounds: on a machine busy with other
-    work neither may overlap (then the test skips), but the kernel must overlap in some round
-    when the control does."""
+def test_a_thread_waiting_for_the_gil_runs_while_the_kernel_walks(village) -> None:
+    """The walk gives the GIL up, shown without timing: with a switch interval so long that the
+    interpreter never takes the GIL from a running thread, a thread waiting for it can run only
+    when the running one gives it up by itself -- which, in a loop of single traces, only the
+    kernel's walk does.  So a counting thread, waiting for the GIL before the loop starts,
+    counts during one of the traces (and, never giving the GIL back, finishes first); were the
+    GIL held in the walk, it could not count before the loop ended."""
     m = village
     M, T, base = m.kernel_map, m.kernel_terrain, m.hexes.base.tolist()
-    n = len(m)
-    pairs = [(a, b) for a in range(0, n, 29) for b in range(7, n, 23)]
-    blob = bytes(range(256)) * 4096
+    a, b = 0, len(m) - 1
+    K.trace(M, T, a, b, base[a], base[b])           # (the map prepared: nothing left to load)
+    counted = [0]
+    go = threading.Event()
 
-    def traces() -> None:
-        for a, b in pairs:
-            K.trace(M, T, a, b, base[a], base[b])
+    def count() -> None:
+        go.wait()
+        for _ in range(100_000):
+            counted[0] += 1
 
-    def hashes() -> None:
-        for _ in range(8):
-            hashlib.sha256(blob).digest()
-
-    traces()
-    best = {"kernel": 0.0, "control": 0.0}
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and best["kernel"] <= 1.15:
-        best["control"] = max(best["control"], _overlap(hashes))
-        best["kernel"] = max(best["kernel"], _overlap(traces, rounds=10))
-        if best["control"] > 1.3 and time.monotonic() > deadline - 15:
-            break           # the machine ran two threads at once for 5 s: the kernel had its chance
-    if best["kernel"] > 1.15:
-        return
-    if best["control"] <= 1.3:
-        pytest.skip(f"the machine never ran two threads at once (control overlap "
-                    f"{best['control']:.2f}): too busy to tell")
-    pytest.fail(f"single traces never ran in parallel (best overlap {best['kernel']:.2f}, "
-                f"the GIL-free control {best['control']:.2f})")
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        for _attempt in range(5):
+            counted[0] = 0
+            go.clear()
+            counter = threading.Thread(target=count)
+            counter.start()
+            go.set()                     # the counter now waits for the GIL this thread holds
+            early = counted[0] != 0      # (it got the GIL before the loop: try again)
+            before = counted[0]
+            deadline = time.monotonic() + 10
+            while not early and counted[0] == before and time.monotonic() < deadline:
+                K.trace(M, T, a, b, base[a], base[b])
+            during = counted[0]
+            counter.join()
+            if not early:
+                break
+    finally:
+        sys.setswitchinterval(old)
+    if early:
+        pytest.skip("the counting thread got the GIL before the loop in every attempt")
+    assert during == 100_000, "no other thread ran while the kernel walked: the GIL was held"
