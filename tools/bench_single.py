@@ -82,7 +82,7 @@ def main() -> int:
         blob = bytes(range(256)) * 4096
 
         def hashing(chunk: list[list[int]]) -> None:
-            for _ in chunk[::200]:
+            for _ in chunk[::25]:
                 hashlib.sha256(blob).digest()
 
         def control() -> float:
