@@ -250,6 +250,7 @@ _LATER_FIELDS = ("hindrances", "thread", "source_location", "target_location", "
                  "blocking_ground", "blocking_top")
 for _name in _LATER_FIELDS:
     setattr(LosResult, _name, _OnFirstRead(_name))
+del _name
 
 
 def later_result(values: dict[str, Any], later: Callable[[str], dict[str, Any]]) -> LosResult:
