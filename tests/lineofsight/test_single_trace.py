@@ -145,3 +145,21 @@ def test_a_thread_waiting_for_the_gil_runs_while_the_kernel_walks(village) -> No
     if early:
         pytest.skip("the counting thread got the GIL before the loop in every attempt")
     assert during == 100_000, "no other thread ran while the kernel walked: the GIL was held"
+
+
+def test_per_map_facts_go_with_their_map(village) -> None:
+    """The plain per-map values the single query reads (``engine._FACTS``) are kept only while
+    their map lives: a process that loads map after map does not keep them all."""
+    import gc
+
+    from hexwx.hexmap.board import redrawn
+    from hexwx.lineofsight import engine
+    from hexwx.lineofsight.engine import los
+
+    other = redrawn(village, name="a copy")
+    assert los(other, 3, 140) == los(village, 3, 140)
+    key = id(other)
+    assert engine._FACTS[key][0]() is other
+    del other
+    gc.collect()
+    assert key not in engine._FACTS
