@@ -2283,18 +2283,17 @@ static PyObject *py_trace(PyObject *self, PyObject *const *args, Py_ssize_t narg
                             (long long)(keys0 - 1));
     } else {
         /* each list made only while no exception is pending (out of memory) */
-        const i64 *from[5] = {hv, hh, thread, tkeys, fk};
-        const i64 len[5] = {keys0, keys0, out[5], out[5], keys0};
         PyObject *lists[5] = {NULL, NULL, NULL, NULL, NULL};
-        int made = 1;
-        for (int i = 0; i < 5 && made; i++) {
-            if (i == 4 && !fog) {
-                Py_INCREF(Py_None);
-                lists[i] = Py_None;
-            } else {
-                lists[i] = int_list(from[i], len[i]);
-                made = lists[i] != NULL;
-            }
+        int made = (lists[0] = int_list(hv, keys0)) != NULL &&
+                   (lists[1] = int_list(hh, keys0)) != NULL &&
+                   (lists[2] = int_list(thread, out[5])) != NULL &&
+                   (lists[3] = int_list(tkeys, out[5])) != NULL;
+        if (made && fog) {
+            lists[4] = int_list(fk, keys0);
+            made = lists[4] != NULL;
+        } else if (made) {
+            Py_INCREF(Py_None);
+            lists[4] = Py_None;
         }
         res = NULL;
         if (made)
