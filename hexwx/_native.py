@@ -395,7 +395,8 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 
 
 #: (M, T, prepared map) of the last single query: most queries in a row ask one map, and this
-#: spares them the shared cache's lock.  Replaced whole, so threads read it without a lock.
+#: spares them the shared cache's lock.  Replaced whole, so threads read it without a lock;
+#: it keeps that map's kernel arrays alive until a query on another map replaces it.
 _LAST: tuple[Any, Any, Any] = (None, None, None)
 
 
