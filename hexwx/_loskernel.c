@@ -2214,10 +2214,13 @@ static PyObject *int_list(const i64 *v, i64 n)
     return list;
 }
 
-/* trace(kmap, xy_len, src, tgt, sE, tE, s_roof, t_roof, detail, fog): one single query,
- * trace_single() with the scratch allocated here for this call and the GIL released while the
- * walk runs, so that threads asking single queries run in parallel.  kmap is the address of a
- * struct KMap, fog that of a fog spec (top, d, drm) or None; xy_len is the length of the
+/* trace(kmap, xy_len, gil_px, src, tgt, sE, tE, s_roof, t_roof, detail, fog): one single
+ * query, trace_single() with the scratch allocated here for this call.  The GIL is released
+ * while the walk runs when the walk may be long -- gil_px pixels or more between the ends' LOS
+ * points, |dx| + |dy| -- so that threads asking single queries run in parallel: a thread
+ * waiting for the GIL takes microseconds to wake, so for a shorter walk the hand-over costs
+ * the two threads more than they gain (hexwx._native.GIL_FREE_PIXELS).  kmap is the address
+ * of a struct KMap, fog that of a fog spec (top, d, drm) or None; xy_len is the length of the
  * walk's pixel buffers (hexwx._native._Prepared).  Returns (reason, block_x, block_y,
  * block_hex, hindrance_total, fog LV, range); when detail is 1 (reason, block_x, block_y,
  * block_hex, hindrance_total, fog LV) followed by each range key's hindrance value and
@@ -2225,24 +2228,24 @@ static PyObject *int_list(const i64 *v, i64 n)
  * keys (lists), and with fog each key's FOG_* code (a list of range + 1; else None). */
 static PyObject *py_trace(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    static const char *names[] = {"kmap", "xy_len", "src", "tgt", "sE", "tE", "s_roof",
-                                  "t_roof", "detail"};
-    i64 v[9];
+    static const char *names[] = {"kmap", "xy_len", "gil_px", "src", "tgt", "sE", "tE",
+                                  "s_roof", "t_roof", "detail"};
+    i64 v[10];
     (void)self;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "trace takes 10 arguments (%zd given)", nargs);
+    if (nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "trace takes 11 arguments (%zd given)", nargs);
         return NULL;
     }
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 10; i++)
         if (int_arg(args[i], names[i], &v[i]) < 0)
             return NULL;
     const KMap *m = (const KMap *)(uintptr_t)v[0];
-    const i64 xy_len = v[1], src = v[2], tgt = v[3], sE = v[4], tE = v[5], s_roof = v[6],
-              t_roof = v[7], detail = v[8];
+    const i64 xy_len = v[1], gil_px = v[2], src = v[3], tgt = v[4], sE = v[5], tE = v[6],
+              s_roof = v[7], t_roof = v[8], detail = v[9];
     i64 fog_at = 0;
-    if (args[9] != Py_None && int_arg(args[9], "fog", &fog_at) < 0)
+    if (args[10] != Py_None && int_arg(args[10], "fog", &fog_at) < 0)
         return NULL;
-    if (m == NULL || (args[9] != Py_None && fog_at == 0)) {
+    if (m == NULL || (args[10] != Py_None && fog_at == 0)) {
         PyErr_SetString(PyExc_ValueError, "trace: kmap and fog must be addresses (not 0)");
         return NULL;
     }
@@ -2272,10 +2275,13 @@ static PyObject *py_trace(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int32_t *xs = (int32_t *)(tkeys + thread_len), *ys = xs + xy_len;
     const i64 *fog = (const i64 *)(uintptr_t)fog_at;
     i64 out[7];
-    Py_BEGIN_ALLOW_THREADS
+    const i64 px = iabs(HX(tgt, HX_LOS_X) - HX(src, HX_LOS_X)) +
+                   iabs(HX(tgt, HX_LOS_Y) - HX(src, HX_LOS_Y));
+    PyThreadState *released = px >= gil_px ? PyEval_SaveThread() : NULL;
     trace_single(m, src, tgt, sE, tE, s_roof, t_roof, xs, ys, xy_len, hv, hh, thread, tkeys,
                  thread_len, detail, fog, fl, fk, out);
-    Py_END_ALLOW_THREADS
+    if (released != NULL)
+        PyEval_RestoreThread(released);
     PyObject *res;
     if (!detail) {
         res = Py_BuildValue("(LLLLLLL)", (long long)out[0], (long long)out[1], (long long)out[2],
@@ -2310,8 +2316,8 @@ static PyObject *py_trace(PyObject *self, PyObject *const *args, Py_ssize_t narg
 
 static PyMethodDef loskernel_methods[] = {
     {"trace", (PyCFunction)(void (*)(void))py_trace, METH_FASTCALL,
-     "trace(kmap, xy_len, src, tgt, sE, tE, s_roof, t_roof, detail, fog): one single query "
-     "(hexwx._native.trace and trace_record call it)."},
+     "trace(kmap, xy_len, gil_px, src, tgt, sE, tE, s_roof, t_roof, detail, fog): one single "
+     "query (hexwx._native.trace and trace_record call it)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -36,12 +36,13 @@ The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the 
 module keeps the Python names and is the one place that calls it.  A single query
 (:func:`trace`, :func:`trace_record`) calls the extension module's one method,
 ``_loskernel.trace``: Python ints in, a tuple out, its scratch allocated in C per call, so a
-query costs little more than its walk; it refuses bad arguments with ValueError or TypeError.
+query costs little more than its walk; it refuses bad arguments with ValueError or TypeError,
+and gives the GIL up for a long walk only (:data:`GIL_FREE_PIXELS`).
 The batch functions are called through :mod:`ctypes`: they take named structs (``struct
 Buffers``, ``TraceMany``, ``AllPairs``, mirrored here and checked against the C source by
 tests/architecture/test_kernel_source.py), write into arrays the caller allocates and return no
 status, so they cannot fail.  The kernel keeps no state of its own and starts no threads (it is
-portable C99); every call releases the GIL while it walks, and the batch functions
+portable C99); every batch call releases the GIL while it walks, and the batch functions
 (:func:`trace_many`, the all-pairs ones) hand their blocks of pairs to Python threads
 (:func:`_share`), as many as the CPUs of the process's affinity (or ``threads=``).
 
@@ -394,6 +395,16 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
             raise ValueError(f"hex ids must lie in 0..{p.n - 1}")
 
 
+#: A single trace gives the GIL up while it walks only when its ends' LOS points lie this many
+#: pixels apart or more (``|dx| + |dy|``; about 10 us of walk if nothing blocks it): a thread
+#: waiting for the GIL takes microseconds to wake, so for a shorter walk the hand-over costs two
+#: threads more than it gains.  Measured on bd02 with a free core (docs/performance.md): clear
+#: queries 1,000-1,249 px apart gain (1.29x two threads against one giving the GIL up, 0.99x
+#: keeping it), but random queries -- most walks short or soon blocked -- lose with it given up
+#: from 600 or 1,200 px on (0.76-0.86x, kept: 0.98-1.05x).  So a walk within one board keeps
+#: the GIL, and a walk across boards gives it up.
+GIL_FREE_PIXELS = 2000
+
 #: (M, T, prepared map) of the last single query: most queries in a row ask one map, and this
 #: spares them the shared cache's lock.  Replaced whole, so threads read it without a lock;
 #: it keeps that map's kernel arrays alive until a query on another map replaces it.
@@ -414,12 +425,12 @@ def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int
     """Trace one LOS from hex ``src`` at elevation ``sE`` to ``tgt`` at ``tE`` (``s_roof`` /
     ``t_roof`` 1: that end is a rooftop, B23.8): the :data:`Verdict`, with the fog LV when
     ``fog`` (:func:`fog_spec`) is given.  ValueError for a hex id outside the map.  The GIL is
-    released while the kernel walks; the call allocates its own scratch, so concurrent and
-    nested calls never share any."""
+    released while the kernel walks a long thread (:data:`GIL_FREE_PIXELS`); the call
+    allocates its own scratch, so concurrent and nested calls never share any."""
     last = _LAST
     p = last[2] if last[0] is M and last[1] is T else _single(M, T)
-    out: Verdict = _TRACE(p.address, p.xy_len, src, tgt, sE, tE, s_roof, t_roof, 0,
-                          None if fog is None else _fog_arg(fog))
+    out: Verdict = _TRACE(p.address, p.xy_len, GIL_FREE_PIXELS, src, tgt, sE, tE, s_roof,
+                          t_roof, 0, None if fog is None else _fog_arg(fog))
     return out
 
 
@@ -429,8 +440,8 @@ def trace_record(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, 
     thread's hexes and (with ``fog``) each key's fog code, for the single query's explanation."""
     last = _LAST
     p = last[2] if last[0] is M and last[1] is T else _single(M, T)
-    out: Record = _TRACE(p.address, p.xy_len, src, tgt, sE, tE, s_roof, t_roof, 1,
-                         None if fog is None else _fog_arg(fog))
+    out: Record = _TRACE(p.address, p.xy_len, GIL_FREE_PIXELS, src, tgt, sE, tE, s_roof,
+                         t_roof, 1, None if fog is None else _fog_arg(fog))
     return out
 
 

@@ -1,14 +1,13 @@
 """The single query's kernel entry point, ``_loskernel.trace`` (issue #22, item 4), through
 its one caller ``hexwx._native.trace`` / ``trace_record``: bad arguments are refused with a
 Python exception naming what was wrong (never read as an address or an index), the record
-holds the hindrances, thread and fog codes of the trace, and the walk runs with the GIL
-released, so that another thread runs meanwhile."""
+holds the hindrances, thread and fog codes of the trace, and a long walk runs with the GIL
+released, so that another thread runs meanwhile (a short one keeps it:
+``_native.GIL_FREE_PIXELS``)."""
 from __future__ import annotations
 
-import re
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -61,29 +60,29 @@ def test_answers_equal_the_batch_kernel_and_the_record(village) -> None:
 def test_bad_arguments_are_refused(village, entry) -> None:
     address, xy_len, base = entry
     trace = _loskernel.trace
-    ok = (address, xy_len, 3, 40, base[3], base[40], 0, 0, 0, None)
+    ok = (address, xy_len, K.GIL_FREE_PIXELS, 3, 40, base[3], base[40], 0, 0, 0, None)
     assert trace(*ok)[6] == village.grid.distance(3, 40)
     n = len(village)
 
     def bad(i: int, value: object) -> tuple:
         return ok[:i] + (value,) + ok[i + 1:]
 
-    with pytest.raises(TypeError, match="takes 10 arguments"):
-        trace(*ok[:9])
+    with pytest.raises(TypeError, match="takes 11 arguments"):
+        trace(*ok[:10])
     with pytest.raises(TypeError, match="src must be an int"):
-        trace(*bad(2, "I4"))
+        trace(*bad(3, "I4"))
     with pytest.raises(TypeError, match="sE must be an int that fits in 64 bits"):
-        trace(*bad(4, 2 ** 70))
+        trace(*bad(5, 2 ** 70))
     with pytest.raises(TypeError, match="fog must be an int"):
-        trace(*bad(9, 1.5))
+        trace(*bad(10, 1.5))
     with pytest.raises(ValueError, match="kmap and fog must be addresses"):
         trace(*bad(0, 0))
     with pytest.raises(ValueError, match="kmap and fog must be addresses"):
-        trace(*bad(9, 0))
-    for i, value in ((2, -1), (3, n)):
+        trace(*bad(10, 0))
+    for i, value in ((3, -1), (4, n)):
         with pytest.raises(ValueError, match=rf"hex ids must lie in 0\.\.{n - 1}"):
             trace(*bad(i, value))
-    for i, value in ((6, 2), (7, -1), (8, 2), (1, 0), (1, 2 ** 40)):
+    for i, value in ((7, 2), (8, -1), (9, 2), (1, 0), (1, 2 ** 40)):
         with pytest.raises(ValueError, match="must be 0 or 1 and xy_len"):
             trace(*bad(i, value))
     # through the Python boundary, the same refusals
@@ -92,28 +91,13 @@ def test_bad_arguments_are_refused(village, entry) -> None:
     assert trace(*ok) == K.trace(village.kernel_map, village.kernel_terrain, 3, 40, base[3], base[40])
 
 
-def test_the_walk_runs_outside_the_gil_in_the_source() -> None:
-    """In the module's trace(), the kernel's walk (trace_single) lies between
-    Py_BEGIN_ALLOW_THREADS and Py_END_ALLOW_THREADS, and no Python call lies there."""
-    source = (Path(K.__file__).parent / "_loskernel.c").read_text()
-    body = re.search(r"static PyObject \*py_trace\(.*?\n}\n", source, re.S)
-    assert body, "py_trace not found"
-    released = re.search(r"Py_BEGIN_ALLOW_THREADS(.*?)Py_END_ALLOW_THREADS", body.group(0), re.S)
-    assert released and "trace_single(" in released.group(1)
-    assert not re.search(r"\bPy[A-Z_]\w*\(", released.group(1))
-
-
-def test_a_thread_waiting_for_the_gil_runs_while_the_kernel_walks(village) -> None:
-    """The walk gives the GIL up, shown without timing: with a switch interval so long that the
-    interpreter never takes the GIL from a running thread, a thread waiting for it can run only
-    when the running one gives it up by itself -- which, in a loop of single traces, only the
-    kernel's walk does.  So a counting thread, waiting for the GIL before the loop starts,
-    counts during one of the traces (and, never giving the GIL back, finishes first); were the
-    GIL held in the walk, it could not count before the loop ended."""
-    m = village
-    M, T, base = m.kernel_map, m.kernel_terrain, m.hexes.base.tolist()
-    a, b = 0, len(m) - 1
-    K.trace(M, T, a, b, base[a], base[b])           # (the map prepared: nothing left to load)
+def _counts_meanwhile(call, limit: int) -> int:
+    """How far a thread that waits for the GIL counts while this one makes ``call()`` up to
+    ``limit`` times (stopping once it has counted).  The switch interval is made so long that
+    the interpreter never takes the GIL from a running thread, so the other thread can run
+    only when this one gives the GIL up by itself -- in a loop of traces, only in the kernel:
+    without timing, 0 if the calls hold the GIL, 100,000 (it counts to the end, never giving
+    the GIL back) if one of them gave it up."""
     counted = [0]
     go = threading.Event()
 
@@ -132,19 +116,43 @@ def test_a_thread_waiting_for_the_gil_runs_while_the_kernel_walks(village) -> No
             counter.start()
             go.set()                     # the counter now waits for the GIL this thread holds
             early = counted[0] != 0      # (it got the GIL before the loop: try again)
-            before = counted[0]
-            deadline = time.monotonic() + 10
-            while not early and counted[0] == before and time.monotonic() < deadline:
-                K.trace(M, T, a, b, base[a], base[b])
+            calls = 0
+            while not early and counted[0] == 0 and calls < limit:
+                call()
+                calls += 1
             during = counted[0]
             counter.join()
             if not early:
-                break
+                return during
     finally:
         sys.setswitchinterval(old)
-    if early:
-        pytest.skip("the counting thread got the GIL before the loop in every attempt")
-    assert during == 100_000, "no other thread ran while the kernel walked: the GIL was held"
+    pytest.skip("the counting thread got the GIL before the loop in every attempt")
+
+
+def test_a_long_walk_gives_the_gil_up_and_a_short_one_keeps_it(village, monkeypatch) -> None:
+    """Another thread runs while the kernel walks a thread at least ``GIL_FREE_PIXELS`` long;
+    a shorter walk keeps the GIL (handing it over would cost more than it gains)."""
+    m = village
+    M, T, base = m.kernel_map, m.kernel_terrain, m.hexes.base.tolist()
+    hx, c = M[3], K.HX_COLUMNS
+
+    def apart(a: int, b: int) -> int:
+        return sum(abs(int(hx[a, c.index(k)]) - int(hx[b, c.index(k)])) for k in ("los_x", "los_y"))
+
+    far, near = (0, len(m) - 1), (0, int(m.grid.neighbours[0][m.grid.neighbours[0] >= 0][0]))
+    assert apart(*near) < K.GIL_FREE_PIXELS       # the default: a walk to a neighbour keeps it
+    for a, b in (far, near):
+        K.trace(M, T, a, b, base[a], base[b])      # (the map prepared: nothing left to load)
+
+    def trace(a: int, b: int):
+        return lambda: K.trace(M, T, a, b, base[a], base[b])
+
+    assert _counts_meanwhile(trace(*near), 20_000) == 0
+    monkeypatch.setattr(K, "GIL_FREE_PIXELS", apart(*far))
+    assert _counts_meanwhile(trace(*far), 3_000_000) == 100_000
+    assert _counts_meanwhile(trace(*near), 20_000) == 0
+    monkeypatch.setattr(K, "GIL_FREE_PIXELS", 0)
+    assert _counts_meanwhile(trace(*near), 3_000_000) == 100_000
 
 
 def test_per_map_facts_go_with_their_map(village) -> None:
