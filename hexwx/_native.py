@@ -401,8 +401,8 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
 #: threads more than it gains.  Measured on bd02 with a free core (docs/performance.md): clear
 #: queries 1,000-1,249 px apart gain (1.29x two threads against one giving the GIL up, 0.99x
 #: keeping it), but random queries -- most walks short or soon blocked -- lose with it given up
-#: from 600 or 1,200 px on (0.76-0.86x, kept: 0.98-1.05x).  So a walk within one board keeps
-#: the GIL, and a walk across boards gives it up.
+#: from 600 or 1,200 px on (0.66-0.92x; kept 0.95-1.01x, from 2,000 px 0.93-1.00x).  So a
+#: walk within one board keeps the GIL, and a walk across boards gives it up.
 GIL_FREE_PIXELS = 2000
 
 #: (M, T, prepared map) of the last single query: most queries in a row ask one map, and this
