@@ -3,7 +3,8 @@ in pyproject.toml).
 
 The kernel is plain C99 with no threads or platform headers, built as an extension module
 against Python's stable ABI (3.11 on: one ``abi3`` wheel per platform) so that it lands beside
-the package; :mod:`hexwx._native` loads it with ctypes.  Each compiler gets only flags it
+the package; :mod:`hexwx._native` calls its ``trace()`` for a single query and loads the same
+file with ctypes for the batch functions.  Each compiler gets only flags it
 takes: GCC and Clang (Linux, macOS, MinGW) C99, optimised, and no fused multiply-add
 (``-ffp-contract=off``: the walk's double-precision expressions must round as written, so that
 every platform gives the same answers); MSVC optimised with precise floating point (it fuses

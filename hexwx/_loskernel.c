@@ -2,16 +2,18 @@
  * The pixel-walk LOS kernel of hexwx (LOS-SPEC sections 1 and 4), in plain C99.
  *
  * This file is the compiled half of hexwx/_native.py: that module documents the rules,
- * the array layout and the reciprocity scheme, and calls the functions here through ctypes.
+ * the array layout and the reciprocity scheme, and calls the batch functions here through
+ * ctypes and the single query through the extension module's trace() (at the end).
  * The code is a line-by-line translation of the former numba kernel: the same rule chain in
  * the same order, the same integer arithmetic (Python floor division and modulo where an
  * operand can be negative) and the same double-precision expressions, so that every answer
  * (blocked, reason, blocking pixel, hindrances, thread) is identical.
  *
- * Nothing here touches Python objects, so the Python side may release the GIL around a call
- * (every ctypes call does); the kernel starts no threads: hexwx._native shares a batch's blocks
- * of pairs out among Python threads.  Plain C99 with no POSIX or platform headers, so that any C
- * compiler builds it (GCC, Clang, MSVC; CI cross-compiles it with MinGW-w64).
+ * Nothing but the module part at the end touches Python objects, so the GIL is released around
+ * every walk (every ctypes call does; trace() itself); the kernel starts no threads:
+ * hexwx._native shares a batch's blocks of pairs out among Python threads.  Plain C99 with no
+ * POSIX or platform headers, so that any C compiler builds it (GCC, Clang, MSVC; CI
+ * cross-compiles it with MinGW-w64).
  *
  * Array layout (all C-contiguous; built once per map by hexwx.hexmap.board.HexMap.kernel_map and
  * kernel_terrain, see the KMap struct below):
@@ -1970,8 +1972,8 @@ static void trace_counted(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s
                           i64 *tkeys, i64 thread_len, i64 detail, i64 *fl, const Bypass *bp,
                           i64 *out, i64 *visited);
 
-/* One trace (a single query, hexwx_trace(); hexwx_trace_many() calls it per pair too); an end
- * with a hexside s_side / t_side >= 0 is in bypass along it (D2.3).  With
+/* One trace (a single query, the module's trace(); hexwx_trace_many() calls it per pair too); an
+ * end with a hexside s_side / t_side >= 0 is in bypass along it (D2.3).  With
  * fog (fog = (top, d, drm), see fog_total(); NULL: no fog) the walk also notes each range key's lowest ground in fl (length >= range + 1), fk
  * receives each key's FOG_* code and out[6] the fog LV; out has 7 entries. */
 static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end,
@@ -1996,34 +1998,6 @@ static void trace_single(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_
     trace_counted(m, src, tgt, sE, tE, s_end, t_end, xs, ys, xy_len, hv, hh, thread, tkeys,
                   thread_len, detail, note, &bp, out, &visited);
     out[6] = fog ? fog_total(m, src, tgt, sE, tE, note, fog, fk) : 0;
-}
-
-/* One single query (mirrored by hexwx._native._Query; its scratch fields set once per
- * scratch, the pair's fields per query): the pair src -> tgt at elevations sE, tE, rooftop
- * ends where s_roof / t_roof is 1, an end in an entrenchment where s_ent / t_ent is 1, the thread recorded when detail is 1, fog (top, d, drm) or
- * NULL; the scratch as trace_single() takes it; out receives (reason, block_x, block_y,
- * block_hex, hindrance_total, n_thread, fog LV). */
-typedef struct Query {
-    const KMap *m;
-    i64 src, tgt, sE, tE, s_roof, t_roof, s_ent, t_ent, detail;
-    i64 s_side, t_side;   /* the hexside an end is in bypass along (D2.3), else -1 */
-    const i64 *fog;
-    int32_t *xs, *ys;
-    i64 xy_len;
-    i64 *hv, *hh, *thread, *tkeys;
-    i64 thread_len;
-    i64 *fl, *fk;
-    i64 out[7];
-} Query;
-
-/* Answer one query (LOS-SPEC 4): one argument, so that a call from Python is cheap. */
-HEXWX_API void hexwx_trace(Query *q)
-{
-    trace_single(q->m, q->src, q->tgt, q->sE, q->tE,
-                 (q->s_roof ? END_ROOF : 0) | (q->s_ent ? END_ENTRENCHED : 0),
-                 (q->t_roof ? END_ROOF : 0) | (q->t_ent ? END_ENTRENCHED : 0),
-                 q->s_side, q->t_side, q->xs, q->ys, q->xy_len, q->hv, q->hh, q->thread,
-                 q->tkeys, q->thread_len, q->detail, q->fog, q->fl, q->fk, q->out);
 }
 
 static void trace_one(const KMap *m, i64 src, i64 tgt, i64 sE, i64 tE, i64 s_end, i64 t_end,
@@ -2376,7 +2350,7 @@ typedef struct TraceMany {
     const i64 *side_s, *side_t;   /* the hexside an end is in bypass along, else -1 (or NULL) */
 } TraceMany;
 
-/* Trace the pairs i0 <= i < i1 of `job`, each exactly as a single query (hexwx_trace()). */
+/* Trace the pairs i0 <= i < i1 of `job`, each exactly as a single query (trace_single()). */
 HEXWX_API void hexwx_trace_many(const TraceMany *job, const Buffers *s, i64 i0, i64 i1)
 {
     i64 thread[1], tkeys[1], out[7];
@@ -2488,22 +2462,169 @@ HEXWX_API void hexwx_all_pairs(const AllPairs *job, const Buffers *s, i64 r0, i6
     *visited = seen;
 }
 
-/* ---- the Python module ---------------------------------------------------------------------
- * A module with no methods: it exists so that setuptools builds this file as an extension
- * (hexwx/_loskernel*.so, *.abi3.so, *.pyd) and Python can locate it; hexwx._native loads the
- * same file with ctypes and calls the hexwx_* functions above. */
 /* The interface version (HEXWX_KERNEL_ABI, above): hexwx._native checks it at load. */
 HEXWX_API i64 hexwx_kernel_abi(void)
 {
     return HEXWX_KERNEL_ABI;
 }
 
+/* ---- the Python module ---------------------------------------------------------------------
+ * setuptools builds this file as the extension hexwx._loskernel (*.abi3.so, *.pyd): Python's
+ * stable ABI, 3.11 on.  Its one method, trace(), is the single query's entry point (a call
+ * through ctypes costs more than the walk); hexwx._native loads the same file with ctypes for
+ * the batch functions above, and is the one caller of both. */
 #ifndef HEXWX_KERNEL_ONLY
+
+/* A Python int argument of trace() as an i64; TypeError naming it when it is not one. */
+static int int_arg(PyObject *o, const char *name, i64 *v)
+{
+    long long x = PyLong_AsLongLong(o);
+    if (x == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "trace: %s must be an int that fits in 64 bits", name);
+        return -1;
+    }
+    *v = (i64)x;
+    return 0;
+}
+
+/* A list of the n ints v[0..n-1] (NULL with an exception set when out of memory). */
+static PyObject *int_list(const i64 *v, i64 n)
+{
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (list == NULL)
+        return NULL;
+    for (i64 i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong((long long)v[i]);
+        if (x == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SetItem(list, (Py_ssize_t)i, x);   /* (steals x) */
+    }
+    return list;
+}
+
+/* trace(kmap, xy_len, gil_px, src, tgt, sE, tE, s_end, t_end, s_side, t_side, detail, fog):
+ * one single query, trace_single() with the scratch allocated here for this call.  s_end /
+ * t_end: the end's END_* flags (END_ROOF a rooftop, END_ENTRENCHED in an entrenchment);
+ * s_side / t_side: the hexside 0-5 the end is in bypass along, -1 none.  The GIL is released
+ * while the walk runs when the walk may be long -- gil_px pixels or more between the ends' LOS
+ * points, |dx| + |dy| -- so that threads asking single queries run in parallel: a thread
+ * waiting for the GIL takes microseconds to wake, so for a shorter walk the hand-over costs
+ * the two threads more than they gain (hexwx._native.GIL_FREE_PIXELS).  kmap is the address
+ * of a struct KMap, fog that of a fog spec (top, d, drm) or None; xy_len is the length of the
+ * walk's pixel buffers (hexwx._native._Prepared).  Returns (reason, block_x, block_y,
+ * block_hex, hindrance_total, fog LV, range); when detail is 1 (reason, block_x, block_y,
+ * block_hex, hindrance_total, fog LV) followed by each range key's hindrance value and
+ * hex * 256 + terrain code (lists of range + 1), the hexes of the thread in order and their
+ * keys (lists), and with fog each key's FOG_* code (a list of range + 1; else None). */
+static PyObject *py_trace(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char *names[] = {"kmap", "xy_len", "gil_px", "src", "tgt", "sE", "tE",
+                                  "s_end", "t_end", "s_side", "t_side", "detail"};
+    i64 v[12];
+    (void)self;
+    if (nargs != 13) {
+        PyErr_Format(PyExc_TypeError, "trace takes 13 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    for (int i = 0; i < 12; i++)
+        if (int_arg(args[i], names[i], &v[i]) < 0)
+            return NULL;
+    const KMap *m = (const KMap *)(uintptr_t)v[0];
+    const i64 xy_len = v[1], gil_px = v[2], src = v[3], tgt = v[4], sE = v[5], tE = v[6],
+              s_end = v[7], t_end = v[8], s_side = v[9], t_side = v[10], detail = v[11];
+    i64 fog_at = 0;
+    if (args[12] != Py_None && int_arg(args[12], "fog", &fog_at) < 0)
+        return NULL;
+    if (m == NULL || (args[12] != Py_None && fog_at == 0)) {
+        PyErr_SetString(PyExc_ValueError, "trace: kmap and fog must be addresses (not 0)");
+        return NULL;
+    }
+    if (!(0 <= src && src < m->n && 0 <= tgt && tgt < m->n)) {
+        PyErr_Format(PyExc_ValueError, "trace: hex ids must lie in 0..%lld, got %lld and %lld",
+                     (long long)(m->n - 1), (long long)src, (long long)tgt);
+        return NULL;
+    }
+    const i64 ends = END_ROOF | END_ENTRENCHED;
+    if ((s_end & ~ends) != 0 || s_end < 0 || (t_end & ~ends) != 0 || t_end < 0 ||
+        (detail != 0 && detail != 1) || xy_len < 1 || xy_len > ((i64)1 << 28)) {
+        PyErr_Format(PyExc_ValueError, "trace: s_end and t_end must be 0..3, detail 0 or 1 and "
+                     "xy_len 1..2**28, got %lld, %lld, %lld and %lld", (long long)s_end,
+                     (long long)t_end, (long long)detail, (long long)xy_len);
+        return NULL;
+    }
+    if (s_side < -1 || s_side > 5 || t_side < -1 || t_side > 5) {
+        PyErr_Format(PyExc_ValueError, "trace: s_side and t_side must be -1..5, got %lld and "
+                     "%lld", (long long)s_side, (long long)t_side);
+        return NULL;
+    }
+    /* the range keys a walk writes: the pair's range (in the frame of a turned board too) */
+    i64 R = hex_range(m, src, tgt);
+    if (m->nframes > 0 && HX(src, HX_FRAME) >= 0 && HX(src, HX_FRAME) == HX(tgt, HX_FRAME))
+        R = imax(R, hex_range(m->frames + HX(src, HX_FRAME), src, tgt));
+    const i64 keys = R + 1, keys0 = hex_range(m, src, tgt) + 1, thread_len = detail ? HV_LEN : 1;
+    i64 *buf = (i64 *)malloc((size_t)(4 * keys + 2 * thread_len) * sizeof(i64) +
+                             (size_t)(2 * xy_len) * sizeof(int32_t));
+    if (buf == NULL)
+        return PyErr_NoMemory();
+    i64 *hv = buf, *hh = hv + keys, *fl = hh + keys, *fk = fl + keys, *thread = fk + keys;
+    i64 *tkeys = thread + thread_len;
+    int32_t *xs = (int32_t *)(tkeys + thread_len), *ys = xs + xy_len;
+    const i64 *fog = (const i64 *)(uintptr_t)fog_at;
+    i64 out[7];
+    const i64 px = iabs(HX(tgt, HX_LOS_X) - HX(src, HX_LOS_X)) +
+                   iabs(HX(tgt, HX_LOS_Y) - HX(src, HX_LOS_Y));
+    PyThreadState *released = px >= gil_px ? PyEval_SaveThread() : NULL;
+    trace_single(m, src, tgt, sE, tE, s_end, t_end, s_side, t_side, xs, ys, xy_len, hv, hh,
+                 thread, tkeys, thread_len, detail, fog, fl, fk, out);
+    if (released != NULL)
+        PyEval_RestoreThread(released);
+    PyObject *res;
+    if (!detail) {
+        res = Py_BuildValue("(LLLLLLL)", (long long)out[0], (long long)out[1], (long long)out[2],
+                            (long long)out[3], (long long)out[4], (long long)out[6],
+                            (long long)(keys0 - 1));
+    } else {
+        /* each list made only while no exception is pending (out of memory) */
+        PyObject *lists[5] = {NULL, NULL, NULL, NULL, NULL};
+        int made = (lists[0] = int_list(hv, keys0)) != NULL &&
+                   (lists[1] = int_list(hh, keys0)) != NULL &&
+                   (lists[2] = int_list(thread, out[5])) != NULL &&
+                   (lists[3] = int_list(tkeys, out[5])) != NULL;
+        if (made && fog) {
+            lists[4] = int_list(fk, keys0);
+            made = lists[4] != NULL;
+        } else if (made) {
+            Py_INCREF(Py_None);
+            lists[4] = Py_None;
+        }
+        res = NULL;
+        if (made)
+            res = Py_BuildValue("(LLLLLLOOOOO)", (long long)out[0], (long long)out[1],
+                                (long long)out[2], (long long)out[3], (long long)out[4],
+                                (long long)out[6], lists[0], lists[1], lists[2], lists[3],
+                                lists[4]);
+        for (int i = 0; i < 5; i++)
+            Py_XDECREF(lists[i]);
+    }
+    free(buf);
+    return res;
+}
+
+static PyMethodDef loskernel_methods[] = {
+    {"trace", (PyCFunction)(void (*)(void))py_trace, METH_FASTCALL,
+     "trace(kmap, xy_len, gil_px, src, tgt, sE, tE, s_end, t_end, s_side, t_side, detail, fog): "
+     "one single query (hexwx._native.trace and trace_record call it)."},
+    {NULL, NULL, 0, NULL},
+};
 
 static struct PyModuleDef loskernel_module = {
     PyModuleDef_HEAD_INIT, "_loskernel",
-    "Compiled LOS kernel of hexwx; called through ctypes by hexwx._native.", -1,
-    NULL, NULL, NULL, NULL, NULL,
+    "Compiled LOS kernel of hexwx: trace() for single queries; hexwx._native calls the "
+    "batch functions through ctypes.", -1,
+    loskernel_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__loskernel(void)

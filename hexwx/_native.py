@@ -33,14 +33,18 @@ the map, the upright board's order in a frame).
 
 The kernel itself is C (``hexwx/_loskernel.c``, built by ``pip install`` as the extension
 ``hexwx._loskernel``), with the rule-by-rule comments and citations beside the code; this
-module keeps the Python names and is the one place that calls it (through :mod:`ctypes`):
-the kernel's functions take named structs (``struct Query``, ``TraceMany``, ``AllPairs``,
-mirrored here and checked against the C source by tests/architecture/test_kernel_source.py),
-write into arrays the caller allocates and return no status, so they cannot fail.  The kernel keeps no state
-of its own (callers pass their scratch) and starts no threads (it is portable C99); every call
-releases the GIL while it runs, and the batch functions (:func:`trace_many`, the all-pairs
-ones) hand their blocks of pairs to Python threads (:func:`_share`), as many as the CPUs of the
-process's affinity (or ``threads=``).
+module keeps the Python names and is the one place that calls it.  A single query
+(:func:`trace`, :func:`trace_record`) calls the extension module's one method,
+``_loskernel.trace``: Python ints in, a tuple out, its scratch allocated in C per call, so a
+query costs little more than its walk; it refuses bad arguments with ValueError or TypeError,
+and gives the GIL up for a long walk only (:data:`GIL_FREE_PIXELS`).
+The batch functions are called through :mod:`ctypes`: they take named structs (``struct
+Buffers``, ``TraceMany``, ``AllPairs``, mirrored here and checked against the C source by
+tests/architecture/test_kernel_source.py), write into arrays the caller allocates and return no
+status, so they cannot fail.  The kernel keeps no state of its own and starts no threads (it is
+portable C99); every batch call releases the GIL while it walks, and the batch functions
+(:func:`trace_many`, the all-pairs ones) hand their blocks of pairs to Python threads
+(:func:`_share`), as many as the CPUs of the process's affinity (or ``threads=``).
 
 Bypass (D2.3): :func:`trace` and :func:`trace_many` take, per end, the hexside it is in bypass
 along (-1: none).  The walk then reads that hexside's location point (``loc``, LOS-SPEC 1.8)
@@ -62,7 +66,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -164,30 +168,15 @@ class _KMap(ctypes.Structure):
                 ("hex_w", ctypes.c_double), ("hex_h", ctypes.c_double)]
 
 
-class _Query(ctypes.Structure):
-    """One single query for ``hexwx_trace`` (struct Query): the pair's fields are set per
-    query, the scratch's once per :class:`Scratch`; ``out`` receives the answer."""
-
-    _fields_ = [("m", ctypes.POINTER(_KMap)), ("src", _i64), ("tgt", _i64), ("sE", _i64),
-                ("tE", _i64), ("s_roof", _i64), ("t_roof", _i64), ("s_ent", _i64),
-                ("t_ent", _i64), ("detail", _i64), ("s_side", _i64), ("t_side", _i64),
-                ("fog", _ptr), ("xs", _ptr), ("ys", _ptr), ("xy_len", _i64), ("hv", _ptr),
-                ("hh", _ptr), ("thread", _ptr), ("tkeys", _ptr), ("thread_len", _i64),
-                ("fl", _ptr), ("fk", _ptr), ("out", _i64 * 7)]
-
-
-class Traced(NamedTuple):
-    """The answer of :func:`trace`: the reason code (``CLEAR`` or why blocked), the blocking
-    pixel and hex (-1: none), the terrain hindrance total, the hexes of the thread recorded in
-    the scratch, and the fog LV (0 without fog)."""
-
-    reason: int
-    block_x: int
-    block_y: int
-    block_hex: int
-    hindrance: int
-    n_thread: int
-    fog_lv: int
+#: The answer of :func:`trace`: (reason code (``CLEAR`` or why blocked), blocking pixel x, y,
+#: blocking hex (-1: none), terrain hindrance total, fog LV (0 without fog), range).
+Verdict = tuple[int, int, int, int, int, int, int]
+#: The answer of :func:`trace_record`: the :data:`Verdict` without the range, then per range
+#: key (0..range, from the lower hex id) the hindrance value and ``hex * 256 + terrain code``,
+#: the hexes of the thread in order and their keys, and with fog each key's fog code
+#: (``FOG_*``; None without fog).
+Record = tuple[int, int, int, int, int, int, list[int], list[int], list[int], list[int],
+               list[int] | None]
 
 
 class _Buffers(ctypes.Structure):
@@ -217,6 +206,15 @@ class _AllPairs(ctypes.Structure):
 
 
 _LIB: ctypes.CDLL | None = None
+
+
+def _unloaded(*args: Any) -> Any:
+    clib()
+    return _TRACE(*args)
+
+
+#: The extension module's single-query method (``_loskernel.trace``), set by :func:`clib`.
+_TRACE: Callable[..., Any] = _unloaded
 
 #: The packed map ``M`` or terrain ``T`` array tuple (HexMap.kernel_map / kernel_terrain).
 KernelArrays = tuple[np.ndarray, ...]
@@ -249,7 +247,7 @@ def _check_interface(lib: ctypes.CDLL, path: str) -> None:
 
 def clib() -> ctypes.CDLL:
     """The compiled kernel library, loaded once (KernelNotBuiltError if it is not built)."""
-    global _LIB
+    global _LIB, _TRACE
     if _LIB is None:
         try:
             from hexwx import _loskernel
@@ -259,12 +257,9 @@ def clib() -> ctypes.CDLL:
                 f"the compiled LOS kernel hexwx._loskernel is not built or does not load ({exc}); "
                 f"reinstall hexwx with `pip install -e .`") from None
         _check_interface(lib, _loskernel.__file__)
-        kp = ctypes.POINTER(_KMap)
         # Every function is reentrant (no global state: callers pass their own scratch, see
         # Scratch) and is called through CDLL, which releases the GIL while it runs, so
-        # single traces from several Python threads run in parallel.
-        lib.hexwx_trace.argtypes = [ctypes.POINTER(_Query)]
-        lib.hexwx_trace.restype = None
+        # batch blocks on several Python threads run in parallel.
         bp = ctypes.POINTER(_Buffers)
         lib.hexwx_trace_many.argtypes = [ctypes.POINTER(_TraceMany), bp, _i64, _i64]
         lib.hexwx_trace_many.restype = None
@@ -281,6 +276,7 @@ def clib() -> ctypes.CDLL:
         lib.hexwx_inherent_pass.restype = None
         lib.hexwx_fill_rows.argtypes = [_ptr, _i64, _i64, _i64]
         lib.hexwx_fill_rows.restype = None
+        _TRACE = _loskernel.trace
         _LIB = lib
     return _LIB
 
@@ -323,8 +319,12 @@ class _Prepared:
         self.kmap = _KMap(n, width, height,
                           *(a.ctypes.data for a in self.arrays), len(frames),
                           ctypes.addressof(self.frames), 0, 0, hex_w, hex_h)
-        self.ref = ctypes.byref(self.kmap)
         self.pointer = ctypes.pointer(self.kmap)   # (a struct field takes a pointer object)
+        #: the struct's address and the walk's pixel buffer length, as ``_loskernel.trace``
+        #: takes them: a walk visits at most one pixel per step along both axes (the map's
+        #: ``HexMap.thread_capacity``, with room to spare)
+        self.address = ctypes.addressof(self.kmap)
+        self.xy_len = 2 * (width + height) + 64
         # every value the kernel indexes with lies inside its array; the largest range on the
         # map bounds the hindrance keys a trace writes
         self.max_range = check_kernel_map(hx, h6, self.arrays[6], [fa for _, fa in self.frame_arrays],
@@ -385,42 +385,23 @@ def _prepared(M: KernelArrays, T: KernelArrays) -> _Prepared:
 
 
 class Scratch:
-    """The arrays one single trace writes (pixels of the walk, hindrances by key, thread).
+    """One batch worker's scratch (struct Buffers, :attr:`buffers`): the walk's pixels
+    (``xs``/``ys``, int32, ``maxlen``), and per range key the hindrance value and ``hex * 256
+    + terrain code`` (``hv``/``hh``) and the lowest ground (``fl``) (int64, ``keys``).  Owned by
+    one thread at a time (:func:`_scratch`): the kernel keeps no state of its own, so blocks
+    with distinct scratch run concurrently."""
 
-    Owned by one caller at a time (hexwx.lineofsight.engine keeps a pool per thread): the
-    kernel keeps no state of its own, so traces with distinct scratch may run concurrently.
-    ``xs``/``ys`` (int32, ``maxlen``) hold the walk's pixels; ``hv``/``hh`` (int64, ``keys``)
-    each range key's hindrance value and ``hex * 256 + terrain code``; ``thread``/``tkeys``
-    (int64, ``thread_len``) the hexes entered in order with their keys; with fog ``fl``
-    (int64, ``keys``) each key's lowest ground and ``fk`` its fog code (``FOG_*``).
-    """
+    __slots__ = ("maxlen", "keys", "xs", "ys", "hv", "hh", "fl", "buffers")
 
-    __slots__ = ("maxlen", "keys", "thread_len", "xs", "ys", "hv", "hh", "thread", "tkeys",
-                 "fl", "fk", "_addr", "buffers", "query", "query_ref", "answer", "prepared")
-
-    def __init__(self, maxlen: int, keys: int = _HV_LEN, thread_len: int = _HV_LEN) -> None:
-        self.maxlen, self.keys, self.thread_len = int(maxlen), int(keys), int(thread_len)
+    def __init__(self, maxlen: int, keys: int = _HV_LEN) -> None:
+        self.maxlen, self.keys = int(maxlen), int(keys)
         self.xs = np.zeros(self.maxlen, np.int32)
         self.ys = np.zeros(self.maxlen, np.int32)
         self.hv = np.zeros(self.keys, np.int64)
         self.hh = np.zeros(self.keys, np.int64)
-        self.thread = np.zeros(self.thread_len, np.int64)
-        self.tkeys = np.zeros(self.thread_len, np.int64)
         self.fl = np.zeros(self.keys, np.int64)
-        self.fk = np.zeros(self.keys, np.int64)
-        self._addr = tuple(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
-                                                   self.thread, self.tkeys, self.fl, self.fk))
-        #: the same arrays as the batch functions take them (struct Buffers)
-        self.buffers = _Buffers(*self._addr[:4], self._addr[6], self.maxlen)
-        #: the single query's argument (struct Query), its scratch fields set here once
-        xs, ys, hv, hh, thread, tkeys, fl, fk = self._addr
-        self.query = _Query(xs=xs, ys=ys, xy_len=self.maxlen, hv=hv, hh=hh, thread=thread,
-                            tkeys=tkeys, thread_len=self.thread_len, fl=fl, fk=fk, s_side=-1,
-                            t_side=-1)
-        self.query_ref = ctypes.byref(self.query)
-        self.answer = np.frombuffer(self.query.out, np.int64)   # a view of query.out
-        #: the prepared map of the last :func:`trace` (its pointer is in ``query.m``)
-        self.prepared: _Prepared | None = None
+        self.buffers = _Buffers(*(a.ctypes.data for a in (self.xs, self.ys, self.hv, self.hh,
+                                                          self.fl)), self.maxlen)
 
 
 def _check_sides(p: _Prepared, src: np.ndarray, tgt: np.ndarray, s_side: np.ndarray | None,
@@ -443,42 +424,83 @@ def _hex_ids(p: _Prepared, *ids: np.ndarray) -> None:
             raise ValueError(f"hex ids must lie in 0..{p.n - 1}")
 
 
-def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int, s_roof: int, t_roof: int,
-          scratch: Scratch, detail: int, fog: np.ndarray | None = None, s_side: int = -1,
-          t_side: int = -1, *, s_ent: int = 0, t_ent: int = 0) -> Traced:
-    """Trace one LOS (:class:`Traced`; the fog LV 0 without ``fog``, :func:`fog_spec`).
-    ``s_roof``/``t_roof`` (0/1): the end is a rooftop (B23.8); ``s_ent``/``t_ent`` (0/1): the
-    end is a unit in an entrenchment (B27.2).
+#: A single trace gives the GIL up while it walks only when its ends' LOS points lie this many
+#: pixels apart or more (``|dx| + |dy|``; about 10 us of walk if nothing blocks it): a thread
+#: waiting for the GIL takes microseconds to wake, so for a shorter walk the hand-over costs two
+#: threads more than it gains.  Measured on bd02 with a free core (docs/performance.md): clear
+#: queries 1,000-1,249 px apart gain (1.29x two threads against one giving the GIL up, 0.99x
+#: keeping it), but random queries -- most walks short or soon blocked -- lose with it given up
+#: from 600 or 1,200 px on (0.66-0.92x; kept 0.95-1.01x, from 2,000 px 0.93-1.00x).  So a
+#: walk within one board keeps the GIL, and a walk across boards gives it up.
+GIL_FREE_PIXELS = 2000
 
-    ``s_side`` / ``t_side`` (0-5, -1 none): that end is in bypass along that hexside and traced
-    from its location point (D2.3); a hexside off the map is a ValueError.
+#: The end flags of a single trace (``enum { END_ROOF, END_ENTRENCHED }`` in the kernel).
+END_ROOF, END_ENTRENCHED = 1, 2
 
-    The per-key hindrances, (when ``detail`` = 1) the thread and (with fog) each key's fog code
-    in ``scratch.fk`` are left in ``scratch`` (:class:`Scratch`); the GIL is released while the
-    kernel runs.  The call passes one struct (the scratch's, see ``struct Query``), so it costs
-    little more than the walk.
-    """
-    p = scratch.prepared            # the map this scratch traced last: no cache look-up
-    if p is None or p.keep[0] is not M or p.keep[1] is not T:
-        p = _prepared(M, T)
-        if scratch.keys <= p.max_range:
-            raise ValueError(f"trace scratch too short: {scratch.keys} hindrance keys, the map "
-                             f"needs {p.max_range + 1}")
-        scratch.prepared = p
-        scratch.query.m = p.pointer
-    src, tgt = int(src), int(tgt)
-    if not (0 <= src < p.n and 0 <= tgt < p.n):
-        raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
-    for h, side in ((src, s_side), (tgt, t_side)):
-        if side != -1 and not (0 <= side <= 5 and p.bypass_ok[h, side]):
-            raise ValueError("a bypass hexside must be -1 or a hexside 0-5 of its hex on the map")
-    q = scratch.query
-    q.s_side, q.t_side = int(s_side), int(t_side)
-    q.src, q.tgt, q.sE, q.tE = src, tgt, int(sE), int(tE)
-    q.s_roof, q.t_roof, q.detail, q.fog = int(s_roof), int(t_roof), int(detail), _fog_arg(fog)
-    q.s_ent, q.t_ent = int(s_ent), int(t_ent)
-    clib().hexwx_trace(scratch.query_ref)
-    return Traced._make(scratch.answer.tolist())
+#: (M, T, prepared map) of the last single query: most queries in a row ask one map, and this
+#: spares them the shared cache's lock.  Replaced whole, so threads read it without a lock;
+#: it keeps that map's kernel arrays alive until a query on another map replaces it.
+_LAST: tuple[Any, Any, Any] = (None, None, None)
+
+
+def _single(M: KernelArrays, T: KernelArrays) -> _Prepared:
+    """The prepared map for a single query (the kernel loaded), remembered as :data:`_LAST`."""
+    global _LAST
+    clib()
+    p = _prepared(M, T)
+    _LAST = (M, T, p)
+    return p
+
+
+def _single_args(M: KernelArrays, T: KernelArrays, src: int, tgt: int, s_side: int, t_side: int,
+                 s_ent: int, t_ent: int) -> tuple[_Prepared, int, int]:
+    """The prepared map of a single query and the ends' extra flags (END_ENTRENCHED); a bypass
+    hexside that is not -1 or a hexside 0-5 of its hex on the map is a ValueError."""
+    last = _LAST
+    p = last[2] if last[0] is M and last[1] is T else _single(M, T)
+    if s_side != -1 or t_side != -1:
+        if not (0 <= src < p.n and 0 <= tgt < p.n):
+            raise ValueError(f"hex ids must lie in 0..{p.n - 1}, got {src} and {tgt}")
+        for h, side in ((src, s_side), (tgt, t_side)):
+            if side != -1 and not (0 <= side <= 5 and p.bypass_ok[h, side]):
+                raise ValueError("a bypass hexside must be -1 or a hexside 0-5 of its hex on "
+                                 "the map")
+    return p, END_ENTRENCHED if s_ent else 0, END_ENTRENCHED if t_ent else 0
+
+
+def trace(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int,
+          s_roof: int = 0, t_roof: int = 0, fog: np.ndarray | None = None, *,
+          s_side: int = -1, t_side: int = -1, s_ent: int = 0, t_ent: int = 0) -> Verdict:
+    """Trace one LOS from hex ``src`` at elevation ``sE`` to ``tgt`` at ``tE`` (``s_roof`` /
+    ``t_roof`` 1: that end is a rooftop, B23.8): the :data:`Verdict`, with the fog LV when
+    ``fog`` (:func:`fog_spec`) is given.  ``s_side`` / ``t_side`` (0-5, -1 none): that end is
+    in bypass along that hexside and traced from its location point (D2.3); ``s_ent`` /
+    ``t_ent`` (0/1): that end is a unit in an entrenchment (B27.2).  ValueError for a hex id
+    outside the map or a bypass hexside off it.  The GIL is released while the kernel walks a
+    long thread (:data:`GIL_FREE_PIXELS`); the call allocates its own scratch, so concurrent
+    and nested calls never share any."""
+    if s_side == -1 and t_side == -1 and not s_ent and not t_ent:     # the common query
+        last = _LAST
+        p = last[2] if last[0] is M and last[1] is T else _single(M, T)
+        s_flag = t_flag = 0
+    else:
+        p, s_flag, t_flag = _single_args(M, T, src, tgt, s_side, t_side, s_ent, t_ent)
+    out: Verdict = _TRACE(p.address, p.xy_len, GIL_FREE_PIXELS, src, tgt, sE, tE,
+                          s_roof | s_flag, t_roof | t_flag, s_side, t_side, 0,
+                          None if fog is None else _fog_arg(fog))
+    return out
+
+
+def trace_record(M: KernelArrays, T: KernelArrays, src: int, tgt: int, sE: int, tE: int,
+                 s_roof: int = 0, t_roof: int = 0, fog: np.ndarray | None = None, *,
+                 s_side: int = -1, t_side: int = -1, s_ent: int = 0, t_ent: int = 0) -> Record:
+    """:func:`trace` with its record (:data:`Record`): the hindrances by range key, the
+    thread's hexes and (with ``fog``) each key's fog code, for the single query's explanation."""
+    p, s_flag, t_flag = _single_args(M, T, src, tgt, s_side, t_side, s_ent, t_ent)
+    out: Record = _TRACE(p.address, p.xy_len, GIL_FREE_PIXELS, src, tgt, sE, tE,
+                         s_roof | s_flag, t_roof | t_flag, s_side, t_side, 1,
+                         None if fog is None else _fog_arg(fog))
+    return out
 
 
 def trace_many(M: KernelArrays, T: KernelArrays, sources: np.ndarray, targets: np.ndarray, elev_s: np.ndarray,

@@ -78,14 +78,14 @@ def answers(m) -> dict[str, np.ndarray]:
     r = K.trace_many(M, T, s, t, es, et, maxlen, rs, rt, where=True, threads=2, fog=fog1)
     for q, a in enumerate(r):
         out[f"many_{q}"] = a
-    sc = K.Scratch(maxlen)
     single = []
-    ranges = m.grid.ranges(s, t)
     for q in range(0, k, 40):
-        o = K.trace(M, T, int(s[q]), int(t[q]), int(es[q]), int(et[q]), int(rs[q]), int(rt[q]), sc, 1, fog2)
-        keys, nth = int(ranges[q]) + 1, o[5]
-        single.append(np.concatenate([np.asarray(o, np.int64), sc.hv[:keys], sc.hh[:keys],
-                                      sc.fk[:keys], sc.thread[:nth], sc.tkeys[:nth]]))
+        o = K.trace_record(M, T, int(s[q]), int(t[q]), int(es[q]), int(et[q]), int(rs[q]),
+                           int(rt[q]), fog2)
+        hv, hh, thread, tkeys, fk = o[6:]
+        # (reason, blocking x, y, hex, hindrance, hexes of the thread, fog LV) and the record
+        head = [*o[:5], len(thread), o[5]]
+        single.append(np.array([*head, *hv, *hh, *fk, *thread, *tkeys], np.int64))
     out["single"] = np.concatenate(single)
     return out
 
@@ -166,7 +166,7 @@ def _matrix_runner(lib: ctypes.CDLL | None):
     old.restype = ctypes.c_int
 
     def run_old(p, maxlen, base, th, r, t, tops, d):
-        old(p.ref, len(base), base.ctypes.data, maxlen, th, r.ctypes.data, t.ctypes.data,
+        old(p.pointer, len(base), base.ctypes.data, maxlen, th, r.ctypes.data, t.ctypes.data,
             None, None, len(tops), tops.ctypes.data if len(tops) else None,
             d.ctypes.data if len(tops) else None, 0, len(base))
     return run_old

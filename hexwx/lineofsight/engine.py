@@ -13,8 +13,9 @@ Batch forms use the same kernel: :func:`los_table` (every ordered pair at ground
 """
 from __future__ import annotations
 
-import threading
-from typing import Any, NamedTuple
+import weakref
+from functools import partial
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -31,7 +32,8 @@ from hexwx.lineofsight.counter_los import weather_notes as counter_weather_notes
 from hexwx.lineofsight.pair_lv import check_query, weathered
 from hexwx.lineofsight.state import los_state
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
-from hexwx.lineofsight.results import Hindrance, Later, LosResult, LosTable, ThreadHex, Viewshed
+from hexwx.lineofsight.results import (Hindrance, LosResult, LosTable, ThreadHex, Viewshed,
+                                      later_result)
 from hexwx.weather.asl.state import AslWeather
 
 #: Reasons that are a rule of the ends or of the DRMs, not a piece of terrain in the way.
@@ -50,31 +52,20 @@ def _elevation(m: HexMap, h: Hex, level: int, param: str) -> tuple[int, int]:
     return m.ground_level(h) + level, int(m.is_rooftop(h, level))
 
 
-_LOCAL = threading.local()
-_POOL_MAX = 4  # idle scratch sets kept per thread and size
+#: Per map, what a single query reads on every call as plain Python values (reading numpy
+#: scalars costs more than the rest of the query's Python): the hex count, each hex's base
+#: ground level and name.  Keyed by the map's id; an entry goes when its map does.
+_FACTS: dict[int, tuple[Any, int, list[int], list[str]]] = {}
 
 
-def _acquire(m: HexMap) -> K.Scratch:
-    """A scratch set for one trace on ``m``, owned by the caller until :func:`_release`.
-
-    Each thread keeps its own pool, and a set leaves the pool while in use, so concurrent
-    threads never share one and a nested query (a signal handler, a callback) gets its own:
-    ``los`` is thread-safe and re-entrant.
-    """
-    n = m.thread_capacity
-    pools: dict[int, list[K.Scratch]] | None = getattr(_LOCAL, "pools", None)
-    if pools is None:
-        pools = _LOCAL.pools = {}
-    free = pools.get(n)
-    if free:
-        return free.pop()
-    return K.Scratch(n)
-
-
-def _release(s: K.Scratch) -> None:
-    free = _LOCAL.pools.setdefault(s.maxlen, [])
-    if len(free) < _POOL_MAX:
-        free.append(s)
+def _facts(m: HexMap) -> tuple[Any, int, list[int], list[str]]:
+    """``m``'s entry of :data:`_FACTS` (a weak reference to the map first), made on first use."""
+    key = id(m)
+    got = _FACTS.get(key)
+    if got is None or got[0]() is not m:
+        got = _FACTS[key] = (weakref.ref(m, lambda _: _FACTS.pop(key, None)), len(m),
+                             m.hexes.base.tolist(), m.grid.names())
+    return got
 
 
 def _terrain_rule(m: HexMap, code: int) -> str:
@@ -125,14 +116,22 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     terrain on the thread blocks its LOS to and from a non-adjacent unit at its elevation or
     lower (B27.2), and it sees over no hillock next to it (F6.4).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
+
+    The answer's thread, its hindrance list without weather or counters, what blocks in words
+    and the ends' Location names are made when first read (:func:`results.later_result`;
+    a clear-weather thread by tracing again): most callers read only the verdict and the DRM.
     """
     check_query(m, weather)
-    check_flag(target_is_infantry, "target_is_infantry")
-    check_flag(target_winter_camouflage, "target_winter_camouflage")
+    if target_is_infantry is not True:          # (the defaults need no check: hot path)
+        check_flag(target_is_infantry, "target_is_infantry")
+    if target_winter_camouflage is not False:
+        check_flag(target_winter_camouflage, "target_winter_camouflage")
     if target_positive_tem is not None:
         check_flag(target_positive_tem, "target_positive_tem")
-    check_flag(from_entrenched, "from_entrenched")
-    check_flag(to_entrenched, "to_entrenched")
+    if from_entrenched is not False:
+        check_flag(from_entrenched, "from_entrenched")
+    if to_entrenched is not False:
+        check_flag(to_entrenched, "to_entrenched")
     s_side = check_hexside(from_hexside, "from_hexside")
     t_side = check_hexside(to_hexside, "to_hexside")
     shown = m
@@ -140,39 +139,48 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     if counters is not None or weather is not None:
         st = los_state(m, weather, counters)
         m, prep, fog = st.map, st.counters, st.fog
-    src, tgt = m.hex(a, "a"), m.hex(b, "b")
-    sE, s_roof = _elevation(m, src, from_level, "from_level")
-    tE, t_roof = _elevation(m, tgt, to_level, "to_level")
-    bypass = _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
+    _, n, base, names = _facts(m)
+    # (hex ids and ground level, the common case, without the general checks: hot path)
+    src = a if type(a) is int and 0 <= a < n else m.hex(a, "a")
+    tgt = b if type(b) is int and 0 <= b < n else m.hex(b, "b")
+    sE, s_roof = (base[src], 0) if type(from_level) is int and from_level == 0 else \
+        _elevation(m, src, from_level, "from_level")
+    tE, t_roof = (base[tgt], 0) if type(to_level) is int and to_level == 0 else \
+        _elevation(m, tgt, to_level, "to_level")
+    ends = (src, tgt, sE, tE, s_roof, t_roof)
     M = m.kernel_map
-    R = m.grid.distance(src, tgt)
-    for ent, level, param in ((from_entrenched, from_level, "from_level"),
-                              (to_entrenched, to_level, "to_level")):
-        if ent and int(level) != 0:
-            raise bad(param, level, "0: a unit in an entrenchment is at its hex's ground level "
-                                    "(B27)")
-    ends = _Ends(src, tgt, sE, tE, s_roof, t_roof, -1 if s_side is None else s_side,
-                 -1 if t_side is None else t_side, int(from_entrenched), int(to_entrenched))
-    hind: Later | list[Hindrance]
-    thread: Later | tuple[ThreadHex, ...]
+    flags: _Flags = {}
+    bypass = s_side is not None or t_side is not None
+    if bypass:
+        _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
+        flags["s_side"] = -1 if s_side is None else s_side
+        flags["t_side"] = -1 if t_side is None else t_side
+    if from_entrenched or to_entrenched:
+        for ent, level, param in ((from_entrenched, from_level, "from_level"),
+                                  (to_entrenched, to_level, "to_level")):
+            if ent and int(level) != 0:
+                raise bad(param, level, "0: a unit in an entrenchment is at its hex's ground "
+                                        "level (B27)")
+        flags["s_ent"], flags["t_ent"] = int(from_entrenched), int(to_entrenched)
+    levels = (from_level if type(from_level) is int else int(from_level),
+              to_level if type(to_level) is int else int(to_level), s_side, t_side,
+              bool(from_entrenched), bool(to_entrenched))
     if weather is None and prep is None:
-        # the verdict and total only; the thread and hindrance list are traced again when read
-        reason, bx, by, bhex, terrain_total = _verdict(m, M, ends)
-        walk = _Walk(m, M, ends, R)
-        hind, thread = walk.later_hindrances(), walk.later_thread()
-    else:
-        (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
-            _record(m, M, ends, R, fog)
-        hind = _later_terrain_hindrances(m, packed, drms)
-        thread = () if weather is not None else _later_thread(m, ends, R, ids, keys)  # (weather: below)
-    name = m.name_of
+        # the verdict and total only: the thread and hindrance list are traced again when read
+        reason, bx, by, bhex, total, _, R = K.trace(M, m.kernel_terrain, *ends, **flags)
+        return _answer(m, M, names, ends, flags, levels, R, reason, bx, by, bhex, None,
+                       reason != K.CLEAR, *REASONS[reason], total, 0, None)
+    (reason, bx, by, bhex, terrain_total, _), R, record, fog_codes = _record(m, M, ends, flags,
+                                                                             fog)
+    packed, drms, ids, keys = record
     blocked = reason != K.CLEAR
     text, rule = REASONS[reason]
+    eager: dict[str, Any] = {}         # hindrances and thread made now; else on first read
     if prep is not None and not blocked:
         items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids],
                                    points=_points(m, src, s_side, tgt, t_side) if bypass else None)
         if items:
-            hind = [*_terrain_hindrances(m, packed, drms), *items]
+            eager["hindrances"] = (*_terrain_hindrances(m, packed, drms), *items)
             terrain_total += sum(h.drm for h in items)
             if terrain_total >= 6:
                 blocked = True
@@ -181,115 +189,104 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     notes: list[str] = []
     if weather is not None:
         notes += counter_weather_notes(shown, counters, weather)   # SMOKE left out (E3.53, E3.734)
-        th, names, keys = _thread(m, ends, R, ids, keys)
-        thread = tuple(th)
+        th, th_names, th_keys = _thread(m, ends, R, ids, keys)
+        eager["thread"] = tuple(th)
         if target_winter_camouflage:
-            note, tem = _camouflage(m, weather, tgt, int(to_level), R, target_is_infantry,
+            note, tem = _camouflage(m, weather, tgt, levels[1], R, target_is_infantry,
                                     target_positive_tem)
             target_positive_tem = tem
             notes.append(note)
         fog_items = None if fog is None or fog_codes is None else _kernel_fog(
-            fog.tolist(), names, keys, fog_codes, sE)
+            fog.tolist(), th_names, th_keys, fog_codes, sE)
         lv_items = _lv(m, weather, src, tgt, sE, tE, R, th, target_is_infantry,
                        target_winter_camouflage, bool(target_positive_tem), fog_items)
         lv_total = sum(h.drm for h in lv_items)
         if lv_items:
-            hind = [*(hind.make() if isinstance(hind, Later) else hind), *lv_items]
+            terrain = eager.get("hindrances") or _terrain_hindrances(m, packed, drms)
+            eager["hindrances"] = (*terrain, *lv_items)
     if not blocked and terrain_total + lv_total >= 6 and lv_total > 0:
         blocked = True
         text, rule = LV_BLOCK_REASON
-    what, ground, top = _later_blocking(m, reason, bx, by)
-    traced_block = reason != K.CLEAR
-    from_level, to_level = int(from_level), int(to_level)
-    return LosResult(
-        source=name(src), target=name(tgt), source_level=from_level, target_level=to_level,
-        range=R, blocked=blocked, reason=text, rule=rule,
-        blocked_at=(bx, by) if traced_block else None,
-        blocking_hex=name(bhex) if traced_block and bhex >= 0 else None,
-        hindrance=terrain_total, lv=lv_total,
-        hindrances=hind if isinstance(hind, Later) else tuple(hind),
-        thread=thread, map=m, source_elevation=sE, target_elevation=tE,
-        source_location=in_bypass(_entrenched(location_name(m, src, from_level),
-                                              from_entrenched), s_side),
-        target_location=in_bypass(_entrenched(location_name(m, tgt, to_level), to_entrenched),
-                                  t_side),
-        blocking_terrain=what, blocking_ground=ground, blocking_top=top, notes=tuple(notes),
-        weather=weather)
+    return _answer(m, M, names, ends, flags, levels, R, reason, bx, by, bhex, record, blocked,
+                   text, rule, terrain_total, lv_total,
+                   {"notes": tuple(notes), "weather": weather, **eager})
 
 
-class _Ends(NamedTuple):
-    """The two ends of one trace: hex ids, elevations, whether each is a rooftop, the hexside
-    each is in bypass along (-1: none; D2.3) and whether each is in an entrenchment (B27.2)."""
+#: The two ends of one trace: (src, tgt, sE, tE, s_roof, t_roof) -- hex ids, elevations,
+#: whether each is a rooftop -- as the kernel takes them.
+_Ends = tuple[int, int, int, int, int, int]
+class _Flags(TypedDict, total=False):
+    """The ends' other kernel flags, as :func:`hexwx._native.trace` takes them by name: the
+    hexside an end is in bypass along (``s_side``/``t_side``, D2.3) and whether it is in an
+    entrenchment (``s_ent``/``t_ent``, B27.2); empty for the common query."""
 
-    src: int
-    tgt: int
-    sE: int
-    tE: int
-    s_roof: int
-    t_roof: int
-    s_side: int = -1
-    t_side: int = -1
-    s_ent: int = 0
-    t_ent: int = 0
-
-    def trace(self, m: HexMap, M: K.KernelArrays, scratch: K.Scratch, detail: int,
-              fog: np.ndarray | None = None) -> K.Traced:
-        """The kernel's trace of these ends on ``M`` (:func:`hexwx._native.trace`)."""
-        return K.trace(M, m.kernel_terrain, *self[:6], scratch, detail, fog, self.s_side,
-                       self.t_side, s_ent=self.s_ent, t_ent=self.t_ent)
+    s_side: int
+    t_side: int
+    s_ent: int
+    t_ent: int
 
 
-def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
-    """(reason, blocking pixel x and y, blocking hex, terrain hindrance total) of one trace
-    without recording its thread: the cheapest kernel call."""
-    scratch = _acquire(m)
-    try:
-        t = e.trace(m, M, scratch, 0)
-    finally:
-        _release(scratch)
-    return t[:5]
+#: The ends' levels, bypassed hexsides (None: none) and entrenchment, for their Location names.
+_Levels = tuple[int, int, int | None, int | None, bool, bool]
+#: What a trace with its record gives the explanation: the terrain hindrances per range key
+#: (``hex * 256 + terrain code``, DRM) and the hexes of the thread in order with their keys.
+_Record = tuple[list[int], list[int], list[int], list[int]]
 
 
-def _record(m: HexMap, M: K.KernelArrays, e: _Ends, R: int, fog: np.ndarray | None) -> tuple[
-        tuple[int, int, int, int, int], list[int], list[int], list[int], list[int], list[int] | None]:
-    """One trace with its record: the verdict (as :func:`_verdict`), the terrain hindrances per
-    range key (``hex * 256 + terrain code``, DRM), the hexes of the thread in order and their
-    range keys, and (with ``fog``) each key's fog code."""
-    scratch = _acquire(m)
-    try:
-        t = e.trace(m, M, scratch, 1, fog)
-        hv = scratch.hv[:R + 1]
-        at = np.flatnonzero(hv)
-        drms = hv[at].tolist()
-        packed = scratch.hh[at].tolist()
-        ids = scratch.thread[:t.n_thread].tolist()
-        keys = scratch.tkeys[:t.n_thread].tolist()
-        fog_codes = scratch.fk[:R + 1].tolist() if fog is not None else None
-    finally:
-        _release(scratch)
-    return t[:5], packed, drms, ids, keys, fog_codes
+def _answer(m: HexMap, M: K.KernelArrays, names: list[str], ends: _Ends, flags: _Flags,
+            levels: _Levels, R: int, reason: int, bx: int,
+            by: int, bhex: int, record: _Record | None, blocked: bool, text: str,
+            rule: str | None, hindrance: int, lv: int, more: dict[str, Any] | None) -> LosResult:
+    """The LosResult of one trace: the kernel's ``reason``, blocking pixel and hex, the verdict
+    the caller settled (``blocked``, reason ``text`` and ``rule``, the DRMs) and ``more``
+    fields; the rest made on first read by :func:`_later_fields` (``record``: the trace's, or
+    None to trace again for it).  ``names``: the hex names (:func:`_facts`)."""
+    traced = reason != K.CLEAR
+    values = {
+        "source": names[ends[0]], "target": names[ends[1]], "source_level": levels[0],
+        "target_level": levels[1], "range": R, "blocked": blocked, "reason": text, "rule": rule,
+        "blocked_at": (bx, by) if traced else None,
+        "blocking_hex": names[bhex] if traced and bhex >= 0 else None, "hindrance": hindrance,
+        "lv": lv, "map": m, "source_elevation": ends[2], "target_elevation": ends[3]}
+    if more:
+        values.update(more)
+    return later_result(values, partial(_later_fields, m, M, ends, flags, levels, R, reason,
+                                        bx, by, record))
 
 
-class _Walk:
-    """The record of a clear-weather trace, made (by tracing again) when a result's thread or
-    hindrance list is first read: most queries only ask the verdict and the DRM."""
+def _later_fields(m: HexMap, M: K.KernelArrays, ends: _Ends, flags: _Flags,
+                  levels: _Levels, R: int, reason: int, bx: int,
+                  by: int, record: _Record | None, name: str) -> dict[str, Any]:
+    """The fields of a single query's result made on first read (field ``name`` and those made
+    with it; :func:`results.later_result`): the terrain hindrances and the thread (from the
+    trace's ``record``, or from a trace again with its record), the ends' Location names
+    (``levels``: the ends' levels and bypassed hexsides), or what blocks at the kernel's pixel
+    (``bx``, ``by``) for its ``reason`` in words (:func:`blocking_terrain`)."""
+    if name in ("hindrances", "thread"):
+        packed, drms, ids, keys = record if record is not None else \
+            _record(m, M, ends, flags, None)[2]
+        return {"hindrances": _terrain_hindrances(m, packed, drms),
+                "thread": tuple(_thread(m, ends, R, ids, keys)[0])}
+    if name in ("source_location", "target_location"):
+        from_level, to_level, s_side, t_side, s_ent, t_ent = levels
+        return {"source_location": in_bypass(_entrenched(location_name(m, ends[0], from_level),
+                                                         s_ent), s_side),
+                "target_location": in_bypass(_entrenched(location_name(m, ends[1], to_level),
+                                                         t_ent), t_side)}
+    what, ground, top = blocking_terrain(m, reason, bx, by)
+    return {"blocking_terrain": what, "blocking_ground": ground, "blocking_top": top}
 
-    __slots__ = ("m", "M", "ends", "R", "_rec")
 
-    def __init__(self, m: HexMap, M: K.KernelArrays, ends: _Ends, R: int) -> None:
-        self.m, self.M, self.ends, self.R = m, M, ends, R
-        self._rec: tuple[Any, ...] | None = None
-
-    def _record(self) -> tuple[Any, ...]:
-        if self._rec is None:
-            self._rec = _record(self.m, self.M, self.ends, self.R, None)
-        return self._rec
-
-    def later_hindrances(self) -> Later:
-        return Later(lambda: _terrain_hindrances(self.m, *self._record()[1:3]))
-
-    def later_thread(self) -> Later:
-        return Later(lambda: tuple(_thread(self.m, self.ends, self.R, *self._record()[3:5])[0]))
+def _record(m: HexMap, M: K.KernelArrays, e: _Ends, flags: _Flags,
+            fog: np.ndarray | None) -> tuple[
+        tuple[int, int, int, int, int, int], int, _Record, list[int] | None]:
+    """One trace with its record: the verdict (reason, blocking pixel x and y, blocking hex,
+    terrain hindrance total, fog LV), the range, the :data:`_Record` and (with ``fog``) each
+    range key's fog code."""
+    t = K.trace_record(M, m.kernel_terrain, *e, fog=fog, **flags)
+    hv, hh = t[6], t[7]
+    at = [k for k, v in enumerate(hv) if v]
+    return t[:6], len(hv) - 1, ([hh[k] for k in at], [hv[k] for k in at], t[8], t[9]), t[10]
 
 
 def _terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> tuple[Hindrance, ...]:
@@ -302,32 +299,11 @@ def _terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> tuple[
     return tuple(out)
 
 
-def _later_blocking(m: HexMap, reason: int, x: int, y: int) -> tuple[Later | None, ...]:
-    """:func:`blocking_terrain`'s three answers, made together when one is first read."""
-    if reason in _NO_BLOCKING_TERRAIN:
-        return None, None, None
-    made: list[tuple[str | None, int | None, float | None]] = []
-
-    def part(i: int) -> Any:
-        if not made:
-            made.append(blocking_terrain(m, reason, x, y))
-        return made[0][i]
-    return Later(lambda: part(0)), Later(lambda: part(1)), Later(lambda: part(2))
-
-
-def _later_terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> Later:
-    return Later(lambda: _terrain_hindrances(m, packed, drms))
-
-
-def _later_thread(m: HexMap, ends: _Ends, R: int, ids: list[int], keys: list[int]) -> Later:
-    return Later(lambda: tuple(_thread(m, ends, R, ids, keys)[0]))
-
-
 def _thread(m: HexMap, ends: _Ends, R: int, ids: list[int],
             keys: list[int]) -> tuple[list[ThreadHex], list[str], list[int]]:
     """The hexes of the thread (the source first), their names and range keys, from the
     kernel's hexes entered in order and their keys."""
-    src, tgt = ends.src, ends.tgt
+    src, tgt = ends[0], ends[1]
     canon = src > tgt
     # the hexes of one key (a hexspine pair, a grazed corner) share its ranges
     names = m.grid.names(ids)

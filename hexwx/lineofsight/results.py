@@ -3,14 +3,16 @@
 :class:`LosResult` (one LOS: verdict, reason, rule, every hindrance with its hex, DRM and rule),
 :class:`Viewshed` (one location to every hex), :class:`LosTable` (many pairs at once),
 :class:`Hindrance` (one terrain or LV DRM) and :class:`ThreadHex` (one hex a LOS passes).
-Arrays in them are read-only; their reprs fit on a line.  A LosResult asked without weather
-or counters makes its thread, hindrance list and blocking terrain on first read (:class:`Later`).
+Arrays in them are read-only; their reprs fit on a line.  A LosResult from
+:func:`hexwx.lineofsight.engine.los` makes what most callers never read (its thread, the
+hindrance list without weather, what blocks in words, the ends' Location names) on first read
+(:func:`later_result`).
 :mod:`hexwx.lineofsight.engine` makes them; nothing here computes LOS.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,49 +25,26 @@ if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
 
 
-class Later:
-    """A field value of a result made on first read: :func:`hexwx.lineofsight.engine.los`
-    passes one for what most callers never look at (the thread's hexes, the hindrance list,
-    what blocks in words), so a query that only asks ``blocked``/``drm`` does not build them."""
+class _OnFirstRead:
+    """A field of :class:`LosResult` that :func:`later_result` may leave out, made the first
+    time it is read: the descriptor asks the result's maker (``__dict__["_later"]``, given
+    the field's name) for a dict of made fields, keeps them in the instance's ``__dict__``
+    (as :func:`functools.cached_property` keeps its value, so later reads are plain) and
+    returns this one.  A result made by ``__init__`` holds every field and never asks: equality,
+    hash, ``dataclasses.replace`` and pickling read the made values.  Installed on the class
+    after the dataclass is made (:data:`_LATER_FIELDS`), so the dataclass and mypy see plain
+    fields with plain defaults."""
 
-    __slots__ = ("make",)
+    def __init__(self, name: str) -> None:
+        self.name = name
 
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.make = make
-
-
-_V = TypeVar("_V")
-
-
-class _OnFirstRead(Generic[_V]):
-    """A dataclass field whose value may be given as a :class:`Later`, made and kept the first
-    time the field is read (as :func:`functools.cached_property` keeps its value: in the
-    instance's ``__dict__``, so later reads are plain).  ``LosResult.__post_init__`` sets a
-    given :class:`Later` aside; everything else (equality, hash, ``dataclasses.replace``) reads
-    the made value."""
-
-    def __init__(self, *default: _V) -> None:
-        self.default = default
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.aside = name, f"_later_{name}"   # where LosResult sets a Later aside
-
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> _V: ...
-
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> _V: ...
-
-    def __get__(self, obj: Any, owner: type | None = None) -> _V:
-        if obj is None:             # the dataclass asks the class for the field's default
-            if self.default:
-                return self.default[0]
-            raise AttributeError(self.name)
-        made = obj.__dict__.setdefault(self.name, obj.__dict__[self.aside].make())
-        return made  # type: ignore[no-any-return]
-
-    if TYPE_CHECKING:           # (no __set__ at run time: a made value is then read plainly)
-        def __set__(self, obj: Any, value: _V | Later) -> None: ...
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        for key, value in d["_later"](self.name).items():
+            d.setdefault(key, value)    # (two threads may make a field at once: one value kept)
+        return d[self.name]
 
 
 #: The rules of a LOS blocked by a hindrance total of six or more: terrain alone (LOS-SPEC 5),
@@ -135,8 +114,8 @@ class LosResult:
     blocking_hex: str | None
     hindrance: int
     lv: int
-    hindrances: _OnFirstRead[tuple[Hindrance, ...]] = _OnFirstRead()
-    thread: _OnFirstRead[tuple[ThreadHex, ...]] = _OnFirstRead(())
+    hindrances: tuple[Hindrance, ...]
+    thread: tuple[ThreadHex, ...] = ()
     map: HexMap | None = field(repr=False, compare=False, default=None)  # for drawing
     #: absolute elevation of each end: ground level + level in the hex (hexwx.lineofsight.locations)
     source_elevation: int = 0
@@ -147,19 +126,17 @@ class LosResult:
     #: what blocks, at ``blocked_at``: the terrain ("orchard", "hill", "wall"), the ground level
     #: there and the top of the obstacle in levels (ground + its height; None when blocked by
     #: hindrances or a rule of the ends, not by terrain)
-    blocking_terrain: _OnFirstRead[str | None] = _OnFirstRead(None)
-    blocking_ground: _OnFirstRead[int | None] = _OnFirstRead(None)
-    blocking_top: _OnFirstRead[float | None] = _OnFirstRead(None)
+    blocking_terrain: str | None = None
+    blocking_ground: int | None = None
+    blocking_top: float | None = None
     #: facts that explain the answer beyond its DRMs (why winter camouflage did or did not count)
     notes: tuple[str, ...] = ()
     #: the weather asked about (an AslWeather or None), for drawing its veil
     weather: Any = field(repr=False, compare=False, default=None)
 
-    def __post_init__(self) -> None:
-        d = self.__dict__
-        for name in _LATER_FIELDS:     # a Later given is set aside, made on first read
-            if type(d[name]) is Later:
-                d[f"_later_{name}"] = d.pop(name)
+    def __getstate__(self) -> dict[str, Any]:
+        """Every field, made (pickle and :mod:`copy` keep values, not the maker)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def __repr__(self) -> str:
         a = self.source_location or self.source
@@ -269,8 +246,24 @@ class LosResult:
         return "\n".join(lines)
 
 
-#: The fields of a LosResult that may be given as a :class:`Later`.
-_LATER_FIELDS = tuple(k for k, v in vars(LosResult).items() if isinstance(v, _OnFirstRead))
+#: The fields of a LosResult that :func:`later_result` may leave to be made on first read.
+_LATER_FIELDS = ("hindrances", "thread", "source_location", "target_location", "blocking_terrain",
+                 "blocking_ground", "blocking_top")
+for _name in _LATER_FIELDS:
+    setattr(LosResult, _name, _OnFirstRead(_name))
+del _name
+
+
+def later_result(values: dict[str, Any], later: Callable[[str], dict[str, Any]]) -> LosResult:
+    """A LosResult of ``values`` (taken as its ``__dict__``, not copied) without running its
+    ``__init__``: each field of :data:`_LATER_FIELDS` left out is made on first read by
+    ``later(name)``, a dict of that field and any others made along with it (pure: it may run
+    in two threads at once, one answer is kept).  Other fields left out read their defaults.
+    The cheap way to make one: a single query's answer is a few microseconds of walk."""
+    values["_later"] = later
+    r = object.__new__(LosResult)
+    object.__setattr__(r, "__dict__", values)
+    return r
 
 
 def _height_words(r: LosResult) -> str:

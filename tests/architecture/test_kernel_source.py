@@ -62,8 +62,7 @@ def _py_kind(t: type) -> str:
 
 
 @pytest.mark.parametrize("c_name, py", [("KMap", K._KMap), ("Buffers", K._Buffers),
-                                        ("TraceMany", K._TraceMany), ("AllPairs", K._AllPairs),
-                                        ("Query", K._Query)])
+                                        ("TraceMany", K._TraceMany), ("AllPairs", K._AllPairs)])
 def test_ctypes_structs_mirror_the_c_structs(c_name: str, py: type[ctypes.Structure]) -> None:
     c = _c_fields(c_name)
     mirrored = [(name, _py_kind(t)) for name, t in py._fields_]

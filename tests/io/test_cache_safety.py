@@ -99,10 +99,9 @@ BAD_ARRAY = """
     elif damage == "hexside code":
         h6[:, :, S.index("loc_terrain")] = -(10 ** 6)
     M[3], M[4], M[8] = hx, h6, pix
-    s = _native.Scratch(4000)
     try:
         for a in range(0, 300, 7):
-            _native.trace(tuple(M), T, a, 345 - a, 0, 0, 0, 0, s, 1)
+            _native.trace_record(tuple(M), T, a, 345 - a, 0, 0)
     except ValueError as exc:
         print("refused:", exc)
     else:

@@ -41,10 +41,10 @@ def test_all_pairs_and_trace_many_answer_alike_on_any_number_of_threads(village)
     b = K.trace_many(M, T, s, t, base[s], base[t], cap, where=True, threads=4, fog=fog)
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
     # and each pair is the single query's
-    sc = K.Scratch(cap)
     for i in range(0, 3000, 150):
-        r = K.trace(M, T, int(s[i]), int(t[i]), int(base[s[i]]), int(base[t[i]]), 0, 0, sc, 0, fog)
-        assert (r.reason, r.hindrance, r.fog_lv) == (a[0][i], a[1][i], a[3][i])
+        r = K.trace(M, T, int(s[i]), int(t[i]), int(base[s[i]]), int(base[t[i]]), fog=fog)
+        assert (r[0], r[4], r[5]) == (a[0][i], a[1][i], a[3][i])
+        assert r[6] == m.grid.distance(int(s[i]), int(t[i]))
 
 
 def test_every_block_runs_once_with_concurrent_callers() -> None:

@@ -1,8 +1,8 @@
 """Queries from many threads give exactly the sequential answers (issue #17, item 1).
 
-``los`` and ``viewshed`` keep their scratch per call (a per-thread pool, see
-``hexwx.lineofsight.engine._acquire``) and the kernel releases the GIL, so a server or a batch
-run may call them from threads.  A tiny switch interval makes the interpreter swap threads
+``los`` and ``viewshed`` keep their scratch per call (a single query's in C, per call, see
+``hexwx._native.trace``) and the kernel releases the GIL, so a server or a batch run may call
+them from threads.  A tiny switch interval makes the interpreter swap threads
 between almost every bytecode, so shared scratch would show up as wrong answers here.
 """
 from __future__ import annotations
@@ -107,29 +107,28 @@ def test_mixed_queries_on_two_maps_at_once():
 
 
 def test_reentrant_nested_query():
-    """A query started while another is between kernel call and reading its scratch."""
-    import hexwx.lineofsight.engine as E
+    """A query started inside another one, between its kernel call and the reading of its
+    record (as a callback or a signal handler could): each call has scratch of its own."""
+    import hexwx._native as K
     m = load_map(ROOT / "maps" / "hill_village.toml")
-    expected = los(m, "J10", "AA6")
-    inner = los(m, "D10", "T5")
-    real = E._acquire
+    expected = los(m, "J10", "AA6", weather=FOG)
+    inner = los(m, "D10", "T5", weather=FOG)
+    real = K.trace_record
     nested: list[LosResult] = []
-    started = []
 
-    def acquire_and_nest(mm):
-        s = real(mm)
-        if not started:
-            started.append(True)
-            nested.append(los(m, "D10", "T5"))  # runs while the outer call owns ``s``
-            s.hv[:] = 99  # and the outer call's kernel run must not read stale scratch
-        return s
+    def record_and_nest(*args, **kw):
+        got = real(*args, **kw)
+        if not nested:
+            nested.append(inner)        # (marks the nesting begun: the inner call nests no more)
+            nested.append(los(m, "D10", "T5", weather=FOG))   # while the outer holds `got`
+        return got
 
-    E._acquire = acquire_and_nest
+    K.trace_record = record_and_nest
     try:
-        assert los(m, "J10", "AA6") == expected
+        assert los(m, "J10", "AA6", weather=FOG) == expected
     finally:
-        E._acquire = real
-    assert nested == [inner]
+        K.trace_record = real
+    assert nested[1] == inner and nested[1].thread == inner.thread
 
 
 def _vasl_board(name: str) -> HexMap:
