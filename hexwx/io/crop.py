@@ -64,14 +64,8 @@ class Crop:
         cuts them, on the board's own grid (:meth:`BoardShape.vasl_location`)."""
         W, H = shape.width_px, shape.height_px
         if self.pixels is not None:
+            _check_form(self, where)
             x, y, w, h = self.pixels
-            for name, v in (("x", x), ("y", y)):
-                if v < 0:
-                    raise UsageError(f"{where} {self.text!r}: {name} = {v} is left of / above the "
-                                     f"board; expected 0 or more")
-            if w < -1 or h < -1 or w == 0 or h == 0:
-                raise UsageError(f"{where} {self.text!r}: width and height must be positive (or "
-                                 f"-1 for the rest of the board), got {w} x {h}")
             w = W - x if w == -1 else w
             h = H - y if h == -1 else h
             if x + w > W or y + h > H or w <= 0 or h <= 0:
