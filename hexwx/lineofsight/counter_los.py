@@ -131,6 +131,22 @@ class PreparedCounters:
     def hinders(self) -> bool:
         return bool(self.effects)
 
+    def may_meet(self, src: int, tgt: int) -> bool:
+        """Whether the LOS between the centres of hexes ``src`` and ``tgt`` could meet a
+        counter's effect (:func:`meet_row`, one row per source hex, made when first asked):
+        False guarantees that :func:`hindrances` finds none for that pair at any elevations,
+        so a query may skip the counters (rubble is in :attr:`map` all the same)."""
+        rows: dict[int, bytes] = self.__dict__.setdefault("_meet", {})
+        row = rows.get(src)
+        if row is None:
+            row = rows.get(tgt)       # either end's row answers (each is a superset)
+            if row is not None:
+                return row[src] != 0
+            if len(rows) * len(self.near) > _MEET_ROWS_BYTES:
+                rows.clear()
+            row = rows[src] = meet_row(self, src).tobytes()
+        return row[tgt] != 0
+
     def distances(self, h: int) -> np.ndarray:
         """The range from hex ``h`` to every hex (int16), kept per hex."""
         memo: dict[int, np.ndarray] = self.__dict__.setdefault("_dist", {})
@@ -335,6 +351,72 @@ def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
         t1 = np.where(~flat & (den > 0.0) & (t < t1), t, t1)
     out: np.ndarray = ok & (t0 <= t1) & ((t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX)
     return out
+
+
+# -- which LOS can meet an effect at all ---------------------------------------------------------
+
+#: How far, in pixels, :func:`meet_row` grows the circle about each effect's polygon: far more
+#: than the touching tolerance and the rounding of :func:`crosses`, so a LOS that passes the
+#: grown circle by surely misses the polygon.
+MEET_MARGIN_PX = 1.0
+#: The most bytes of :meth:`PreparedCounters.may_meet` rows kept (one byte per pair).
+_MEET_ROWS_BYTES = 64 << 20
+
+
+def meet_row(prep: PreparedCounters, src: int) -> np.ndarray:
+    """bool per hex ``t``: whether the LOS between the centres of ``src`` and ``t`` could meet
+    an effect.  :func:`hindrances` counts an effect only in an end hex or when the segment runs
+    inside its polygon (:func:`crosses`); this row is True for every effect hex, for every hex
+    when ``src`` holds one, and wherever the segment comes within a circle holding the polygon,
+    grown by :data:`MEET_MARGIN_PX`, of an effect hex within one hex of a shortest path
+    (the batches' first cut) -- a superset of what any query counts, whatever the ends'
+    elevations.  Bypass ends (LOS points off the centres) are not covered."""
+    g = prep.map.grid
+    cx = np.asarray(g.centre_x, np.float64)
+    cy = np.asarray(g.centre_y, np.float64)
+    n = len(cx)
+    row = np.zeros(n, bool)
+    if not prep.effects:
+        return row
+    ex, ey, rad, ehex = _meet_arrays(prep)
+    if src in prep.by_near and np.any(ehex == src):
+        row[:] = True
+        return row
+    row[ehex] = True
+    # first cut, as the batches': an effect hex within one hex of a shortest path (a hex the
+    # segment runs through is; tests/lineofsight/test_counters_los.py)
+    dist = _meet_distances(prep)
+    ei, ti = np.nonzero(dist[:, src][:, None] + dist <= (prep.distances(src) + 2)[None, :])
+    sx, sy = float(cx[src]), float(cy[src])
+    dx, dy = cx[ti] - sx, cy[ti] - sy
+    ux, uy = ex[ei] - sx, ey[ei] - sy
+    # then the segment's point nearest each polygon's circle centre, in the circle
+    l2 = dx * dx + dy * dy
+    t = np.clip((ux * dx + uy * dy) / np.where(l2 > 0.0, l2, 1.0), 0.0, 1.0)
+    px, py = t * dx - ux, t * dy - uy
+    row[ti[px * px + py * py <= rad[ei] * rad[ei]]] = True
+    return row
+
+
+def _meet_distances(prep: PreparedCounters) -> np.ndarray:
+    """The range from each effect's hex to every hex [E, n] (int16), kept on ``prep``."""
+    got: np.ndarray | None = prep.__dict__.get("_meet_dist")
+    if got is None:
+        got = prep.__dict__["_meet_dist"] = np.stack([prep.distances(e.hex)
+                                                      for e in prep.effects])
+    return got
+
+
+def _meet_arrays(prep: PreparedCounters) -> tuple[np.ndarray, ...]:
+    """The effects for :func:`meet_row`, kept on ``prep``: the centres of circles holding
+    their polygons, the circles' radii grown by :data:`MEET_MARGIN_PX`, the effect hexes."""
+    got: tuple[np.ndarray, ...] | None = prep.__dict__.get("_meet_arrays")
+    if got is None:
+        circles = np.array([e.circle for e in prep.effects], np.float64).reshape(-1, 3)
+        got = prep.__dict__["_meet_arrays"] = (
+            circles[:, 0].copy(), circles[:, 1].copy(), circles[:, 2] + MEET_MARGIN_PX,
+            np.array([e.hex for e in prep.effects], np.int64))
+    return got
 
 
 # -- the value of one effect on one LOS --------------------------------------------------------

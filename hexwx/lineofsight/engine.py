@@ -26,7 +26,7 @@ from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
 from hexwx.lineofsight.locations import in_bypass, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
-from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
+from hexwx.lineofsight.counter_los import PreparedCounters, hindrances as counter_hindrances
 from hexwx.lineofsight.counter_los import weather_notes as counter_weather_notes
 from hexwx.lineofsight.pair_lv import check_query, weathered
 from hexwx.lineofsight.state import los_state
@@ -155,9 +155,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
                  -1 if t_side is None else t_side, int(from_entrenched), int(to_entrenched))
     hind: Later | list[Hindrance]
     thread: Later | tuple[ThreadHex, ...]
+    prep, pre = _counters_at_stake(m, M, ends, prep, bool(bypass), weather is None)
     if weather is None and prep is None:
         # the verdict and total only; the thread and hindrance list are traced again when read
-        reason, bx, by, bhex, terrain_total = _verdict(m, M, ends)
+        reason, bx, by, bhex, terrain_total = pre or _verdict(m, M, ends)
         walk = _Walk(m, M, ends, R)
         hind, thread = walk.later_hindrances(), walk.later_thread()
     else:
@@ -237,6 +238,22 @@ class _Ends(NamedTuple):
         """The kernel's trace of these ends on ``M`` (:func:`hexwx._native.trace`)."""
         return K.trace(M, m.kernel_terrain, *self[:6], scratch, detail, fog, self.s_side,
                        self.t_side, s_ent=self.s_ent, t_ent=self.t_ent)
+
+
+def _counters_at_stake(m: HexMap, M: K.KernelArrays, e: _Ends, prep: PreparedCounters | None,
+                       bypass: bool, clear_weather: bool
+                       ) -> tuple[PreparedCounters | None, tuple[int, int, int, int, int] | None]:
+    """(``prep``, or None when the counters cannot change this query's answer; the verdict
+    when traced to learn it).  Counters add hindrances only to a clear LOS that meets an
+    effect: a LOS whose segment passes every effect by (:meth:`PreparedCounters.may_meet`;
+    bypass ends, traced from other points, are not covered) or that the map (rubble drawn)
+    blocks gets the bare answer on that map.  Under weather the trace records anyway."""
+    if prep is None or (not bypass and not prep.may_meet(e.src, e.tgt)):
+        return None, None
+    if not clear_weather:
+        return prep, None
+    pre = _verdict(m, M, e)
+    return (None, pre) if pre[0] != K.CLEAR else (prep, None)
 
 
 def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:

@@ -1,0 +1,128 @@
+"""The single query's skip of the counters (engine._counters_at_stake,
+PreparedCounters.may_meet): a LOS that passes every effect by, or that the map blocks, gets the
+bare answer on the map with rubble drawn -- and that is exactly the answer of the full path,
+which traces with its record and asks :func:`counter_los.hindrances` every time.  The counter
+sets are the speed bench's mix (tools/bench_counters.py: SMOKE and WP of every kind, Blazes,
+vehicles, some in bypass, wrecks, an FFE, rubble)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hexwx
+from hexwx.errors import HexwxError
+from hexwx.lineofsight import engine
+from hexwx.lineofsight.batch import locations
+from hexwx.lineofsight.counter_los import _crosses_many, meet_row, prepare
+from tests.vasl_boards import board
+
+_BENCH = Path(__file__).resolve().parents[2] / "tools" / "bench_counters.py"
+
+
+def _random_counters(m, seed: int):
+    spec = importlib.util.spec_from_file_location("bench_counters", _BENCH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.random_counters(m, 30, seed)
+
+
+@pytest.fixture(scope="module")
+def bd02():
+    return board("bd02")
+
+
+def _full(m, M, e, prep, bypass, clear_weather):
+    """The path without the skip: the counters asked on every query."""
+    return prep, None
+
+
+def test_may_meet_holds_every_pair_an_effect_can_count_in(bd02) -> None:
+    """Every ordered pair of bd02 whose centre-to-centre segment runs through an effect's
+    polygon (the clip the queries use, in its many-segment form) or that has an effect in an
+    end hex is one ``may_meet`` keeps; and it drops a good share of the others."""
+    n = len(bd02)
+    src, tgt = np.divmod(np.arange(n * n), n)
+    for seed in (7, 11, 23):
+        prep = prepare(bd02, _random_counters(bd02, seed))
+        assert prep is not None and len(prep.effects) >= 30
+        g = prep.map.grid
+        cx, cy = np.asarray(g.centre_x, float), np.asarray(g.centre_y, float)
+        must = np.zeros(n * n, bool)
+        for e in prep.effects:
+            must |= (src == e.hex) | (tgt == e.hex)
+            must |= _crosses_many(e, cx[src], cy[src], cx[tgt], cy[tgt])
+        kept = np.concatenate([meet_row(prep, s) for s in range(n)])
+        assert not (must & ~kept).any(), np.flatnonzero(must & ~kept)[:5]
+        assert (~kept).mean() > 0.2          # the filter does skip pairs
+        # the lookup (rows shared by symmetry) says what the rows say
+        probe = np.random.default_rng(seed).integers(0, n, (2000, 2)).tolist()
+        assert [prep.may_meet(a, b) for a, b in probe] == [bool(kept[a * n + b]) for a, b in probe]
+
+
+def _answers(m, pairs, counters):
+    out = []
+    for a, b, la, lb, sa, sb in pairs:
+        r = hexwx.los(m, a, b, from_level=la, to_level=lb, counters=counters, from_hexside=sa,
+                      to_hexside=sb)
+        out.append((r.blocked, r.hindrance, r.reason, r.rule, tuple(r.hindrances),
+                    r.to_json()))
+    return out
+
+
+def _pairs(m, k: int, seed: int) -> list[tuple[int, int, int, int, int | None, int | None]]:
+    """``k`` random queries: ground level mostly, any location of the map (building levels,
+    rooftops) for a third of the ends, a few ends in bypass (a hexside a unit can bypass)."""
+    rng = np.random.default_rng(seed)
+    loc_h, loc_l = locations(m)
+    out = []
+    for _ in range(k):
+        ends = []
+        for _end in range(2):
+            if rng.random() < 0.3:
+                i = int(rng.integers(0, len(loc_h)))
+                ends.append((int(loc_h[i]), int(loc_l[i])))
+            else:
+                ends.append((int(rng.integers(0, len(m))), 0))
+        (a, la), (b, lb) = ends
+        sa = int(rng.integers(0, 6)) if la == 0 and rng.random() < 0.08 else None
+        if sa is not None:
+            try:
+                hexwx.los(m, a, b, from_hexside=sa)
+            except HexwxError:
+                sa = None
+        out.append((a, b, la, lb, sa, None))
+    return out
+
+
+def test_skipped_queries_answer_as_the_full_path(bd02, monkeypatch) -> None:
+    """Random queries (levels, bypass ends) under three 30-counter sets: blocked, DRM,
+    reason, hindrance list and JSON the same with the skip as without it."""
+    named = 0
+    for seed in (7, 11, 23):
+        counters = _random_counters(bd02, seed)
+        pairs = _pairs(bd02, 1500, seed)
+        fast = _answers(bd02, pairs, counters)
+        with monkeypatch.context() as mp:
+            mp.setattr(engine, "_counters_at_stake", _full)
+            full = _answers(bd02, pairs, counters)
+        for p, f, s in zip(pairs, full, fast):
+            assert f == s, (p, f[:5], s[:5])
+        named += sum(any(h.name for h in f[4]) for f in full)
+    assert named > 50       # the counters did show in answers
+
+
+def test_every_pair_answers_as_the_table(bd02) -> None:
+    """Every ordered pair of bd02 at ground level, one 30-counter set: the single query (with
+    its skip) gives the table's blocked and DRM (the batch asks every effect of every pair,
+    tests/lineofsight/test_counters_los.py checks it against the full single path)."""
+    counters = _random_counters(bd02, 5)
+    t = hexwx.los_table(bd02, counters=counters)
+    got = [hexwx.los(bd02, a, b, counters=counters) for a, b in zip(t.src.tolist(), t.tgt.tolist())]
+    assert [r.blocked for r in got] == t.blocked.tolist()
+    clear = np.flatnonzero(~t.blocked).tolist()      # (a blocked pair's DRM is the table's own)
+    assert [got[i].hindrance for i in clear] == t.hindrance[clear].tolist()
+    assert (~t.blocked & (t.hindrance > 0)).sum() > 1000
