@@ -32,9 +32,10 @@ The rules applied (docs/counters.md has the readings):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -126,6 +127,8 @@ class PreparedCounters:
     e_top: np.ndarray
     e_drm: np.ndarray
     e_cls: np.ndarray                     # 0 smoke-like, 1 vehicle/wreck, 2 OBA
+    # source hex -> its :func:`meet_pairs` (made when first asked)
+    _meet: dict[int, _MeetRow] = field(default_factory=dict, repr=False)
 
     @property
     def hinders(self) -> bool:
@@ -136,16 +139,32 @@ class PreparedCounters:
         counter's effect (:func:`meet_row`, one row per source hex, made when first asked):
         False guarantees that :func:`hindrances` finds none for that pair at any elevations,
         so a query may skip the counters (rubble is in :attr:`map` all the same)."""
-        rows: dict[int, bytes] = self.__dict__.setdefault("_meet", {})
+        rows = self._meet
         row = rows.get(src)
         if row is None:
             row = rows.get(tgt)       # either end's row answers (each is a superset)
             if row is not None:
-                return row[src] != 0
-            if len(rows) * len(self.near) > _MEET_ROWS_BYTES:
-                rows.clear()
-            row = rows[src] = meet_row(self, src).tobytes()
-        return row[tgt] != 0
+                return row[0][src] != 0
+            row = self._meet_row(src)
+        return row[0][tgt] != 0
+
+    def meet_effects(self, src: int, tgt: int) -> list[int]:
+        """The effects (indices into :attr:`effects`) the LOS between the centres of ``src``
+        and ``tgt`` could meet: those :func:`hindrances` may count, a superset."""
+        row = self._meet.get(src) or self._meet_row(src)
+        lo, hi = bisect_left(row.tgt, tgt), bisect_right(row.tgt, tgt)
+        return row.eff[lo:hi]
+
+    def _meet_row(self, src: int) -> _MeetRow:
+        rows = self._meet
+        if len(rows) * len(self.near) > _MEET_ROWS_BYTES:
+            rows.clear()
+        ei, ti = meet_pairs(self, src)
+        order = np.argsort(ti, kind="stable")
+        hit = np.zeros(len(self.near), bool)
+        hit[ti] = True
+        row = rows[src] = _MeetRow(hit.tobytes(), ti[order].tolist(), ei[order].tolist())
+        return row
 
     def distances(self, h: int) -> np.ndarray:
         """The range from hex ``h`` to every hex (int16), kept per hex."""
@@ -210,8 +229,10 @@ def _prepare(m: HexMap, counters: Counters) -> PreparedCounters:
                                            [e.top for e in effects], [e.drm for e in effects], cls)]
     for a in arr:
         a.setflags(write=False)
+    e_hex, e_base, e_top, e_drm, e_cls = arr
     return PreparedCounters(mm, counters, tuple(effects), near,
-                            {h: tuple(v) for h, v in by_near.items()}, *arr)
+                            {h: tuple(v) for h, v in by_near.items()}, e_hex, e_base, e_top,
+                            e_drm, e_cls)
 
 
 def _place(m: HexMap, c: Counter) -> tuple[int, int]:
@@ -355,34 +376,45 @@ def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
 
 # -- which LOS can meet an effect at all ---------------------------------------------------------
 
-#: How far, in pixels, :func:`meet_row` grows the circle about each effect's polygon: far more
+#: How far, in pixels, :func:`meet_pairs` grows the circle about each effect's polygon: far more
 #: than the touching tolerance and the rounding of :func:`crosses`, so a LOS that passes the
 #: grown circle by surely misses the polygon.
 MEET_MARGIN_PX = 1.0
-#: The most bytes of :meth:`PreparedCounters.may_meet` rows kept (one byte per pair).
+#: The most bytes of :meth:`PreparedCounters.may_meet` rows kept (about one byte per pair).
 _MEET_ROWS_BYTES = 64 << 20
+
+
+class _MeetRow(NamedTuple):
+    """One source's :func:`meet_pairs`: a byte per target (nonzero: some effect may be met)
+    and the (target, effect) pairs sorted by target."""
+
+    hit: bytes
+    tgt: list[int]
+    eff: list[int]
 
 
 def meet_row(prep: PreparedCounters, src: int) -> np.ndarray:
     """bool per hex ``t``: whether the LOS between the centres of ``src`` and ``t`` could meet
-    an effect.  :func:`hindrances` counts an effect only in an end hex or when the segment runs
-    inside its polygon (:func:`crosses`); this row is True for every effect hex, for every hex
-    when ``src`` holds one, and wherever the segment comes within a circle holding the polygon,
-    grown by :data:`MEET_MARGIN_PX`, of an effect hex within one hex of a shortest path
-    (the batches' first cut) -- a superset of what any query counts, whatever the ends'
-    elevations.  Bypass ends (LOS points off the centres) are not covered."""
+    an effect (:func:`meet_pairs`)."""
+    row = np.zeros(len(prep.near), bool)
+    row[meet_pairs(prep, src)[1]] = True
+    return row
+
+
+def meet_pairs(prep: PreparedCounters, src: int) -> tuple[np.ndarray, np.ndarray]:
+    """(effect, target) index arrays: the effects the LOS between the centres of ``src`` and
+    each target could meet.  :func:`hindrances` counts an effect only in an end hex or when
+    the segment runs inside its polygon (:func:`crosses`); these are the effects whose hex lies
+    within one hex of a shortest path between the ends (the batches' first cut) and whose
+    polygon's circle, grown by :data:`MEET_MARGIN_PX`, the segment comes within (an end hex's
+    too: the segment starts or ends at its centre) -- a superset of what any query counts,
+    whatever the ends' elevations.  Bypass ends (LOS points off the centres) are not covered."""
+    if not prep.effects:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     g = prep.map.grid
     cx = np.asarray(g.centre_x, np.float64)
     cy = np.asarray(g.centre_y, np.float64)
-    n = len(cx)
-    row = np.zeros(n, bool)
-    if not prep.effects:
-        return row
-    ex, ey, rad, ehex = _meet_arrays(prep)
-    if src in prep.by_near and np.any(ehex == src):
-        row[:] = True
-        return row
-    row[ehex] = True
+    ex, ey, rad = _meet_arrays(prep)
     # first cut, as the batches': an effect hex within one hex of a shortest path (a hex the
     # segment runs through is; tests/lineofsight/test_counters_los.py)
     dist = _meet_distances(prep)
@@ -394,8 +426,8 @@ def meet_row(prep: PreparedCounters, src: int) -> np.ndarray:
     l2 = dx * dx + dy * dy
     t = np.clip((ux * dx + uy * dy) / np.where(l2 > 0.0, l2, 1.0), 0.0, 1.0)
     px, py = t * dx - ux, t * dy - uy
-    row[ti[px * px + py * py <= rad[ei] * rad[ei]]] = True
-    return row
+    keep = px * px + py * py <= rad[ei] * rad[ei]
+    return ei[keep], ti[keep]
 
 
 def _meet_distances(prep: PreparedCounters) -> np.ndarray:
@@ -407,15 +439,32 @@ def _meet_distances(prep: PreparedCounters) -> np.ndarray:
     return got
 
 
+def _effect_ranges(prep: PreparedCounters) -> list[list[int]]:
+    """Per effect, the range from its hex to every hex (lists: read one at a time)."""
+    got: list[list[int]] | None = prep.__dict__.get("_ranges")
+    if got is None:
+        got = prep.__dict__["_ranges"] = _meet_distances(prep).tolist()
+    return got
+
+
+def _effect_hexes(prep: PreparedCounters) -> list[frozenset[int]]:
+    """Per effect, its hex and the hexes next to it (the thread must enter one)."""
+    got: list[frozenset[int]] | None = prep.__dict__.get("_around")
+    if got is None:
+        nb = prep.map.grid.neighbours
+        got = prep.__dict__["_around"] = [
+            frozenset([e.hex, *(int(x) for x in nb[e.hex] if x >= 0)]) for e in prep.effects]
+    return got
+
+
 def _meet_arrays(prep: PreparedCounters) -> tuple[np.ndarray, ...]:
-    """The effects for :func:`meet_row`, kept on ``prep``: the centres of circles holding
-    their polygons, the circles' radii grown by :data:`MEET_MARGIN_PX`, the effect hexes."""
+    """The effects for :func:`meet_pairs`, kept on ``prep``: the centres of circles holding
+    their polygons and the circles' radii grown by :data:`MEET_MARGIN_PX`."""
     got: tuple[np.ndarray, ...] | None = prep.__dict__.get("_meet_arrays")
     if got is None:
         circles = np.array([e.circle for e in prep.effects], np.float64).reshape(-1, 3)
         got = prep.__dict__["_meet_arrays"] = (
-            circles[:, 0].copy(), circles[:, 1].copy(), circles[:, 2] + MEET_MARGIN_PX,
-            np.array([e.hex for e in prep.effects], np.int64))
+            circles[:, 0].copy(), circles[:, 1].copy(), circles[:, 2] + MEET_MARGIN_PX)
     return got
 
 
@@ -448,11 +497,21 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
     largest, plus each OBA once and the firer's +1 in SMOKE (A24.8).  ``points``: the ends'
     LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3)."""
-    near = prep.near
-    cand: set[int] = set()
-    for h in thread:
-        if near[h]:
-            cand.update(prep.by_near[h])
+    if points is None:
+        # the effects the segment may meet (a few, in order), those next to the thread
+        geo = prep.meet_effects(src, tgt)
+        if not geo:
+            return []
+        on = set(thread)
+        around = _effect_hexes(prep)
+        cand = [i for i in geo if not on.isdisjoint(around[i])]
+    else:
+        near = prep.near
+        sel: set[int] = set()
+        for h in thread:
+            if near[h]:
+                sel.update(prep.by_near[h])
+        cand = sorted(sel)
     if not cand:
         return []
     m = prep.map
@@ -462,22 +521,22 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     x0, y0, x1, y1 = float(cx[lo_id]), float(cy[lo_id]), float(cx[hi_id]), float(cy[hi_id])
     if points is not None:
         x0, y0, x1, y1 = points if src <= tgt else (*points[2:], *points[:2])
-    dist = grid.distance
+    dist = _effect_ranges(prep)
     best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
     oba: dict[int, Effect] = {}
     firer_in = False
-    for i in sorted(cand):
+    for i in cand:
         e = prep.effects[i]
         at_s, at_t = e.hex == src, e.hex == tgt
         if not (at_s or at_t or crosses(e.edges, x0, y0, x1, y1)):
             continue
-        rs = dist(src, e.hex)
+        rs = dist[i][src]
         if e.kind in ("vehicle", "wreck"):
             if at_s or at_t or sE != e.base or tE != e.base:
                 continue
             v, cls = e.drm, 1
         else:
-            rt = dist(tgt, e.hex)
+            rt = dist[i][tgt]
             v = _smoke_value(e.drm, e.base, e.top, at_s, at_t, sE, tE, rs, rt)
             if not v:
                 continue
