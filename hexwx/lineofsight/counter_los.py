@@ -127,8 +127,10 @@ class PreparedCounters:
     e_top: np.ndarray
     e_drm: np.ndarray
     e_cls: np.ndarray                     # 0 smoke-like, 1 vehicle/wreck, 2 OBA
-    # source hex -> its :func:`meet_pairs` (made when first asked)
+    # :meth:`meet_effects` kept: per source hex (rows), per pair, pairs asked per source
     _meet: dict[int, _MeetRow] = field(default_factory=dict, repr=False)
+    _met: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False)
+    _asked: dict[int, int] = field(default_factory=dict, repr=False)
 
     @property
     def hinders(self) -> bool:
@@ -136,22 +138,37 @@ class PreparedCounters:
 
     def may_meet(self, src: int, tgt: int) -> bool:
         """Whether the LOS between the centres of hexes ``src`` and ``tgt`` could meet a
-        counter's effect (:func:`meet_row`, one row per source hex, made when first asked):
-        False guarantees that :func:`hindrances` finds none for that pair at any elevations,
-        so a query may skip the counters (rubble is in :attr:`map` all the same)."""
+        counter's effect (:meth:`meet_effects`): False guarantees that :func:`hindrances`
+        finds none for that pair at any elevations, so a query may skip the counters (rubble
+        is in :attr:`map` all the same).  O(1) once either end's row is made."""
         rows = self._meet
         row = rows.get(src)
-        if row is None:
-            row = rows.get(tgt)       # either end's row answers (each is a superset)
-            if row is not None:
-                return row[0][src] != 0
-            row = self._meet_row(src)
-        return row[0][tgt] != 0
+        if row is not None:
+            return row[0][tgt] != 0
+        row = rows.get(tgt)           # either end's row answers (each is a superset)
+        if row is not None:
+            return row[0][src] != 0
+        return bool(self.meet_effects(src, tgt))
 
     def meet_effects(self, src: int, tgt: int) -> list[int]:
-        """The effects (indices into :attr:`effects`) the LOS between the centres of ``src``
-        and ``tgt`` could meet: those :func:`hindrances` may count, a superset."""
-        row = self._meet.get(src) or self._meet_row(src)
+        """The effects (indices into :attr:`effects`, in order) the LOS between the centres of
+        ``src`` and ``tgt`` could meet (:func:`meet_pairs`): those :func:`hindrances` may
+        count, a superset.  Kept per pair; after :data:`_ROW_AFTER` pairs from one source,
+        for all its targets at once (a row)."""
+        row = self._meet.get(src)
+        if row is None:
+            key = (src, tgt)
+            got = self._met.get(key)
+            if got is not None:
+                return got
+            asked = self._asked.get(src, 0)
+            if asked < _ROW_AFTER:
+                self._asked[src] = asked + 1
+                if len(self._met) > _MEET_PAIRS_KEPT:
+                    self._met.clear()
+                got = self._met[key] = meet_one(self, src, tgt)
+                return got
+            row = self._meet_row(src)
         lo, hi = bisect_left(row.tgt, tgt), bisect_right(row.tgt, tgt)
         return row.eff[lo:hi]
 
@@ -380,8 +397,13 @@ def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
 #: than the touching tolerance and the rounding of :func:`crosses`, so a LOS that passes the
 #: grown circle by surely misses the polygon.
 MEET_MARGIN_PX = 1.0
-#: The most bytes of :meth:`PreparedCounters.may_meet` rows kept (about one byte per pair).
+#: The most bytes of :meth:`PreparedCounters.meet_effects` rows kept (about one byte per pair).
 _MEET_ROWS_BYTES = 64 << 20
+#: Pairs from one source asked one at a time before its whole row is made (a row costs some
+#: ten single pairs; most sources of random queries are asked a few times).
+_ROW_AFTER = 16
+#: The most single pairs kept.
+_MEET_PAIRS_KEPT = 1 << 20
 
 
 class _MeetRow(NamedTuple):
@@ -428,6 +450,43 @@ def meet_pairs(prep: PreparedCounters, src: int) -> tuple[np.ndarray, np.ndarray
     px, py = t * dx - ux, t * dy - uy
     keep = px * px + py * py <= rad[ei] * rad[ei]
     return ei[keep], ti[keep]
+
+
+def meet_one(prep: PreparedCounters, src: int, tgt: int) -> list[int]:
+    """:func:`meet_pairs` of one pair (the same cuts, in scalars: cheaper than numpy for
+    one): the effects, in order, the LOS between the centres of ``src`` and ``tgt`` could
+    meet."""
+    ranges, cx, cy, circles = _meet_scalars(prep)
+    reach = prep.map.grid.distance(src, tgt) + 2
+    cand = [i for i, (a, b) in enumerate(zip(ranges[src], ranges[tgt])) if a + b <= reach]
+    if not cand:
+        return cand
+    sx, sy = cx[src], cy[src]
+    dx, dy = cx[tgt] - sx, cy[tgt] - sy
+    l2 = dx * dx + dy * dy
+    out = []
+    for i in cand:
+        ex, ey, rad = circles[i]
+        ux, uy = ex - sx, ey - sy
+        t = min(max((ux * dx + uy * dy) / l2, 0.0), 1.0) if l2 > 0.0 else 0.0
+        px, py = t * dx - ux, t * dy - uy
+        if px * px + py * py <= rad * rad:
+            out.append(i)
+    return out
+
+
+def _meet_scalars(prep: PreparedCounters) -> tuple[Any, ...]:
+    """For :func:`meet_one`, kept on ``prep``: per hex the range to each effect's hex, the
+    hex centres, and per effect its grown circle (Python numbers)."""
+    got: tuple[Any, ...] | None = prep.__dict__.get("_meet_scalars")
+    if got is None:
+        g = prep.map.grid
+        ex, ey, rad = _meet_arrays(prep)
+        got = prep.__dict__["_meet_scalars"] = (
+            [tuple(r) for r in _meet_distances(prep).T.tolist()],
+            np.asarray(g.centre_x, np.float64).tolist(), np.asarray(g.centre_y, np.float64).tolist(),
+            list(zip(ex.tolist(), ey.tolist(), rad.tolist())))
+    return got
 
 
 def _meet_distances(prep: PreparedCounters) -> np.ndarray:

@@ -173,7 +173,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         items = counter_hindrances(prep, src, tgt, sE, tE, [src, tgt, *ids],
                                    points=_points(m, src, s_side, tgt, t_side) if bypass else None)
         if items:
-            hind = [*_terrain_hindrances(m, packed, drms), *items]
+            hind = _later_terrain_hindrances(m, packed, drms, items)
             terrain_total += sum(h.drm for h in items)
             if terrain_total >= 6:
                 blocked = True
@@ -245,15 +245,16 @@ def _counters_at_stake(m: HexMap, M: K.KernelArrays, e: _Ends, prep: PreparedCou
                        ) -> tuple[PreparedCounters | None, tuple[int, int, int, int, int] | None]:
     """(``prep``, or None when the counters cannot change this query's answer; the verdict
     when traced to learn it).  Counters add hindrances only to a clear LOS that meets an
-    effect: a LOS whose segment passes every effect by (:meth:`PreparedCounters.may_meet`;
-    bypass ends, traced from other points, are not covered) or that the map (rubble drawn)
-    blocks gets the bare answer on that map.  Under weather the trace records anyway."""
-    if prep is None or (not bypass and not prep.may_meet(e.src, e.tgt)):
-        return None, None
-    if not clear_weather:
+    effect: a LOS the map (rubble drawn) blocks, or whose segment passes every effect by
+    (:meth:`PreparedCounters.may_meet`; bypass ends, traced from other points, are not
+    covered), gets the bare answer on that map.  Under weather the trace records anyway
+    (:func:`counter_hindrances` asks :meth:`PreparedCounters.meet_effects` itself)."""
+    if prep is None or not clear_weather:
         return prep, None
     pre = _verdict(m, M, e)
-    return (None, pre) if pre[0] != K.CLEAR else (prep, None)
+    if pre[0] != K.CLEAR or (not bypass and not prep.may_meet(e.src, e.tgt)):
+        return None, pre
+    return prep, None
 
 
 def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
@@ -332,7 +333,11 @@ def _later_blocking(m: HexMap, reason: int, x: int, y: int) -> tuple[Later | Non
     return Later(lambda: part(0)), Later(lambda: part(1)), Later(lambda: part(2))
 
 
-def _later_terrain_hindrances(m: HexMap, packed: list[int], drms: list[int]) -> Later:
+def _later_terrain_hindrances(m: HexMap, packed: list[int], drms: list[int],
+                              counters: list[Hindrance] | None = None) -> Later:
+    """The terrain hindrances (then the ``counters``' ones), made when first read."""
+    if counters:
+        return Later(lambda: (*_terrain_hindrances(m, packed, drms), *counters))
     return Later(lambda: _terrain_hindrances(m, packed, drms))
 
 

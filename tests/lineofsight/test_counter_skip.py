@@ -16,7 +16,7 @@ import hexwx
 from hexwx.errors import HexwxError
 from hexwx.lineofsight import engine
 from hexwx.lineofsight.batch import locations
-from hexwx.lineofsight.counter_los import _crosses_many, meet_row, prepare
+from hexwx.lineofsight.counter_los import _crosses_many, meet_one, meet_pairs, meet_row, prepare
 from tests.vasl_boards import board
 
 _BENCH = Path(__file__).resolve().parents[2] / "tools" / "bench_counters.py"
@@ -43,7 +43,8 @@ def _full(m, M, e, prep, bypass, clear_weather):
 def test_may_meet_holds_every_pair_an_effect_can_count_in(bd02) -> None:
     """Every ordered pair of bd02 whose centre-to-centre segment runs through an effect's
     polygon (the clip the queries use, in its many-segment form) or that has an effect in an
-    end hex is one ``may_meet`` keeps; and it drops a good share of the others."""
+    end hex is one the rows, the single-pair form and the lookup keep, with that effect; and
+    they drop a good share of the others."""
     n = len(bd02)
     src, tgt = np.divmod(np.arange(n * n), n)
     for seed in (7, 11, 23):
@@ -51,16 +52,26 @@ def test_may_meet_holds_every_pair_an_effect_can_count_in(bd02) -> None:
         assert prep is not None and len(prep.effects) >= 30
         g = prep.map.grid
         cx, cy = np.asarray(g.centre_x, float), np.asarray(g.centre_y, float)
-        must = np.zeros(n * n, bool)
-        for e in prep.effects:
-            must |= (src == e.hex) | (tgt == e.hex)
-            must |= _crosses_many(e, cx[src], cy[src], cx[tgt], cy[tgt])
-        kept = np.concatenate([meet_row(prep, s) for s in range(n)])
-        assert not (must & ~kept).any(), np.flatnonzero(must & ~kept)[:5]
+        must = np.zeros((len(prep.effects), n * n), bool)
+        for i, e in enumerate(prep.effects):
+            must[i] = (src == e.hex) | (tgt == e.hex)
+            must[i] |= _crosses_many(e, cx[src], cy[src], cx[tgt], cy[tgt])
+        rows = np.zeros_like(must)
+        for s in range(n):
+            ei, ti = meet_pairs(prep, s)
+            rows[ei, s * n + ti] = True
+        assert not (must & ~rows).any(), np.argwhere(must & ~rows)[:5]
+        assert np.array_equal(rows.any(axis=0), np.concatenate([meet_row(prep, s)
+                                                                 for s in range(n)]))
+        kept = rows.any(axis=0)
         assert (~kept).mean() > 0.2          # the filter does skip pairs
-        # the lookup (rows shared by symmetry) says what the rows say
-        probe = np.random.default_rng(seed).integers(0, n, (2000, 2)).tolist()
-        assert [prep.may_meet(a, b) for a, b in probe] == [bool(kept[a * n + b]) for a, b in probe]
+        probe = np.random.default_rng(seed).integers(0, n, (3000, 2)).tolist()
+        for a, b in probe:                   # the single-pair form: the rows' answer
+            assert meet_one(prep, a, b) == np.flatnonzero(rows[:, a * n + b]).tolist()
+        # the lookup (pairs one by one, then rows, shared by symmetry) keeps every pair too
+        look = np.array([prep.may_meet(a, b) for a, b in zip(src.tolist(), tgt.tolist())])
+        assert not (must.any(axis=0) & ~look).any()
+        assert look.mean() < 0.8
 
 
 def _answers(m, pairs, counters):
@@ -104,7 +115,7 @@ def test_skipped_queries_answer_as_the_full_path(bd02, monkeypatch) -> None:
     named = 0
     for seed in (7, 11, 23):
         counters = _random_counters(bd02, seed)
-        pairs = _pairs(bd02, 1500, seed)
+        pairs = _pairs(bd02, 4000, seed)
         fast = _answers(bd02, pairs, counters)
         with monkeypatch.context() as mp:
             mp.setattr(engine, "_counters_at_stake", _full)
