@@ -174,13 +174,16 @@ class PreparedCounters:
 
     def _meet_row(self, src: int) -> _MeetRow:
         rows = self._meet
-        if len(rows) * len(self.near) > _MEET_ROWS_BYTES:
+        size = self.__dict__.get("_meet_bytes", 0)
+        if size > _MEET_ROWS_BYTES:
             rows.clear()
+            size = 0
         ei, ti = meet_pairs(self, src)
         order = np.argsort(ti, kind="stable")
         hit = np.zeros(len(self.near), bool)
         hit[ti] = True
         row = rows[src] = _MeetRow(hit.tobytes(), ti[order].tolist(), ei[order].tolist())
+        self.__dict__["_meet_bytes"] = size + len(hit) + 16 * len(ti)   # (list slots)
         return row
 
     def distances(self, h: int) -> np.ndarray:
@@ -397,7 +400,7 @@ def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
 #: than the touching tolerance and the rounding of :func:`crosses`, so a LOS that passes the
 #: grown circle by surely misses the polygon.
 MEET_MARGIN_PX = 1.0
-#: The most bytes of :meth:`PreparedCounters.meet_effects` rows kept (about one byte per pair).
+#: About the most bytes of :meth:`PreparedCounters.meet_effects` rows kept.
 _MEET_ROWS_BYTES = 64 << 20
 #: Pairs from one source asked one at a time before its whole row is made (a row costs some
 #: ten single pairs; most sources of random queries are asked a few times).
@@ -573,11 +576,9 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
         cand = sorted(sel)
     if not cand:
         return []
-    m = prep.map
-    grid = m.grid
-    cx, cy = grid.centre_x, grid.centre_y
+    _ranges, cx, cy, _circles = _meet_scalars(prep)
     lo_id, hi_id = (src, tgt) if src <= tgt else (tgt, src)   # as the batches test it
-    x0, y0, x1, y1 = float(cx[lo_id]), float(cy[lo_id]), float(cx[hi_id]), float(cy[hi_id])
+    x0, y0, x1, y1 = cx[lo_id], cy[lo_id], cx[hi_id], cy[hi_id]
     if points is not None:
         x0, y0, x1, y1 = points if src <= tgt else (*points[2:], *points[:2])
     dist = _effect_ranges(prep)
@@ -607,14 +608,24 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
         got = best.get((cls, rs))
         if got is None or v > got[0]:
             best[(cls, rs)] = (v, e)
-    name = m.name_of
-    out = [Hindrance(name(e.hex), v, e.kind, e.rule, name=e.name)
+    name = prep.map.name_of
+    out = [_hindrance(prep, e, v, e.kind)
            for (_cls, _k), (v, e) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
-    out += [Hindrance(name(e.hex), e.drm, "oba", e.rule, name=e.name) for e in oba.values()]
+    out += [_hindrance(prep, e, e.drm, "oba") for e in oba.values()]
     if firer_in:
         kind, drm, rule = FIRING_OUT_OF_SMOKE
         out.append(Hindrance(name(src), drm, kind, rule))
     return out
+
+
+def _hindrance(prep: PreparedCounters, e: Effect, drm: int, kind: str) -> Hindrance:
+    """The (frozen, kept on ``prep``) hindrance of effect ``e`` with ``drm``."""
+    made: dict[tuple[int, int, int, str], Hindrance] = prep.__dict__.setdefault("_made", {})
+    key = (e.hex, e.group, drm, kind)
+    got = made.get(key)
+    if got is None:
+        got = made[key] = Hindrance(prep.map.name_of(e.hex), drm, kind, e.rule, name=e.name)
+    return got
 
 
 def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarray,
