@@ -553,20 +553,27 @@ def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int,
 
 
 def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
-               thread: list[int],
+               thread: list[int] | None,
                points: tuple[float, float, float, float] | None = None) -> list[Hindrance]:
-    """The counter hindrances of one LOS src (elevation sE) -> tgt (tE) whose kernel thread
-    entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
+    """The counter hindrances of one clear LOS src (elevation sE) -> tgt (tE) whose kernel
+    thread entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
     largest, plus each OBA once and the firer's +1 in SMOKE (A24.8).  ``points``: the ends'
-    LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3)."""
+    LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3).
+    Between hex centres the thread may be None: an effect the segment runs through lies
+    next to a hex the thread of a clear LOS enters (tests/lineofsight/test_counters_los.py),
+    so the effects :meth:`PreparedCounters.meet_effects` holds are those to test, as the
+    batches (:func:`apply`) test them."""
     if points is None:
         # the effects the segment may meet (a few, in order), those next to the thread
-        geo = prep.meet_effects(src, tgt)
-        if not geo:
+        cand = prep.meet_effects(src, tgt)
+        if not cand:
             return []
-        on = set(thread)
-        around = _effect_hexes(prep)
-        cand = [i for i in geo if not on.isdisjoint(around[i])]
+        if thread is not None:
+            on = set(thread)
+            around = _effect_hexes(prep)
+            cand = [i for i in cand if not on.isdisjoint(around[i])]
+    elif thread is None:
+        raise ValueError("hindrances: a LOS from a bypass point needs its thread")
     else:
         near = prep.near
         sel: set[int] = set()

@@ -155,12 +155,12 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
                  -1 if t_side is None else t_side, int(from_entrenched), int(to_entrenched))
     hind: Later | list[Hindrance]
     thread: Later | tuple[ThreadHex, ...]
-    prep, pre = _counters_at_stake(m, M, ends, prep, bool(bypass), weather is None)
+    prep, pre, items = _counters_at_stake(m, M, ends, prep, bool(bypass), weather is None)
     if weather is None and prep is None:
         # the verdict and total only; the thread and hindrance list are traced again when read
         reason, bx, by, bhex, terrain_total = pre or _verdict(m, M, ends)
         walk = _Walk(m, M, ends, R)
-        hind, thread = walk.later_hindrances(), walk.later_thread()
+        hind, thread = walk.later_hindrances(items), walk.later_thread()
     else:
         (reason, bx, by, bhex, terrain_total), packed, drms, ids, keys, fog_codes = \
             _record(m, M, ends, R, fog)
@@ -174,10 +174,11 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
                                    points=_points(m, src, s_side, tgt, t_side) if bypass else None)
         if items:
             hind = _later_terrain_hindrances(m, packed, drms, items)
-            terrain_total += sum(h.drm for h in items)
-            if terrain_total >= 6:
-                blocked = True
-                text, rule = REASONS[K.HINDRANCE_SIX]
+    if items:
+        terrain_total += sum(h.drm for h in items)
+        if terrain_total >= 6:
+            blocked = True
+            text, rule = REASONS[K.HINDRANCE_SIX]
     lv_total = 0
     notes: list[str] = []
     if weather is not None:
@@ -242,19 +243,23 @@ class _Ends(NamedTuple):
 
 def _counters_at_stake(m: HexMap, M: K.KernelArrays, e: _Ends, prep: PreparedCounters | None,
                        bypass: bool, clear_weather: bool
-                       ) -> tuple[PreparedCounters | None, tuple[int, int, int, int, int] | None]:
-    """(``prep``, or None when the counters cannot change this query's answer; the verdict
-    when traced to learn it).  Counters add hindrances only to a clear LOS that meets an
-    effect: a LOS the map (rubble drawn) blocks, or whose segment passes every effect by
-    (:meth:`PreparedCounters.may_meet`; bypass ends, traced from other points, are not
-    covered), gets the bare answer on that map.  Under weather the trace records anyway
-    (:func:`counter_hindrances` asks :meth:`PreparedCounters.meet_effects` itself)."""
+                       ) -> tuple[PreparedCounters | None, tuple[int, int, int, int, int] | None,
+                                  list[Hindrance]]:
+    """(``prep``, or None when this query needs no record for the counters; the verdict when
+    traced to learn it; the counters' hindrances when known without the record).  Counters
+    add hindrances only to a clear LOS that meets an effect: a LOS the map (rubble drawn)
+    blocks gets the bare answer on that map; a clear one from hex centres gets the effects its
+    segment meets (:func:`counter_hindrances` without a thread: the effects
+    :meth:`PreparedCounters.meet_effects` holds, none when it passes every effect by).
+    Bypass ends and weather keep the recording path."""
     if prep is None or not clear_weather:
-        return prep, None
+        return prep, None, []
     pre = _verdict(m, M, e)
-    if pre[0] != K.CLEAR or (not bypass and not prep.may_meet(e.src, e.tgt)):
-        return None, pre
-    return prep, None
+    if pre[0] != K.CLEAR:
+        return None, pre, []
+    if bypass:
+        return prep, None, []
+    return None, pre, counter_hindrances(prep, e.src, e.tgt, e.sE, e.tE, None)
 
 
 def _verdict(m: HexMap, M: K.KernelArrays, e: _Ends) -> tuple[int, int, int, int, int]:
@@ -303,7 +308,11 @@ class _Walk:
             self._rec = _record(self.m, self.M, self.ends, self.R, None)
         return self._rec
 
-    def later_hindrances(self) -> Later:
+    def later_hindrances(self, counters: list[Hindrance] | None = None) -> Later:
+        """The terrain hindrances (then the ``counters``' ones), made when first read."""
+        if counters:
+            return Later(lambda: (*_terrain_hindrances(self.m, *self._record()[1:3]),
+                                  *counters))
         return Later(lambda: _terrain_hindrances(self.m, *self._record()[1:3]))
 
     def later_thread(self) -> Later:

@@ -16,6 +16,7 @@ import hexwx
 from hexwx.errors import HexwxError
 from hexwx.lineofsight import engine
 from hexwx.lineofsight.batch import locations
+from hexwx.weather.asl.state import AslWeather
 from hexwx.lineofsight.counter_los import _crosses_many, meet_one, meet_pairs, meet_row, prepare
 from tests.vasl_boards import board
 
@@ -36,8 +37,9 @@ def bd02():
 
 
 def _full(m, M, e, prep, bypass, clear_weather):
-    """The path without the skip: the counters asked on every query."""
-    return prep, None
+    """The path without the skip: every query traced with its record and the counters asked
+    with its thread."""
+    return prep, None, []
 
 
 def test_may_meet_holds_every_pair_an_effect_can_count_in(bd02) -> None:
@@ -137,3 +139,19 @@ def test_every_pair_answers_as_the_table(bd02) -> None:
     clear = np.flatnonzero(~t.blocked).tolist()      # (a blocked pair's DRM is the table's own)
     assert [got[i].hindrance for i in clear] == t.hindrance[clear].tolist()
     assert (~t.blocked & (t.hindrance > 0)).sum() > 1000
+
+
+def test_pairs_under_weather_answer_as_the_table(bd02) -> None:
+    """Under Mist (the recording path, the counters asked with the thread and the effects the
+    segment may meet): every pair from sixty sources gives the table's blocked, DRM and LV."""
+    counters = _random_counters(bd02, 9)
+    wx = AslWeather(base="Mist")
+    t = hexwx.los_table(bd02, counters=counters, weather=wx)
+    pick = np.flatnonzero(np.isin(t.src, np.arange(0, len(bd02), 6)))
+    got = [hexwx.los(bd02, int(t.src[i]), int(t.tgt[i]), counters=counters, weather=wx)
+           for i in pick.tolist()]
+    assert [r.blocked for r in got] == t.blocked[pick].tolist()
+    clear = [k for k, i in enumerate(pick.tolist()) if not t.blocked[i]]
+    assert [got[k].hindrance for k in clear] == t.hindrance[pick[clear]].tolist()
+    assert [got[k].lv for k in clear] == t.lv[pick[clear]].tolist()
+    assert sum(any(h.name for h in got[k].hindrances) for k in clear) > 100
