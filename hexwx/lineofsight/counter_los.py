@@ -155,6 +155,8 @@ class PreparedCounters:
         ``src`` and ``tgt`` could meet (:func:`meet_pairs`): those :func:`hindrances` may
         count, a superset.  Kept per pair; after :data:`_ROW_AFTER` pairs from one source,
         for all its targets at once (a row)."""
+        if not self.effects:
+            return []
         row = self._meet.get(src)
         if row is None:
             key = (src, tgt)
@@ -496,8 +498,9 @@ def _meet_distances(prep: PreparedCounters) -> np.ndarray:
     """The range from each effect's hex to every hex [E, n] (int16), kept on ``prep``."""
     got: np.ndarray | None = prep.__dict__.get("_meet_dist")
     if got is None:
-        got = prep.__dict__["_meet_dist"] = np.stack([prep.distances(e.hex)
-                                                      for e in prep.effects])
+        got = prep.__dict__["_meet_dist"] = np.stack(
+            [prep.distances(e.hex) for e in prep.effects]) if prep.effects else \
+            np.zeros((0, len(prep.near)), np.int16)
     return got
 
 

@@ -16,6 +16,7 @@ import hexwx
 from hexwx.errors import HexwxError
 from hexwx.lineofsight import engine
 from hexwx.lineofsight.batch import locations
+from hexwx.lineofsight.counters import Counter, Counters
 from hexwx.weather.asl.state import AslWeather
 from hexwx.lineofsight.counter_los import _crosses_many, meet_one, meet_pairs, meet_row, prepare
 from tests.vasl_boards import board
@@ -126,6 +127,19 @@ def test_skipped_queries_answer_as_the_full_path(bd02, monkeypatch) -> None:
             assert f == s, (p, f[:5], s[:5])
         named += sum(any(h.name for h in f[4]) for f in full)
     assert named > 50       # the counters did show in answers
+
+
+def test_rubble_alone_is_the_rubbled_map(bd02, monkeypatch) -> None:
+    """Counters that only rubble hexes (no effect to meet): the answers of the map with that
+    rubble, as the full path gives them, and not the bare map's."""
+    built = [h for h in range(len(bd02)) if bd02.terrain_of(h).is_building][:6]
+    counters = Counters(tuple(Counter("Stone Rubble", bd02.name_of(h)) for h in built))
+    pairs = [(a, b, 0, 0, None, None) for a in built for b in range(0, len(bd02), 3)]
+    fast = _answers(bd02, pairs, counters)
+    with monkeypatch.context() as mp:
+        mp.setattr(engine, "_counters_at_stake", _full)
+        assert _answers(bd02, pairs, counters) == fast
+    assert fast != _answers(bd02, pairs, None)
 
 
 def test_every_pair_answers_as_the_table(bd02) -> None:
