@@ -512,6 +512,17 @@ def _effect_ranges(prep: PreparedCounters) -> list[list[int]]:
     return got
 
 
+def _inner_circles(prep: PreparedCounters) -> list[tuple[float, float, float]]:
+    """Per effect, (x, y, r^2) of a circle surely inside its polygon: about
+    :attr:`Effect.circle`'s centre, a pixel less than :attr:`Effect.inner` (r^2 < 0: none)."""
+    got: list[tuple[float, float, float]] | None = prep.__dict__.get("_inner")
+    if got is None:
+        got = prep.__dict__["_inner"] = [
+            (e.circle[0], e.circle[1], (e.inner - 1.0) ** 2 if e.inner > 1.0 else -1.0)
+            for e in prep.effects]
+    return got
+
+
 def _effect_hexes(prep: PreparedCounters) -> list[frozenset[int]]:
     """Per effect, its hex and the hexes next to it (the thread must enter one)."""
     got: list[frozenset[int]] | None = prep.__dict__.get("_around")
@@ -591,6 +602,9 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     x0, y0, x1, y1 = cx[lo_id], cy[lo_id], cx[hi_id], cy[hi_id]
     if points is not None:
         x0, y0, x1, y1 = points if src <= tgt else (*points[2:], *points[:2])
+    dx, dy = x1 - x0, y1 - y0
+    l2 = dx * dx + dy * dy
+    inside = _inner_circles(prep)
     dist = _effect_ranges(prep)
     best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
     oba: dict[int, Effect] = {}
@@ -598,8 +612,17 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     for i in cand:
         e = prep.effects[i]
         at_s, at_t = e.hex == src, e.hex == tgt
-        if not (at_s or at_t or crosses(e.edges, x0, y0, x1, y1)):
-            continue
+        if not (at_s or at_t):
+            # surely in, as the batches take it: the segment's foot from the centre of a
+            # circle inside the polygon lies within the segment, a pixel inside that circle
+            # (a run of pixels: over MIN_RUN_PX); else the clip decides
+            ix, iy, r2 = inside[i]
+            ux, uy = ix - x0, iy - y0
+            t = (ux * dx + uy * dy) / l2 if l2 >= 4.0 else -1.0
+            px, py = t * dx - ux, t * dy - uy
+            if not ((0.0 < t < 1.0 and px * px + py * py <= r2)
+                    or crosses(e.edges, x0, y0, x1, y1)):
+                continue
         rs = dist[i][src]
         if e.kind in ("vehicle", "wreck"):
             if at_s or at_t or sE != e.base or tE != e.base:

@@ -142,17 +142,23 @@ def test_rubble_alone_is_the_rubbled_map(bd02, monkeypatch) -> None:
     assert fast != _answers(bd02, pairs, None)
 
 
-def test_every_pair_answers_as_the_table(bd02) -> None:
-    """Every ordered pair of bd02 at ground level, one 30-counter set: the single query (with
-    its skip) gives the table's blocked and DRM (the batch asks every effect of every pair,
-    tests/lineofsight/test_counters_los.py checks it against the full single path)."""
-    counters = _random_counters(bd02, 5)
-    t = hexwx.los_table(bd02, counters=counters)
-    got = [hexwx.los(bd02, a, b, counters=counters) for a, b in zip(t.src.tolist(), t.tgt.tolist())]
-    assert [r.blocked for r in got] == t.blocked.tolist()
-    clear = np.flatnonzero(~t.blocked).tolist()      # (a blocked pair's DRM is the table's own)
-    assert [got[i].hindrance for i in clear] == t.hindrance[clear].tolist()
-    assert (~t.blocked & (t.hindrance > 0)).sum() > 1000
+@pytest.mark.parametrize("name,every", [("bd02", 1), ("maps/hill_village.toml", 3)])
+def test_every_pair_answers_as_the_table(name: str, every: int) -> None:
+    """Every ordered pair at ground level (from every ``every``-th hex), one 30-counter set, on
+    bd02 and on the open village map (counters in some 40 % of the answers): the single query
+    (with its skip) gives the table's blocked and DRM (the batch asks every effect of every
+    pair with its own clip; tests/lineofsight/test_counters_los.py checks it against the full
+    single path)."""
+    m = board(name) if name == "bd02" else hexwx.load_map(name)
+    counters = _random_counters(m, 5)
+    t = hexwx.los_table(m, counters=counters)
+    pick = np.flatnonzero(t.src % every == 0)
+    got = [hexwx.los(m, a, b, counters=counters)
+           for a, b in zip(t.src[pick].tolist(), t.tgt[pick].tolist())]
+    assert [r.blocked for r in got] == t.blocked[pick].tolist()
+    clear = [k for k, i in enumerate(pick.tolist()) if not t.blocked[i]]
+    assert [got[k].hindrance for k in clear] == t.hindrance[pick[clear]].tolist()
+    assert sum(got[k].hindrance > 0 for k in clear) > 1000   # (a blocked pair's DRM: the table's own)
 
 
 def test_pairs_under_weather_answer_as_the_table(bd02) -> None:
