@@ -10,9 +10,11 @@ counter.
 Whether a LOS meets a counter's hex is geometry: the segment between the two hex centres runs
 inside the hexagon (its hexsides included, A6.1: a LOS along a hexside is affected by both
 hexes; through a vertex only, it does not enter the hex), or, for a vehicle in bypass, inside
-the triangle of the hex between its centre and that hexside (D2.3).  The same test serves single queries (:func:`hindrances`) and
-batches (:func:`apply`), so both give the same answer, and it is symmetric, so LOS stays
-reciprocal.
+the triangle of the hex between its centre and that hexside (D2.3).  The same test serves
+single queries (:func:`hindrances`) and batches (:func:`apply`), so both give the same answer,
+and it is symmetric, so LOS stays reciprocal.  A single query first asks
+:meth:`PreparedCounters.meet_effects` which effects its segment may meet at all (a superset,
+kept per pair and per source hex): most LOS meet none and skip the counters.
 
 The rules applied (docs/counters.md has the readings):
 
@@ -144,10 +146,10 @@ class PreparedCounters:
         rows = self._meet
         row = rows.get(src)
         if row is not None:
-            return row[0][tgt] != 0
+            return row.hit[tgt] != 0
         row = rows.get(tgt)           # either end's row answers (each is a superset)
         if row is not None:
-            return row[0][src] != 0
+            return row.hit[src] != 0
         return bool(self.meet_effects(src, tgt))
 
     def meet_effects(self, src: int, tgt: int) -> list[int]:
@@ -573,10 +575,10 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
     thread entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
     largest, plus each OBA once and the firer's +1 in SMOKE (A24.8).  ``points``: the ends'
     LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3).
-    Between hex centres the thread may be None: an effect the segment runs through lies
-    next to a hex the thread of a clear LOS enters (tests/lineofsight/test_counters_los.py),
-    so the effects :meth:`PreparedCounters.meet_effects` holds are those to test, as the
-    batches (:func:`apply`) test them."""
+    The thread may be None: an effect the segment runs through lies next to a hex the thread
+    of a clear LOS enters (tests/lineofsight/test_counters_los.py), so the effects the segment
+    may meet are those to test, as the batches (:func:`apply`) test them: between hex centres
+    those :meth:`PreparedCounters.meet_effects` holds, from a bypass point every effect."""
     if points is None:
         # the effects the segment may meet (a few, in order), those next to the thread
         cand = prep.meet_effects(src, tgt)
@@ -587,7 +589,7 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
             around = _effect_hexes(prep)
             cand = [i for i in cand if not on.isdisjoint(around[i])]
     elif thread is None:
-        raise ValueError("hindrances: a LOS from a bypass point needs its thread")
+        cand = list(range(len(prep.effects)))
     else:
         near = prep.near
         sel: set[int] = set()
