@@ -10,9 +10,11 @@ counter.
 Whether a LOS meets a counter's hex is geometry: the segment between the two hex centres runs
 inside the hexagon (its hexsides included, A6.1: a LOS along a hexside is affected by both
 hexes; through a vertex only, it does not enter the hex), or, for a vehicle in bypass, inside
-the triangle of the hex between its centre and that hexside (D2.3).  The same test serves single queries (:func:`hindrances`) and
-batches (:func:`apply`), so both give the same answer, and it is symmetric, so LOS stays
-reciprocal.
+the triangle of the hex between its centre and that hexside (D2.3).  The same test serves
+single queries (:func:`hindrances`) and batches (:func:`apply`), so both give the same answer,
+and it is symmetric, so LOS stays reciprocal.  A single query first asks
+:meth:`PreparedCounters.meet_effects` which effects its segment may meet at all (a superset,
+kept per pair and per source hex): most LOS meet none and skip the counters.
 
 The rules applied (docs/counters.md has the readings):
 
@@ -32,9 +34,10 @@ The rules applied (docs/counters.md has the readings):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -126,10 +129,66 @@ class PreparedCounters:
     e_top: np.ndarray
     e_drm: np.ndarray
     e_cls: np.ndarray                     # 0 smoke-like, 1 vehicle/wreck, 2 OBA
+    # :meth:`meet_effects` kept: per source hex (rows), per pair, pairs asked per source
+    _meet: dict[int, _MeetRow] = field(default_factory=dict, repr=False)
+    _met: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False)
+    _asked: dict[int, int] = field(default_factory=dict, repr=False)
 
     @property
     def hinders(self) -> bool:
         return bool(self.effects)
+
+    def may_meet(self, src: int, tgt: int) -> bool:
+        """Whether the LOS between the centres of hexes ``src`` and ``tgt`` could meet a
+        counter's effect (:meth:`meet_effects`): False guarantees that :func:`hindrances`
+        finds none for that pair at any elevations, so a query may skip the counters (rubble
+        is in :attr:`map` all the same).  O(1) once either end's row is made."""
+        rows = self._meet
+        row = rows.get(src)
+        if row is not None:
+            return row.hit[tgt] != 0
+        row = rows.get(tgt)           # either end's row answers (each is a superset)
+        if row is not None:
+            return row.hit[src] != 0
+        return bool(self.meet_effects(src, tgt))
+
+    def meet_effects(self, src: int, tgt: int) -> list[int]:
+        """The effects (indices into :attr:`effects`, in order) the LOS between the centres of
+        ``src`` and ``tgt`` could meet (:func:`meet_pairs`): those :func:`hindrances` may
+        count, a superset.  Kept per pair; after :data:`_ROW_AFTER` pairs from one source,
+        for all its targets at once (a row)."""
+        if not self.effects:
+            return []
+        row = self._meet.get(src)
+        if row is None:
+            key = (src, tgt)
+            got = self._met.get(key)
+            if got is not None:
+                return got
+            asked = self._asked.get(src, 0)
+            if asked < _ROW_AFTER:
+                self._asked[src] = asked + 1
+                if len(self._met) > _MEET_PAIRS_KEPT:
+                    self._met.clear()
+                got = self._met[key] = meet_one(self, src, tgt)
+                return got
+            row = self._meet_row(src)
+        lo, hi = bisect_left(row.tgt, tgt), bisect_right(row.tgt, tgt)
+        return row.eff[lo:hi]
+
+    def _meet_row(self, src: int) -> _MeetRow:
+        rows = self._meet
+        size = self.__dict__.get("_meet_bytes", 0)
+        if size > _MEET_ROWS_BYTES:
+            rows.clear()
+            size = 0
+        ei, ti = meet_pairs(self, src)
+        order = np.argsort(ti, kind="stable")
+        hit = np.zeros(len(self.near), bool)
+        hit[ti] = True
+        row = rows[src] = _MeetRow(hit.tobytes(), ti[order].tolist(), ei[order].tolist())
+        self.__dict__["_meet_bytes"] = size + len(hit) + 16 * len(ti)   # (list slots)
+        return row
 
     def distances(self, h: int) -> np.ndarray:
         """The range from hex ``h`` to every hex (int16), kept per hex."""
@@ -194,8 +253,10 @@ def _prepare(m: HexMap, counters: Counters) -> PreparedCounters:
                                            [e.top for e in effects], [e.drm for e in effects], cls)]
     for a in arr:
         a.setflags(write=False)
+    e_hex, e_base, e_top, e_drm, e_cls = arr
     return PreparedCounters(mm, counters, tuple(effects), near,
-                            {h: tuple(v) for h, v in by_near.items()}, *arr)
+                            {h: tuple(v) for h, v in by_near.items()}, e_hex, e_base, e_top,
+                            e_drm, e_cls)
 
 
 def _place(m: HexMap, c: Counter) -> tuple[int, int]:
@@ -333,8 +394,158 @@ def _crosses_many(e: "Effect", x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
             t = -num / np.where(flat, 1.0, den)
         t0 = np.where(~flat & (den < 0.0) & (t > t0), t, t0)
         t1 = np.where(~flat & (den > 0.0) & (t < t1), t, t1)
-    out: np.ndarray = ok & (t0 <= t1) & ((t1 - t0) * (dx * dx + dy * dy) ** 0.5 >= MIN_RUN_PX)
+    with np.errstate(invalid="ignore", over="ignore"):     # (an inf run of a zero-length segment)
+        run = (t1 - t0) * (dx * dx + dy * dy) ** 0.5
+    out: np.ndarray = ok & (t0 <= t1) & (run >= MIN_RUN_PX)
     return out
+
+
+# -- which LOS can meet an effect at all ---------------------------------------------------------
+
+#: How far, in pixels, :func:`meet_pairs` grows the circle about each effect's polygon: far more
+#: than the touching tolerance and the rounding of :func:`crosses`, so a LOS that passes the
+#: grown circle by surely misses the polygon.
+MEET_MARGIN_PX = 1.0
+#: About the most bytes of :meth:`PreparedCounters.meet_effects` rows kept.
+_MEET_ROWS_BYTES = 64 << 20
+#: Pairs from one source asked one at a time before its whole row is made (a row costs some
+#: ten single pairs; most sources of random queries are asked a few times).
+_ROW_AFTER = 16
+#: The most single pairs kept.
+_MEET_PAIRS_KEPT = 1 << 20
+
+
+class _MeetRow(NamedTuple):
+    """One source's :func:`meet_pairs`: a byte per target (nonzero: some effect may be met)
+    and the (target, effect) pairs sorted by target."""
+
+    hit: bytes
+    tgt: list[int]
+    eff: list[int]
+
+
+def meet_row(prep: PreparedCounters, src: int) -> np.ndarray:
+    """bool per hex ``t``: whether the LOS between the centres of ``src`` and ``t`` could meet
+    an effect (:func:`meet_pairs`)."""
+    row = np.zeros(len(prep.near), bool)
+    row[meet_pairs(prep, src)[1]] = True
+    return row
+
+
+def meet_pairs(prep: PreparedCounters, src: int) -> tuple[np.ndarray, np.ndarray]:
+    """(effect, target) index arrays: the effects the LOS between the centres of ``src`` and
+    each target could meet.  :func:`hindrances` counts an effect only in an end hex or when
+    the segment runs inside its polygon (:func:`crosses`); these are the effects whose hex lies
+    within one hex of a shortest path between the ends (the batches' first cut) and whose
+    polygon's circle, grown by :data:`MEET_MARGIN_PX`, the segment comes within (an end hex's
+    too: the segment starts or ends at its centre) -- a superset of what any query counts,
+    whatever the ends' elevations.  Bypass ends (LOS points off the centres) are not covered."""
+    if not prep.effects:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    g = prep.map.grid
+    cx = np.asarray(g.centre_x, np.float64)
+    cy = np.asarray(g.centre_y, np.float64)
+    ex, ey, rad = _meet_arrays(prep)
+    # first cut, as the batches': an effect hex within one hex of a shortest path (a hex the
+    # segment runs through is; tests/lineofsight/test_counters_los.py)
+    dist = _meet_distances(prep)
+    ei, ti = np.nonzero(dist[:, src][:, None] + dist <= (prep.distances(src) + 2)[None, :])
+    sx, sy = float(cx[src]), float(cy[src])
+    dx, dy = cx[ti] - sx, cy[ti] - sy
+    ux, uy = ex[ei] - sx, ey[ei] - sy
+    # then the segment's point nearest each polygon's circle centre, in the circle
+    l2 = dx * dx + dy * dy
+    t = np.clip((ux * dx + uy * dy) / np.where(l2 > 0.0, l2, 1.0), 0.0, 1.0)
+    px, py = t * dx - ux, t * dy - uy
+    keep = px * px + py * py <= rad[ei] * rad[ei]
+    return ei[keep], ti[keep]
+
+
+def meet_one(prep: PreparedCounters, src: int, tgt: int) -> list[int]:
+    """:func:`meet_pairs` of one pair (the same cuts, in scalars: cheaper than numpy for
+    one): the effects, in order, the LOS between the centres of ``src`` and ``tgt`` could
+    meet."""
+    ranges, cx, cy, circles = _meet_scalars(prep)
+    reach = prep.map.grid.distance(src, tgt) + 2
+    cand = [i for i, (a, b) in enumerate(zip(ranges[src], ranges[tgt])) if a + b <= reach]
+    if not cand:
+        return cand
+    sx, sy = cx[src], cy[src]
+    dx, dy = cx[tgt] - sx, cy[tgt] - sy
+    l2 = dx * dx + dy * dy
+    out = []
+    for i in cand:
+        ex, ey, rad = circles[i]
+        ux, uy = ex - sx, ey - sy
+        t = min(max((ux * dx + uy * dy) / l2, 0.0), 1.0) if l2 > 0.0 else 0.0
+        px, py = t * dx - ux, t * dy - uy
+        if px * px + py * py <= rad * rad:
+            out.append(i)
+    return out
+
+
+def _meet_scalars(prep: PreparedCounters) -> tuple[Any, ...]:
+    """For :func:`meet_one`, kept on ``prep``: per hex the range to each effect's hex, the
+    hex centres, and per effect its grown circle (Python numbers)."""
+    got: tuple[Any, ...] | None = prep.__dict__.get("_meet_scalars")
+    if got is None:
+        g = prep.map.grid
+        ex, ey, rad = _meet_arrays(prep)
+        got = prep.__dict__["_meet_scalars"] = (
+            [tuple(r) for r in _meet_distances(prep).T.tolist()],
+            np.asarray(g.centre_x, np.float64).tolist(), np.asarray(g.centre_y, np.float64).tolist(),
+            list(zip(ex.tolist(), ey.tolist(), rad.tolist())))
+    return got
+
+
+def _meet_distances(prep: PreparedCounters) -> np.ndarray:
+    """The range from each effect's hex to every hex [E, n] (int16), kept on ``prep``."""
+    got: np.ndarray | None = prep.__dict__.get("_meet_dist")
+    if got is None:
+        got = prep.__dict__["_meet_dist"] = np.stack(
+            [prep.distances(e.hex) for e in prep.effects]) if prep.effects else \
+            np.zeros((0, len(prep.near)), np.int16)
+    return got
+
+
+def _effect_ranges(prep: PreparedCounters) -> list[list[int]]:
+    """Per effect, the range from its hex to every hex (lists: read one at a time)."""
+    got: list[list[int]] | None = prep.__dict__.get("_ranges")
+    if got is None:
+        got = prep.__dict__["_ranges"] = _meet_distances(prep).tolist()
+    return got
+
+
+def _inner_circles(prep: PreparedCounters) -> list[tuple[float, float, float]]:
+    """Per effect, (x, y, r^2) of a circle surely inside its polygon: about
+    :attr:`Effect.circle`'s centre, a pixel less than :attr:`Effect.inner` (r^2 < 0: none)."""
+    got: list[tuple[float, float, float]] | None = prep.__dict__.get("_inner")
+    if got is None:
+        got = prep.__dict__["_inner"] = [
+            (e.circle[0], e.circle[1], (e.inner - 1.0) ** 2 if e.inner > 1.0 else -1.0)
+            for e in prep.effects]
+    return got
+
+
+def _effect_hexes(prep: PreparedCounters) -> list[frozenset[int]]:
+    """Per effect, its hex and the hexes next to it (the thread must enter one)."""
+    got: list[frozenset[int]] | None = prep.__dict__.get("_around")
+    if got is None:
+        nb = prep.map.grid.neighbours
+        got = prep.__dict__["_around"] = [
+            frozenset([e.hex, *(int(x) for x in nb[e.hex] if x >= 0)]) for e in prep.effects]
+    return got
+
+
+def _meet_arrays(prep: PreparedCounters) -> tuple[np.ndarray, ...]:
+    """The effects for :func:`meet_pairs`, kept on ``prep``: the centres of circles holding
+    their polygons and the circles' radii grown by :data:`MEET_MARGIN_PX`."""
+    got: tuple[np.ndarray, ...] | None = prep.__dict__.get("_meet_arrays")
+    if got is None:
+        circles = np.array([e.circle for e in prep.effects], np.float64).reshape(-1, 3)
+        got = prep.__dict__["_meet_arrays"] = (
+            circles[:, 0].copy(), circles[:, 1].copy(), circles[:, 2] + MEET_MARGIN_PX)
+    return got
 
 
 # -- the value of one effect on one LOS --------------------------------------------------------
@@ -360,42 +571,69 @@ def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int,
 
 
 def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
-               thread: list[int],
+               thread: list[int] | None,
                points: tuple[float, float, float, float] | None = None) -> list[Hindrance]:
-    """The counter hindrances of one LOS src (elevation sE) -> tgt (tE) whose kernel thread
-    entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
+    """The counter hindrances of one clear LOS src (elevation sE) -> tgt (tE) whose kernel
+    thread entered the hexes ``thread``: one per range key and kind (SMOKE-like, vehicle), the
     largest, plus each OBA once and the firer's +1 in SMOKE (A24.8).  ``points``: the ends'
-    LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3)."""
-    near = prep.near
-    cand: set[int] = set()
-    for h in thread:
-        if near[h]:
-            cand.update(prep.by_near[h])
+    LOS points (x0, y0 of src, x1, y1 of tgt) when one is not its hex centre (bypass, D2.3).
+    The thread may be None: an effect the segment runs through lies next to a hex the thread
+    of a clear LOS enters (tests/lineofsight/test_counters_los.py), so the effects the segment
+    may meet are those to test, as the batches (:func:`apply`) test them: between hex centres
+    those :meth:`PreparedCounters.meet_effects` holds, from a bypass point every effect."""
+    if points is None:
+        # the effects the segment may meet (a few, in order), those next to the thread
+        cand = prep.meet_effects(src, tgt)
+        if not cand:
+            return []
+        if thread is not None:
+            on = set(thread)
+            around = _effect_hexes(prep)
+            cand = [i for i in cand if not on.isdisjoint(around[i])]
+    elif thread is None:
+        cand = list(range(len(prep.effects)))
+    else:
+        near = prep.near
+        sel: set[int] = set()
+        for h in thread:
+            if near[h]:
+                sel.update(prep.by_near[h])
+        cand = sorted(sel)
     if not cand:
         return []
-    m = prep.map
-    grid = m.grid
-    cx, cy = grid.centre_x, grid.centre_y
+    _ranges, cx, cy, _circles = _meet_scalars(prep)
     lo_id, hi_id = (src, tgt) if src <= tgt else (tgt, src)   # as the batches test it
-    x0, y0, x1, y1 = float(cx[lo_id]), float(cy[lo_id]), float(cx[hi_id]), float(cy[hi_id])
+    x0, y0, x1, y1 = cx[lo_id], cy[lo_id], cx[hi_id], cy[hi_id]
     if points is not None:
         x0, y0, x1, y1 = points if src <= tgt else (*points[2:], *points[:2])
-    dist = grid.distance
+    dx, dy = x1 - x0, y1 - y0
+    l2 = dx * dx + dy * dy
+    inside = _inner_circles(prep)
+    dist = _effect_ranges(prep)
     best: dict[tuple[int, int], tuple[int, Effect]] = {}   # (class, key) -> (drm, effect)
     oba: dict[int, Effect] = {}
     firer_in = False
-    for i in sorted(cand):
+    for i in cand:
         e = prep.effects[i]
         at_s, at_t = e.hex == src, e.hex == tgt
-        if not (at_s or at_t or crosses(e.edges, x0, y0, x1, y1)):
-            continue
-        rs = dist(src, e.hex)
+        if not (at_s or at_t):
+            # surely in, as the batches take it: the segment's foot from the centre of a
+            # circle inside the polygon lies within the segment, a pixel inside that circle
+            # (a run of pixels: over MIN_RUN_PX); else the clip decides
+            ix, iy, r2 = inside[i]
+            ux, uy = ix - x0, iy - y0
+            t = (ux * dx + uy * dy) / l2 if l2 >= 4.0 else -1.0
+            px, py = t * dx - ux, t * dy - uy
+            if not ((0.0 < t < 1.0 and px * px + py * py <= r2)
+                    or crosses(e.edges, x0, y0, x1, y1)):
+                continue
+        rs = dist[i][src]
         if e.kind in ("vehicle", "wreck"):
             if at_s or at_t or sE != e.base or tE != e.base:
                 continue
             v, cls = e.drm, 1
         else:
-            rt = dist(tgt, e.hex)
+            rt = dist[i][tgt]
             v = _smoke_value(e.drm, e.base, e.top, at_s, at_t, sE, tE, rs, rt)
             if not v:
                 continue
@@ -407,14 +645,24 @@ def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
         got = best.get((cls, rs))
         if got is None or v > got[0]:
             best[(cls, rs)] = (v, e)
-    name = m.name_of
-    out = [Hindrance(name(e.hex), v, e.kind, e.rule, name=e.name)
+    name = prep.map.name_of
+    out = [_hindrance(prep, e, v, e.kind)
            for (_cls, _k), (v, e) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
-    out += [Hindrance(name(e.hex), e.drm, "oba", e.rule, name=e.name) for e in oba.values()]
+    out += [_hindrance(prep, e, e.drm, "oba") for e in oba.values()]
     if firer_in:
         kind, drm, rule = FIRING_OUT_OF_SMOKE
         out.append(Hindrance(name(src), drm, kind, rule))
     return out
+
+
+def _hindrance(prep: PreparedCounters, e: Effect, drm: int, kind: str) -> Hindrance:
+    """The (frozen, kept on ``prep``) hindrance of effect ``e`` with ``drm``."""
+    made: dict[tuple[int, int, int, str], Hindrance] = prep.__dict__.setdefault("_made", {})
+    key = (e.hex, e.group, drm, kind)
+    got = made.get(key)
+    if got is None:
+        got = made[key] = Hindrance(prep.map.name_of(e.hex), drm, kind, e.rule, name=e.name)
+    return got
 
 
 def apply(prep: PreparedCounters, src: np.ndarray, tgt: np.ndarray, sE: np.ndarray,

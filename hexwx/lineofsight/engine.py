@@ -165,11 +165,21 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     levels = (from_level if type(from_level) is int else int(from_level),
               to_level if type(to_level) is int else int(to_level), s_side, t_side,
               bool(from_entrenched), bool(to_entrenched))
-    if weather is None and prep is None:
+    if weather is None and (prep is None or _counters_need_no_record(bypass)):
         # the verdict and total only: the thread and hindrance list are traced again when read
         reason, bx, by, bhex, total, _, R = K.trace(M, m.kernel_terrain, *ends, **flags)
+        blocked = reason != K.CLEAR
+        text, rule = REASONS[reason]
+        met: tuple[Hindrance, ...] = ()
+        if prep is not None and not blocked:
+            met = tuple(counter_hindrances(prep, src, tgt, sE, tE, None))
+            if met:
+                total += sum(h.drm for h in met)
+                if total >= 6:
+                    blocked = True
+                    text, rule = REASONS[K.HINDRANCE_SIX]
         return _answer(m, M, names, ends, flags, levels, R, reason, bx, by, bhex, None,
-                       reason != K.CLEAR, *REASONS[reason], total, 0, None)
+                       blocked, text, rule, total, 0, None, met)
     (reason, bx, by, bhex, terrain_total, _), R, record, fog_codes = _record(m, M, ends, flags,
                                                                              fog)
     packed, drms, ids, keys = record
@@ -212,6 +222,14 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
                    {"notes": tuple(notes), "weather": weather, **eager})
 
 
+def _counters_need_no_record(bypass: bool) -> bool:
+    """Whether a clear-weather query with counters answers without its thread's record:
+    counters only add hindrances to a clear LOS, those of the effects its segment meets
+    (:meth:`~hexwx.lineofsight.counter_los.PreparedCounters.meet_effects`, between hex
+    centres), so the verdict's trace serves; an end in bypass keeps the recording path."""
+    return not bypass
+
+
 #: The two ends of one trace: (src, tgt, sE, tE, s_roof, t_roof) -- hex ids, elevations,
 #: whether each is a rooftop -- as the kernel takes them.
 _Ends = tuple[int, int, int, int, int, int]
@@ -236,11 +254,13 @@ _Record = tuple[list[int], list[int], list[int], list[int]]
 def _answer(m: HexMap, M: K.KernelArrays, names: list[str], ends: _Ends, flags: _Flags,
             levels: _Levels, R: int, reason: int, bx: int,
             by: int, bhex: int, record: _Record | None, blocked: bool, text: str,
-            rule: str | None, hindrance: int, lv: int, more: dict[str, Any] | None) -> LosResult:
+            rule: str | None, hindrance: int, lv: int, more: dict[str, Any] | None,
+            counter_items: tuple[Hindrance, ...] = ()) -> LosResult:
     """The LosResult of one trace: the kernel's ``reason``, blocking pixel and hex, the verdict
     the caller settled (``blocked``, reason ``text`` and ``rule``, the DRMs) and ``more``
     fields; the rest made on first read by :func:`_later_fields` (``record``: the trace's, or
-    None to trace again for it).  ``names``: the hex names (:func:`_facts`)."""
+    None to trace again for it; ``counter_items``: the counters' hindrances, listed after the
+    terrain's).  ``names``: the hex names (:func:`_facts`)."""
     traced = reason != K.CLEAR
     values = {
         "source": names[ends[0]], "target": names[ends[1]], "source_level": levels[0],
@@ -251,12 +271,13 @@ def _answer(m: HexMap, M: K.KernelArrays, names: list[str], ends: _Ends, flags: 
     if more:
         values.update(more)
     return later_result(values, partial(_later_fields, m, M, ends, flags, levels, R, reason,
-                                        bx, by, record))
+                                        bx, by, record, counter_items))
 
 
 def _later_fields(m: HexMap, M: K.KernelArrays, ends: _Ends, flags: _Flags,
                   levels: _Levels, R: int, reason: int, bx: int,
-                  by: int, record: _Record | None, name: str) -> dict[str, Any]:
+                  by: int, record: _Record | None, counter_items: tuple[Hindrance, ...],
+                  name: str) -> dict[str, Any]:
     """The fields of a single query's result made on first read (field ``name`` and those made
     with it; :func:`results.later_result`): the terrain hindrances and the thread (from the
     trace's ``record``, or from a trace again with its record), the ends' Location names
@@ -265,7 +286,7 @@ def _later_fields(m: HexMap, M: K.KernelArrays, ends: _Ends, flags: _Flags,
     if name in ("hindrances", "thread"):
         packed, drms, ids, keys = record if record is not None else \
             _record(m, M, ends, flags, None)[2]
-        return {"hindrances": _terrain_hindrances(m, packed, drms),
+        return {"hindrances": _terrain_hindrances(m, packed, drms) + counter_items,
                 "thread": tuple(_thread(m, ends, R, ids, keys)[0])}
     if name in ("source_location", "target_location"):
         from_level, to_level, s_side, t_side, s_ent, t_ent = levels
