@@ -315,9 +315,12 @@ def test_a_signal_during_a_write_leaves_no_temporary_file(tmp_path, sig):
     out.write_text("old")
     env = {**os.environ, "PYTHONPATH": str(root), "HEXWX_VASL_DIR": str(vasl_dir()),
            "HEXWX_NO_CACHE": "1"}
+    # (a command started in the background by a shell without job control inherits SIGINT
+    # ignored, and Python then never raises KeyboardInterrupt: give the child Ctrl-C back)
     proc = subprocess.Popen([sys.executable, "-m", "hexwx", "los-table", "bd02,bd04,bd05/bd06,bd09,bd10",
                              "-o", str(out), "-q"], env=env, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".big.csv.*.tmp")) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
