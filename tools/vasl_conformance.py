@@ -3,9 +3,14 @@
 
 Prints, per board, the agreement on blocked/clear and on the hindrance total of pairs both call
 clear, then the disagreements grouped by cause (VASL's reason vs hexwx's reason), with an
-example pair each.  Also checks that hexwx answers every pair of every board in boards/ (VASL
-itself crashes on some).  Multi-board layouts: every golden in golden-multi/ (``side`` is
-boards 1 and 3 side by side, layout ``01,03``) is compared the same way, hex names
+example pair each.  Disagreements that come from a known VASL fault are listed apart, under
+the fault, and the figure "where VASL follows the rules" leaves those pairs out: pairs VASL
+answers differently by direction (blocked or hindrance; LOS is reciprocal, A6.1), and pairs
+VASL calls clear because its walk from the source stopped at a pixel its grid lookup gives no
+hex (Deluxe boards; docs/vasl-conformance.md).  Also checks that hexwx answers every pair
+of every board in boards/ (VASL itself crashes on some).  Multi-board layouts: every golden in
+golden-multi/ (``side`` is boards 1 and 3 side by side, layout ``01,03``) is compared the same
+way, hex names
 ``<board><hex>`` with join hexes under either name; ``--rotation`` measures how often a rotated
 board differs from the upright one -- alone, right of an upright board and above one -- and, on
 layouts of upright and rotated boards, how hexwx differs from VASL's composition of the layout
