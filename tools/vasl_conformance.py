@@ -3,9 +3,14 @@
 
 Prints, per board, the agreement on blocked/clear and on the hindrance total of pairs both call
 clear, then the disagreements grouped by cause (VASL's reason vs hexwx's reason), with an
-example pair each.  Also checks that hexwx answers every pair of every board in boards/ (VASL
-itself crashes on some).  Multi-board layouts: every golden in golden-multi/ (``side`` is
-boards 1 and 3 side by side, layout ``01,03``) is compared the same way, hex names
+example pair each.  Disagreements that come from a known VASL fault are listed apart, under
+the fault, and the figure "where VASL follows the rules" leaves those pairs out: pairs VASL
+answers differently by direction (blocked or hindrance; LOS is reciprocal, A6.1), and pairs
+VASL calls clear because its walk from the source stopped at a pixel its grid lookup gives no
+hex (Deluxe boards; docs/vasl-conformance.md).  Also checks that hexwx answers every pair
+of every board in boards/ (VASL itself crashes on some).  Multi-board layouts: every golden in
+golden-multi/ (``side`` is boards 1 and 3 side by side, layout ``01,03``) is compared the same
+way, hex names
 ``<board><hex>`` with join hexes under either name; ``--rotation`` measures how often a rotated
 board differs from the upright one -- alone, right of an upright board and above one -- and, on
 layouts of upright and rotated boards, how hexwx differs from VASL's composition of the layout
@@ -55,6 +60,64 @@ def golden_rows(path: Path) -> list[dict]:
 MULTI_LAYOUTS = {"side": "01,03"}
 
 
+def awt_inside(poly: np.ndarray, x: int, y: int) -> bool:
+    """Java AWT polygon insideness of pixel (x, y) in ``poly`` [k, (x, y)] (LOS-SPEC 1.5):
+    half-open bounding box, then an even-odd crossing count."""
+    xs, ys = poly[:, 0], poly[:, 1]
+    if not (xs.min() <= x < xs.max() and ys.min() <= y < ys.max()):
+        return False
+    crossings = 0
+    for (x1, y1), (x2, y2) in zip(poly.tolist(), np.roll(poly, -1, axis=0).tolist()):
+        if y1 == y2 or not min(y1, y2) <= y < max(y1, y2) or not x < max(x1, x2):
+            continue
+        (xa, ya), (xb, yb) = ((x1, y1), (x2, y2)) if y1 < y2 else ((x2, y2), (x1, y1))
+        crossings += x < min(x1, x2) or (x - xa) < (y - ya) * (xb - xa) / (yb - ya)
+    return crossings % 2 == 1
+
+
+def vasl_walk_gap(m, vasl_hex: np.ndarray, gap_columns: set[int], s: int, t: int
+                  ) -> tuple[int, int] | None:
+    """The pixel at which VASL's walk from hex ``s`` to ``t`` stops for want of a hex, if any.
+
+    VASL walks the pixels from the source (LOS-SPEC 4.2: a running sum of the row per column)
+    and attributes each to the source or target hex if their extended border holds it, else
+    by its grid lookup (``vasl_hex``, -1 = none); at a pixel with no hex it ends the thread and
+    answers clear.  On a Deluxe board the lookup leaves such gaps near the bottom edge
+    (:meth:`hexwx.hexmap.pixelgeom.PixelGeometry.vasl_lookup`); hexwx gives those pixels a hex."""
+    g = m.geometry
+    sx, sy, tx, ty = int(g.los_x[s]), int(g.los_y[s]), int(g.los_x[t]), int(g.los_y[t])
+    n = abs(tx - sx) + 1
+    cols = sx + (1 if tx >= sx else -1) * np.arange(n)
+    hit = np.flatnonzero(np.isin(cols, list(gap_columns)))
+    if hit.size == 0:
+        return None
+    # enter of column k is acc[k], its exit acc[k + 1]: the same running sum as VASL's doubles
+    acc = np.add.accumulate(np.concatenate(([float(sy)], np.full(n, (ty - sy) / n))))
+    step = -1 if ty - sy < 0 else 1
+    for k in hit.tolist():
+        x, y0, y1 = int(cols[k]), int(acc[k]), int(acc[k + 1])      # int(): Java's (int) cast
+        for y in range(y0, y1 + step, step):
+            if not (0 <= y < vasl_hex.shape[1]) or vasl_hex[x, y] < 0:
+                if not (awt_inside(g.ext[s], x, y) or awt_inside(g.ext[t], x, y)):
+                    return x, y
+    return None
+
+
+def vasl_gap_stops(m, src: np.ndarray, tgt: np.ndarray) -> list[tuple[int, int] | None]:
+    """:func:`vasl_walk_gap` of every pair (``None`` for all on a board with no gaps)."""
+    vasl_hex = m.geometry.vasl_lookup()
+    xs = np.flatnonzero((vasl_hex < 0).any(axis=1))
+    if xs.size == 0:
+        return [None] * len(src)
+    gap_columns = set(xs.tolist())
+    return [vasl_walk_gap(m, vasl_hex, gap_columns, int(s), int(t)) for s, t in zip(src, tgt)]
+
+
+#: the VASL faults a disagreement is reported under, instead of being scored (docs/vasl-conformance.md)
+GAP_FAULT = "VASL's walk stops at a pixel its lookup gives no hex and answers clear (LOS-SPEC 4.2)"
+ONE_WAY_FAULT = "VASL answers the pair differently by direction (A6.1: LOS is reciprocal)"
+
+
 def compare(vasl_dir: Path, board: str) -> dict:
     """Agreement figures and grouped disagreements for one board with goldens."""
     meta = vasl_dir / "SharedBoardMetadata.xml"
@@ -86,24 +149,43 @@ def compare(vasl_dir: Path, board: str) -> dict:
     agree_b = (ours_blocked == v_blocked) & ok
     both_clear = ok & ~v_blocked & ~ours_blocked
     agree_h = both_clear & (ours_hind == v_hind)
-    causes: dict[str, list[str]] = defaultdict(list)
-    for i in np.flatnonzero(ok & ~agree_b):
-        ours = REASONS[int(reasons[src[i], tgt[i]])][0]
-        causes[f"blocked: VASL {rows[i]['reason'] or 'clear'!r} vs hexwx {ours!r}"].append(
-            f"{rows[i]['src']}->{rows[i]['tgt']}")
-    for i in np.flatnonzero(both_clear & ~agree_h):
-        causes[f"hindrance: VASL {v_hind[i]} vs hexwx {ours_hind[i]}"].append(
-            f"{rows[i]['src']}->{rows[i]['tgt']}")
     # where VASL answers a pair alike both ways (hexwx is reciprocal by construction)
     where = {(r["src"], r["tgt"]): i for i, r in enumerate(rows)}
     back = np.array([where.get((r["tgt"], r["src"]), i) for i, r in enumerate(rows)])
     recip = ok & ~crashed[back] & (v_blocked == v_blocked[back])
+    # where VASL follows the rules: alike both ways, hindrance included, and not an answer its
+    # walk gave by stopping at a pixel with no hex (every such pair VASL calls clear)
+    one_way = ok & ~(recip & (v_blocked | (v_hind == v_hind[back])))
+    stops = vasl_gap_stops(m, src, tgt)
+    gap = ok & ~v_blocked & np.array([p is not None for p in stops], bool)
+    follows = ok & ~one_way & ~gap
+    causes: dict[str, list[str]] = defaultdict(list)
+    faults: dict[str, list[str]] = defaultdict(list)
+
+    def record(i: int, what: str) -> None:
+        pair = f"{rows[i]['src']}->{rows[i]['tgt']}"
+        if gap[i]:
+            faults[f"{GAP_FAULT}: {what}"].append(f"{pair} (stops at {stops[i]})")
+        elif one_way[i]:
+            j = back[i]
+            there = rows[j]["reason"] or f"clear, hindrance {v_hind[j]}"
+            faults[f"{ONE_WAY_FAULT}: {what}, back {there!r}"].append(pair)
+        else:
+            causes[what].append(pair)
+    for i in np.flatnonzero(ok & ~agree_b):
+        ours = REASONS[int(reasons[src[i], tgt[i]])][0]
+        record(i, f"blocked: VASL {rows[i]['reason'] or 'clear'!r} vs hexwx {ours!r}")
+    for i in np.flatnonzero(both_clear & ~agree_h):
+        record(i, f"hindrance: VASL {v_hind[i]} vs hexwx {ours_hind[i]}")
     return {"board": board, "pairs": int(ok.sum()), "vasl_crashed": int(crashed.sum()),
             "blocked_agree": float(agree_b.sum() / ok.sum()),
             "reciprocal_pairs": int(recip.sum()),
             "reciprocal_agree": float((agree_b & recip).sum() / max(1, recip.sum())),
             "hindrance_agree": float(agree_h.sum() / both_clear.sum()) if both_clear.any() else 1.0,
-            "causes": dict(causes), "seconds": seconds}
+            "rules_pairs": int(follows.sum()),
+            "rules_agree": float((agree_b & follows).sum() / max(1, follows.sum())),
+            "rules_hindrance_agree": float((agree_h & follows).sum() / max(1, (both_clear & follows).sum())),
+            "causes": dict(causes), "vasl_faults": dict(faults), "seconds": seconds}
 
 
 def compare_upper(vasl_dir: Path, board: str) -> dict:
@@ -354,7 +436,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{100 * r['blocked_agree']:.4f}% ({100 * r['reciprocal_agree']:.4f}% of the "
               f"{r['reciprocal_pairs']} VASL answers alike both ways); hindrance agree "
               f"{100 * r['hindrance_agree']:.4f}% of pairs both call clear; kernel {r['seconds']:.2f} s")
+        print(f"    where VASL follows the rules ({r['rules_pairs']} pairs): blocked/clear agree "
+              f"{100 * r['rules_agree']:.4f}%, hindrance agree {100 * r['rules_hindrance_agree']:.4f}%")
         for cause, pairs in sorted(r["causes"].items(), key=lambda kv: -len(kv[1])):
+            print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
+        if r["vasl_faults"]:
+            print("  VASL's faults (not scored; hexwx keeps its answer):")
+        for cause, pairs in sorted(r["vasl_faults"].items(), key=lambda kv: -len(kv[1])):
             print(f"    {len(pairs):5d}  {cause}  e.g. {', '.join(pairs[:3])}")
     if args.rotation is not None:
         for b in args.rotation or ["bd02", "bd03"]:

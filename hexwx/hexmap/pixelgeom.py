@@ -107,8 +107,7 @@ class PixelGeometry:
         use (LOS, movement, veils), not by per-hex terrain, which reads only the points above:
         a plain map picture never pays for it."""
         k = self.lookup
-        out = _grid_lookup_all(self.width, self.height, k.border, k.first, k.nrows,
-                               k.shape.hex_width, k.shape.hex_height)
+        out = self.vasl_lookup()
         _fill_gaps(out, k.border)
         if k.remap is not None:
             out = k.remap[out]
@@ -117,6 +116,17 @@ class PixelGeometry:
             out[x0:x0 + k.shape.width_px, y0:y0 + k.shape.height_px] = np.where(
                 rect >= 0, cells[np.maximum(rect, 0)], -1)
         out.setflags(write=False)
+        return out
+
+
+    def vasl_lookup(self) -> np.ndarray:
+        """int32 [width, height], a new array: the hex of every pixel exactly as VASL's grid
+        lookup gives it (LOS-SPEC 1.6), -1 where it gives none -- before :attr:`hex_at` fills
+        those gaps (:func:`_fill_gaps`), crops it or turns boards round.  What
+        ``tools/vasl_conformance.py`` reads to tell where VASL's walk stops at a gap."""
+        k = self.lookup
+        out: np.ndarray = _grid_lookup_all(self.width, self.height, k.border, k.first, k.nrows,
+                                           k.shape.hex_width, k.shape.hex_height)
         return out
 
 
