@@ -570,6 +570,27 @@ def _smoke_value(drm: int, base: int, top: int, at_s: bool, at_t: bool, sE: int,
     return 0
 
 
+#: The most pairs whose counter hindrances :func:`hindrances_between` keeps per prepared counters.
+_HINDRANCE_PAIRS_KEPT = 1 << 18
+
+
+def hindrances_between(prep: PreparedCounters, src: int, tgt: int, sE: int,
+                       tE: int) -> tuple[Hindrance, ...]:
+    """:func:`hindrances` of a clear LOS between the centres of ``src`` (elevation ``sE``) and
+    ``tgt`` (``tE``), kept per pair with the prepared counters (they are immutable, so is the
+    answer): a single query asked again -- the viewer's clicks, ``sight`` among the same units
+    -- reads it back."""
+    kept: dict[tuple[int, int, int, int], tuple[Hindrance, ...]] = \
+        prep.__dict__.setdefault("_pair_hindrances", {})
+    key = (src, tgt, sE, tE)
+    got = kept.get(key)
+    if got is None:
+        if len(kept) >= _HINDRANCE_PAIRS_KEPT:
+            kept.clear()
+        got = kept[key] = tuple(hindrances(prep, src, tgt, sE, tE, None))
+    return got
+
+
 def hindrances(prep: PreparedCounters, src: int, tgt: int, sE: int, tE: int,
                thread: list[int] | None,
                points: tuple[float, float, float, float] | None = None) -> list[Hindrance]:

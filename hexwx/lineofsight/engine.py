@@ -28,6 +28,7 @@ from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
 from hexwx.lineofsight.locations import in_bypass, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
+from hexwx.lineofsight.counter_los import hindrances_between as counter_hindrances_between
 from hexwx.lineofsight.counter_los import weather_notes as counter_weather_notes
 from hexwx.lineofsight.pair_lv import check_query, weathered
 from hexwx.lineofsight.state import los_state
@@ -172,7 +173,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         text, rule = REASONS[reason]
         met: tuple[Hindrance, ...] = ()
         if prep is not None and not blocked:
-            met = tuple(counter_hindrances(prep, src, tgt, sE, tE, None))
+            met = counter_hindrances_between(prep, src, tgt, sE, tE)
             if met:
                 total += sum(h.drm for h in met)
                 if total >= 6:
