@@ -7,28 +7,18 @@ named cause (docs/vasl-conformance.md): where VASL is not the rule, hexwx follow
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
-from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tool_helpers import load_tool
 from vasl_boards import vasl_dir
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@lru_cache(maxsize=None)
 def tool() -> ModuleType:
-    path = ROOT / "tools" / "counter_conformance.py"
-    spec = importlib.util.spec_from_file_location("counter_conformance", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["counter_conformance"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """tools/counter_conformance.py: the scoring its report prints."""
+    return load_tool("counter_conformance")
 
 
 def _sets() -> list[str]:

@@ -10,29 +10,21 @@ not scored.
 """
 from __future__ import annotations
 
-import importlib.util
 from functools import lru_cache
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
+from tool_helpers import load_tool
 from vasl_boards import board, vasl_dir
 from hexwx.lineofsight.batch import locations, los_pairs
 from hexwx.lineofsight.engine import los, viewshed
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-@lru_cache(maxsize=None)
 def tool() -> ModuleType:
     """tools/vasl_conformance.py: the scoring the report prints is the scoring tested here."""
-    spec = importlib.util.spec_from_file_location("vasl_conformance", ROOT / "tools" / "vasl_conformance.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_tool("vasl_conformance")
 
 
 @lru_cache(maxsize=None)

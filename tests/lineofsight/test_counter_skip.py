@@ -6,8 +6,6 @@ sets are the speed bench's mix (tools/bench_counters.py: SMOKE and WP of every k
 vehicles, some in bypass, wrecks, an FFE, rubble)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,16 +18,10 @@ from hexwx.lineofsight.counters import Counter, Counters
 from hexwx.weather.asl.state import AslWeather
 from hexwx.lineofsight.counter_los import _crosses_many, meet_one, meet_pairs, meet_row, prepare
 from tests.vasl_boards import board
-
-_BENCH = Path(__file__).resolve().parents[2] / "tools" / "bench_counters.py"
-
+from tests.tool_helpers import load_tool
 
 def _random_counters(m, seed: int):
-    spec = importlib.util.spec_from_file_location("bench_counters", _BENCH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.random_counters(m, 30, seed)
+    return load_tool("bench_counters").random_counters(m, 30, seed)
 
 
 @pytest.fixture(scope="module")
