@@ -208,3 +208,21 @@ def test_scenario_viewshed_of_an_entrenched_unit(bd02) -> None:
     assert not sc.viewshed("dug-in", from_entrenched=False).blocked[a5]
     assert not sc.viewshed("rifles").entrenched
     assert dict(sc.sight("rifles"))[units[0]].blocked      # sight: the same B27.2
+
+
+def test_cli_exposure_with_entrenched_observers(bd02, capsys) -> None:
+    assert main(["exposure", "bd02", "--from", "E5,V8:NE", "--entrenched", "E5", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = exposure(bd02, observers=["E5", "V8"], observer_hexsides=[None, 1],
+                    observer_entrenched=[True, False])
+    assert got["hexes"] == want.to_json()["hexes"]
+    assert got["observer_entrenched"] == [True, False] and got["observer_hexsides"] == [None, 1]
+    assert "E5" not in got["seen_by"].get("A5", [])            # over its own wall: B27.2
+    assert exposure(bd02, observers=["E5"]).seen_by("A5") == ["E5"]   # out of it, it does
+    assert main(["exposure", "bd02", "--from", "E5", "--entrenched", "E5"]) == 0
+    assert "E5 in an entrenchment" in capsys.readouterr().out
+    assert main(["exposure", "bd02", "--from", "E5", "--entrenched", "A5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--entrenched 'A5' is not one of the --from observers" in err[0]
+    assert main(["exposure", "bd02", "--entrenched", "A5"]) == 2
+    assert "--entrenched needs --from" in capsys.readouterr().err
