@@ -15,6 +15,7 @@ from hexwx.cli import main
 from hexwx.errors import UsageError
 from hexwx.lineofsight.batch import los_pairs
 from hexwx.lineofsight.engine import viewshed
+from hexwx.lineofsight.entrenchment import GROUND_ONLY, flags_array
 from hexwx.lineofsight.exposure import exposure
 from hexwx.weather.asl.state import AslWeather
 from tests.vasl_boards import board
@@ -226,3 +227,22 @@ def test_cli_exposure_with_entrenched_observers(bd02, capsys) -> None:
     assert len(err) == 1 and "--entrenched 'A5' is not one of the --from observers" in err[0]
     assert main(["exposure", "bd02", "--entrenched", "A5"]) == 2
     assert "--entrenched needs --from" in capsys.readouterr().err
+
+
+def test_flags_array_reads_one_flag_or_one_per_pair() -> None:
+    """No map needed: None and all-False give None (no end entrenched), one bool fills every
+    pair, a sequence or a numpy bool array gives one per pair; a non-bool, a wrong length and an
+    entrenched end above ground are one-line errors naming the parameter."""
+    assert flags_array(3, None, "p") is None and flags_array(3, False, "p") is None
+    assert flags_array(3, True, "p").tolist() == [1, 1, 1]
+    assert flags_array(3, [True, False, True], "p").tolist() == [1, 0, 1]
+    assert flags_array(2, np.array([False, True]), "p").tolist() == [0, 1]
+    assert flags_array(2, [np.bool_(True), False], "p").tolist() == [1, 0]
+    with pytest.raises(UsageError, match=r"^bad p 1; expected True or False"):
+        flags_array(2, [1, 0], "p")
+    with pytest.raises(UsageError, match=r"^3 p for 2 pairs"):
+        flags_array(2, [True] * 3, "p")
+    with pytest.raises(UsageError, match=r"^bad lvl 2; expected " + GROUND_ONLY.replace("(", r"\(")
+                       .replace(")", r"\)")):
+        flags_array(2, [False, True], "p", np.array([0, 2]), "lvl")
+    assert flags_array(2, [True, False], "p", np.array([0, 2]), "lvl").tolist() == [1, 0]
