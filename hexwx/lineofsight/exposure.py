@@ -25,6 +25,7 @@ from hexwx.validate import whole
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.bypass import sides_array
 from hexwx.lineofsight.entrenchment import flags_array
+from hexwx.lineofsight.locations import in_bypass, in_entrenchment
 from hexwx.lineofsight.pair_lv import fog_straight
 from hexwx.lineofsight.lv import FOG_TOPS
 from hexwx.lineofsight.pairs import row_blocks
@@ -98,17 +99,11 @@ class Exposure:
         return "\n".join(lines)
 
     def _observer_words(self) -> list[str]:
-        """Each observer hex, with "in bypass SIDE" / "in an entrenchment" where it is."""
-        from hexwx.hexmap.coords import HEXSIDE_NAMES
-        out = []
-        for k, o in enumerate(self.observers or ()):
-            side = self.observer_hexsides[k] if self.observer_hexsides else None
-            if side is not None:
-                o += f" in bypass {HEXSIDE_NAMES[side]}"
-            if self.observer_entrenched and self.observer_entrenched[k]:
-                o += " in an entrenchment"
-            out.append(o)
-        return out
+        """Each observer hex, with "in an entrenchment" / "in bypass SIDE" where it is."""
+        return [in_bypass(in_entrenchment(o, bool(self.observer_entrenched and
+                                                  self.observer_entrenched[k])),
+                          self.observer_hexsides[k] if self.observer_hexsides else None)
+                for k, o in enumerate(self.observers or ())]
 
     def _repr_png_(self) -> bytes | None:
         """The heat map drawn on its map, for notebooks."""
