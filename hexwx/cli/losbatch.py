@@ -36,8 +36,8 @@ class PairRows(NamedTuple):
     src_hexside: list[str]
     tgt_hexside: list[str]
     lines: list[int]
-    src_entrenched: list[str] = []
-    tgt_entrenched: list[str] = []
+    src_entrenched: list[str]
+    tgt_entrenched: list[str]
 
 
 def read_pairs(path: str) -> PairRows:
@@ -233,7 +233,8 @@ def encode(m: Any, a: Any, fmt: str) -> str:
                else (nums(at[:, 0]) + " " + nums(at[:, 1])))
     bhex = names[np.maximum(a.blocking_hex, 0)]
     cols = [names[a.src], names[a.tgt], nums(a.src_level), nums(a.tgt_level),
-            nums(a.src_elevation), nums(a.tgt_elevation), locs(a.src, a.src_level, a.src_hexside, a.src_entrenched),
+            nums(a.src_elevation), nums(a.tgt_elevation),
+            locs(a.src, a.src_level, a.src_hexside, a.src_entrenched),
             locs(a.tgt, a.tgt_level, a.tgt_hexside, a.tgt_entrenched), nums(a.range),
             np.where(a.blocked, "true" if jsonl else "1", "false" if jsonl else "0").astype(object),
             unless_blocked(a.hindrance), unless_blocked(lv), unless_blocked(a.hindrance + lv),
