@@ -109,7 +109,7 @@ def check_type(value: object, cls: type[T], param: str, expected: str | None = N
 
 def check_flag(value: object, param: str) -> bool:
     """``value`` if it is True or False (numpy booleans too)."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):   # numpy 1, 2
         return bool(value)
     raise bad(param, value, "True or False")
 

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from hexwx.cli.hex import map_or_scenario
     from hexwx.front.answers import exposure_json
     from hexwx.front.options import counter_notes, counters_from_args
-    from hexwx.front.options import observers_of, weather_from_args
+    from hexwx.front.options import entrenched_observers, observers_of, weather_from_args
     from hexwx.lineofsight.exposure import exposure
     if args.top < 0:
         raise UsageError(f"--top must be >= 0, got {args.top}")
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     weather = weather_from_args(args, scenario=scenario)
     observers, sides = observers_of(args.observers)
     res = exposure(m, level=args.level, observers=observers, weather=weather,
-                   counters=counters, observer_hexsides=sides)
+                   counters=counters, observer_hexsides=sides,
+                   observer_entrenched=entrenched_observers(m, observers, args.entrenched))
     print(res.describe(args.top))
     for note in counter_notes(m, counters, weather):
         print(f"note: {note}")

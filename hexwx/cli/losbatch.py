@@ -36,6 +36,8 @@ class PairRows(NamedTuple):
     src_hexside: list[str]
     tgt_hexside: list[str]
     lines: list[int]
+    src_entrenched: list[str]
+    tgt_entrenched: list[str]
 
 
 def read_pairs(path: str) -> PairRows:
@@ -43,7 +45,8 @@ def read_pairs(path: str) -> PairRows:
 
     Columns ``src,tgt`` and optionally ``src_level,tgt_level`` (empty = 0) and
     ``src_hexside,tgt_hexside`` (N, NE, SE, S, SW, NW or 0-5: that end is in bypass along it,
-    D2.3; empty = not), any order, by header.
+    D2.3; empty = not) and ``src_entrenched,tgt_entrenched`` (1/0, true/false, yes/no: that
+    end is a unit in an entrenchment, B27.2; empty = not), any order, by header.
     """
     label = "<stdin>" if path == "-" else path
     try:
@@ -83,7 +86,8 @@ def read_pairs(path: str) -> PairRows:
             return [""] * len(rows)
         return [row[i].strip() if i < len(row) else "" for row in rows]
     return PairRows(label, column("src"), column("tgt"), column("src_level"), column("tgt_level"),
-                    column("src_hexside"), column("tgt_hexside"), lines)
+                    column("src_hexside"), column("tgt_hexside"), lines,
+                    column("src_entrenched"), column("tgt_entrenched"))
 
 
 def _parse_levels(label: str, values: list[str], lines: list[int], column: str) -> np.ndarray:
@@ -128,6 +132,33 @@ def _parse_hexsides(m: Any, label: str, values: list[str], hexes: np.ndarray,
     return out
 
 
+#: The cells of an entrenchment column, as they read (B27.2); an empty cell is "no".
+_FLAG_WORDS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
+def _parse_entrenched(label: str, values: list[str], levels: np.ndarray, lines: list[int],
+                      column: str, level_column: str) -> np.ndarray | None:
+    """Whether each row's end is in an entrenchment (bools); None when none is.  DataError
+    naming the file, line and column of a cell that is not a yes/no, or of an entrenched end
+    not at ground level."""
+    if not any(values):
+        return None
+    out = np.zeros(len(values), bool)
+    for i, v in enumerate(values):
+        if not v:
+            continue
+        flag = _FLAG_WORDS.get(v.lower())
+        if flag is None:
+            raise DataError(f"{label} line {lines[i]}: {column} {v[:40]!r} is not 1/0, true/false "
+                            f"or yes/no (an end in an entrenchment, B27.2), or empty")
+        if flag and levels[i] != 0:
+            raise DataError(f"{label} line {lines[i]}: {level_column} {int(levels[i])} with "
+                            f"{column}: a unit in an entrenchment is at its hex's ground level "
+                            f"(B27); expected 0 or empty")
+        out[i] = flag
+    return out if out.any() else None
+
+
 def answer_pairs(m: Any, rows: PairRows, weather: Any = None, counters: Any = None) -> Any:
     """Parse and answer the pairs; DataError naming the file and line of the first bad row."""
     from hexwx.lineofsight.batch import check_levels, hex_ids, los_pairs
@@ -152,8 +183,13 @@ def answer_pairs(m: Any, rows: PairRows, weather: Any = None, counters: Any = No
             raise DataError(f"{label} line {lines[i]}: {column}: {exc}") from None
     sides = [_parse_hexsides(m, label, rows.src_hexside, ids[0], lines, "src_hexside"),
              _parse_hexsides(m, label, rows.tgt_hexside, ids[1], lines, "tgt_hexside")]
+    ents = [_parse_entrenched(label, rows.src_entrenched, levels[0], lines, "src_entrenched",
+                              "src_level"),
+            _parse_entrenched(label, rows.tgt_entrenched, levels[1], lines, "tgt_entrenched",
+                              "tgt_level")]
     return los_pairs(m, ids[0], ids[1], levels[0], levels[1], weather=weather, counters=counters,
-                     src_hexside=sides[0], tgt_hexside=sides[1])
+                     src_hexside=sides[0], tgt_hexside=sides[1], src_entrenched=ents[0],
+                     tgt_entrenched=ents[1])
 
 
 def encode(m: Any, a: Any, fmt: str) -> str:
@@ -163,19 +199,21 @@ def encode(m: Any, a: Any, fmt: str) -> str:
     100,000 rows costs about as much as answering them.  JSON values are exactly those of
     ``LosResult.to_json``; in CSV, null is empty, true/false are 1/0 and blocked_at is "x y".
     """
-    from hexwx.lineofsight.locations import in_bypass, location_name
+    from hexwx.lineofsight.locations import in_bypass, in_entrenchment, location_name
     from hexwx.outputs import csv_cell
     jsonl = fmt == "jsonl"
     quote = json.dumps if jsonl else csv_cell
     null = "null" if jsonl else ""
     names = np.array([quote(x) for x in m.grid.names()], dtype=object)
 
-    def locs(h: np.ndarray, lv: np.ndarray, side: np.ndarray | None) -> np.ndarray:
-        key = (h * 4096 + lv) * 8 + (0 if side is None else side + 1)
+    def locs(h: np.ndarray, lv: np.ndarray, side: np.ndarray | None,
+             ent: np.ndarray | None) -> np.ndarray:
+        key = ((h * 4096 + lv) * 8 + (0 if side is None else side + 1)) * 2 + \
+            (0 if ent is None else ent.astype(np.int64))
         uniq, inverse = np.unique(key, return_inverse=True)
-        texts = np.array([quote(in_bypass(location_name(m, int(k) // 8 // 4096, int(k) // 8 % 4096),
-                                          int(k) % 8 - 1))
-                          for k in uniq], dtype=object)
+        texts = np.array([quote(in_bypass(in_entrenchment(
+            location_name(m, int(k) // 16 // 4096, int(k) // 16 % 4096), bool(k % 2)),
+            int(k) // 2 % 8 - 1)) for k in uniq], dtype=object)
         return texts[inverse.reshape(-1)]
 
     def nums(x: np.ndarray) -> np.ndarray:
@@ -195,8 +233,9 @@ def encode(m: Any, a: Any, fmt: str) -> str:
                else (nums(at[:, 0]) + " " + nums(at[:, 1])))
     bhex = names[np.maximum(a.blocking_hex, 0)]
     cols = [names[a.src], names[a.tgt], nums(a.src_level), nums(a.tgt_level),
-            nums(a.src_elevation), nums(a.tgt_elevation), locs(a.src, a.src_level, a.src_hexside),
-            locs(a.tgt, a.tgt_level, a.tgt_hexside), nums(a.range),
+            nums(a.src_elevation), nums(a.tgt_elevation),
+            locs(a.src, a.src_level, a.src_hexside, a.src_entrenched),
+            locs(a.tgt, a.tgt_level, a.tgt_hexside, a.tgt_entrenched), nums(a.range),
             np.where(a.blocked, "true" if jsonl else "1", "false" if jsonl else "0").astype(object),
             unless_blocked(a.hindrance), unless_blocked(lv), unless_blocked(a.hindrance + lv),
             reason, rule, np.where(terrain, at_text, null).astype(object),
@@ -242,7 +281,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Answer every pair of PAIRS.csv (columns src,tgt and optionally src_level,"
                     "tgt_level: the level in the hex, 0 ground, building levels, rooftop; "
                     "src_hexside,tgt_hexside: N, NE, SE, S, SW, NW or 0-5 for an end in bypass "
-                    "along that hexside, D2.3, traced from it) on MAP "
+                    "along that hexside, D2.3, traced from it; src_entrenched,tgt_entrenched: "
+                    "1/0, true/false or yes/no for a unit in an entrenchment, B27.2) on MAP "
                     "with the kernel of `hexwx los`, in one pass.  Output: CSV (default) or JSON "
                     "lines with the fields of `hexwx los --json` but the hindrance list and thread:\n"
                     "  " + ",".join(FIELDS) + "\n"

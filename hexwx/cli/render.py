@@ -242,6 +242,12 @@ def _bypass(given: int | None, unit: Any) -> int | None:
     return given if given is not None else getattr(unit, "hexside", None)
 
 
+def _entrenched(unit: Any, given_level: int | None) -> bool:
+    """Is an end its unit in an entrenchment (B27.2): at the unit's own level only (a query at
+    another level of its hex asks about another Location)."""
+    return bool(getattr(unit, "entrenched", False)) and given_level in (None, unit.level)
+
+
 def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (),
                   counters: Any = None) -> dict[str, Any]:
     """Ask the library for each requested overlay's result object (with ``counters``)."""
@@ -257,14 +263,17 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
                 m, a, b, from_level=from_level, to_level=to_level, weather=weather,
                 target_is_infantry=ub.kind == "infantry" if ub else True,
                 target_winter_camouflage=bool(ub and ub.winter_camouflage), counters=counters,
-                from_hexside=_bypass(args.from_hexside, ua), to_hexside=_bypass(args.to_hexside, ub))
+                from_hexside=_bypass(args.from_hexside, ua), to_hexside=_bypass(args.to_hexside, ub),
+                from_entrenched=_entrenched(ua, args.from_level),
+                to_entrenched=_entrenched(ub, args.to_level))
         if args.viewshed:
             src = _parse(m, args.from_hex, "--from", units)
             uv = _unit(units, args.from_hex)
             level = args.from_level if args.from_level is not None else (uv.level if uv else 0)
             out["viewshed"] = los_mod.viewshed(m, src, level=level, weather=weather,
                                                counters=counters,
-                                               from_hexside=_bypass(args.from_hexside, uv))
+                                               from_hexside=_bypass(args.from_hexside, uv),
+                                               from_entrenched=_entrenched(uv, args.from_level))
             out["viewshed_from"] = src
             out["viewshed_level"] = level
     if args.exposure:

@@ -9,7 +9,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from hexwx.front.options import counter_notes, hexes_of, observers_of, weather_from_args
+from hexwx.front.options import counter_notes, entrenched_observers, hexes_of, observers_of
+from hexwx.front.options import weather_from_args
 
 if TYPE_CHECKING:
     from hexwx.hexmap.board import HexMap
@@ -96,7 +97,9 @@ def exposure_json(m: HexMap, args: argparse.Namespace, *, scenario: Scenario | N
         counters = scenario.los_counters
     observers, sides = observers_of(args.observers)
     res = exposure(m, level=args.level, observers=observers, weather=weather,
-                   counters=counters, observer_hexsides=sides)
+                   counters=counters, observer_hexsides=sides,
+                   observer_entrenched=entrenched_observers(m, observers,
+                                                            getattr(args, "entrenched", None)))
     data = {"map": m.name, **res.to_json(),
             "notes": list(counter_notes(m, counters, weather))}
     if res.observers is not None and res.seen is not None:

@@ -236,6 +236,28 @@ def observers_of(values: list[str] | None) -> tuple[list[str] | None, list[int |
     return [h for h, _ in pairs], [s for _, s in pairs]
 
 
+def entrenched_observers(m: Any, observers: list[str] | None,
+                         values: list[str] | None) -> list[bool] | None:
+    """One flag per ``--from`` observer: in an entrenchment when its hex is among the
+    ``--entrenched`` hexes (B27.2); None when none is.  A one-line UsageError for an
+    ``--entrenched`` hex that is no observer."""
+    hexes = hexes_of(values)
+    if not hexes:
+        return None
+    if observers is None:
+        raise UsageError("--entrenched needs --from: name the observers, then which of them are "
+                         "in an entrenchment", param="--entrenched")
+    ids = [m.hex(h, "--from") for h in observers]
+    flags = [False] * len(ids)
+    for h in hexes:
+        got = m.hex(h, "--entrenched")
+        if got not in ids:
+            raise UsageError(f"--entrenched {h!r} is not one of the --from observers "
+                             f"({', '.join(observers)})", param="--entrenched")
+        flags[ids.index(got)] = True
+    return flags
+
+
 # -- the query parsers ---------------------------------------------------------------------------
 
 def hexside_arg(text: str) -> int:
@@ -368,6 +390,9 @@ def add_exposure_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--from", dest="observers", action="append", metavar="HEXES",
                    help="observer hexes, comma-separated (default: every hex); HEX:SIDE for an "
                         "observer in bypass along that hexside (e.g. V8:NE, D2.3); repeatable")
+    p.add_argument("--entrenched", action="append", metavar="HEXES",
+                   help="which --from observers are units in an entrenchment (foxholes, trench; "
+                        "B27.2), comma-separated hexes; repeatable")
     p.add_argument("--top", type=int, default=10, metavar="N",
                    help="text output: how many most/least exposed hexes to list (default 10)")
     p.add_argument("--json", action="store_true", help="print the counts of every hex as JSON")

@@ -257,14 +257,18 @@ class Scenario:
 
     def viewshed(self, viewer: str, *, level: int | None = None,
                  weather: AslWeather | None = None, map: HexMap | None = None,
-                 counters: CountersLike = None, from_hexside: int | None = None) -> Viewshed:
+                 counters: CountersLike = None, from_hexside: int | None = None,
+                 from_entrenched: bool | None = None) -> Viewshed:
         """:func:`hexwx.viewshed` from a unit (at its level unless ``level``) or a hex; a unit
-        in bypass (``hexside``) sees from that hexside (D2.3), ``from_hexside`` replacing it."""
+        in bypass (``hexside``) sees from that hexside (D2.3), ``from_hexside`` replacing it;
+        a unit in an entrenchment (``entrenched``) sees as one (B27.2) at its own level,
+        ``from_entrenched`` replacing it."""
         from hexwx.lineofsight.engine import viewshed
         m = self._map_for(map)
         a = self.place(viewer, map=m, param="viewer")
         return viewshed(m, a.hex, level=_level(level, a, "level"), weather=self._weather(weather),
-                        counters=self._counters(counters), from_hexside=_side(from_hexside, a))
+                        counters=self._counters(counters), from_hexside=_side(from_hexside, a),
+                        from_entrenched=_entrenched(a, level, from_entrenched))
 
     def sight(self, viewer: str, *, weather: AslWeather | None = None,
               counters: CountersLike = None) -> tuple[tuple[ScenarioUnit, LosResult], ...]:

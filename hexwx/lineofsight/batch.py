@@ -19,6 +19,7 @@ from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.bypass import sides_array
+from hexwx.lineofsight.entrenchment import flags_array
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.state import los_state
 
@@ -33,7 +34,8 @@ class PairAnswers:
     ``reason`` holds kernel reason codes (:data:`hexwx.lineofsight.reasons.REASONS`, 0 clear) or
     :data:`LV_BLOCKED`; ``blocking_hex`` is -1 and ``blocked_at`` (-1, -1) unless the terrain
     blocks; ``lv`` is None without weather; ``src_hexside`` / ``tgt_hexside`` the hexside each
-    end is in bypass along (-1: not; None: no end of the list is).
+    end is in bypass along (-1: not; None: no end of the list is); ``src_entrenched`` /
+    ``tgt_entrenched`` 1 where that end is in an entrenchment (None: no end of the list is).
     """
 
     src: np.ndarray
@@ -51,6 +53,8 @@ class PairAnswers:
     lv: np.ndarray | None = None
     src_hexside: np.ndarray | None = None
     tgt_hexside: np.ndarray | None = None
+    src_entrenched: np.ndarray | None = None
+    tgt_entrenched: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.src)
@@ -94,14 +98,17 @@ def check_levels(m: HexMap, hexes: np.ndarray, levels: np.ndarray) -> None:
 def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | np.ndarray,
               src_level: Any = 0, tgt_level: Any = 0, *, weather: Any = None,
               threads: int | None = None, counters: Any = None, src_hexside: Any = None,
-              tgt_hexside: Any = None) -> PairAnswers:
+              tgt_hexside: Any = None, src_entrenched: Any = None,
+              tgt_entrenched: Any = None) -> PairAnswers:
     """LOS from ``src[i]`` at ``src_level[i]`` to ``tgt[i]`` at ``tgt_level[i]`` for every i.
 
     ``src``/``tgt``: hex names or ids; levels: one number for all pairs or one per pair.
     ``src_hexside``/``tgt_hexside``: that end is in bypass along that hexside (D2.3): None (no
     end), one hexside 0-5 for all pairs, or one per pair (None or -1: not in bypass).
+    ``src_entrenched``/``tgt_entrenched``: that end is a unit in an entrenchment at ground
+    level (B27.2): None or False (no end), True for all pairs, or one bool per pair.
     Every answer equals ``los(m, src[i], tgt[i], from_level=..., to_level=..., weather=...,
-    from_hexside=..., to_hexside=...)`` on blocked, reason, rule, blocking hex and pixel,
+    from_hexside=..., to_hexside=..., from_entrenched=..., to_entrenched=...)`` on blocked, reason, rule, blocking hex and pixel,
     hindrance and LV (units: none, so no winter camouflage) and ``counters``.  Reciprocal like
     :func:`los`.
     """
@@ -117,6 +124,8 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     tl = _levels(tgt_level, len(t), "target level")
     check_levels(m, s, sl)
     check_levels(m, t, tl)
+    s_ent = flags_array(len(s), src_entrenched, "src_entrenched", sl, "src_level")
+    t_ent = flags_array(len(t), tgt_entrenched, "tgt_entrenched", tl, "tgt_level")
     hx = m.hexes
     base = hx.base.astype(np.int64)
     levels = hx.levels.astype(np.int64)
@@ -125,7 +134,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     t_roof = roof[t] & (tl == levels[t] + 1)
     sE, tE = base[s] + sl, base[t] + tl
     res = st.trace_many(s, t, sE, tE, roof_s=s_roof, roof_t=t_roof, where=True, threads=threads,
-                        side_s=s_side, side_t=t_side)
+                        side_s=s_side, side_t=t_side, ent_s=s_ent, ent_t=t_ent)
     reasons, totals, where = res[:3]
     reason = reasons.astype(np.int8)
     blocked = reason != 0
@@ -139,7 +148,7 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     reason[blocked & ~was] = LV_BLOCKED
     return PairAnswers(s, t, sl, tl, sE, tE, rng, blocked, hindrance, reason,
                        where[:, 0].copy(), where[:, 1:].copy(),
-                       None if lv is None else lv.astype(np.int32), s_side, t_side)
+                       None if lv is None else lv.astype(np.int32), s_side, t_side, s_ent, t_ent)
 
 
 def _levels(levels: Any, n: int, what: str) -> np.ndarray:

@@ -25,7 +25,8 @@ from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
-from hexwx.lineofsight.locations import in_bypass, location_name, terrain_words
+from hexwx.lineofsight.entrenchment import GROUND_ONLY
+from hexwx.lineofsight.locations import in_bypass, in_entrenchment, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
 from hexwx.lineofsight.counter_los import hindrances_between as counter_hindrances_between
@@ -160,8 +161,7 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         for ent, level, param in ((from_entrenched, from_level, "from_level"),
                                   (to_entrenched, to_level, "to_level")):
             if ent and int(level) != 0:
-                raise bad(param, level, "0: a unit in an entrenchment is at its hex's ground "
-                                        "level (B27)")
+                raise bad(param, level, GROUND_ONLY)
         flags["s_ent"], flags["t_ent"] = int(from_entrenched), int(to_entrenched)
     levels = (from_level if type(from_level) is int else int(from_level),
               to_level if type(to_level) is int else int(to_level), s_side, t_side,
@@ -291,9 +291,9 @@ def _later_fields(m: HexMap, M: K.KernelArrays, ends: _Ends, flags: _Flags,
                 "thread": tuple(_thread(m, ends, R, ids, keys)[0])}
     if name in ("source_location", "target_location"):
         from_level, to_level, s_side, t_side, s_ent, t_ent = levels
-        return {"source_location": in_bypass(_entrenched(location_name(m, ends[0], from_level),
+        return {"source_location": in_bypass(in_entrenchment(location_name(m, ends[0], from_level),
                                                          s_ent), s_side),
-                "target_location": in_bypass(_entrenched(location_name(m, ends[1], to_level),
+                "target_location": in_bypass(in_entrenchment(location_name(m, ends[1], to_level),
                                                          t_ent), t_side)}
     what, ground, top = blocking_terrain(m, reason, bx, by)
     return {"blocking_terrain": what, "blocking_ground": ground, "blocking_top": top}
@@ -349,11 +349,6 @@ def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[i
         check_on_map(m.kernel_map, m.name_of, h, side, param)
         out.append((h, side))
     return tuple(out)
-
-
-def _entrenched(location: str, entrenched: bool) -> str:
-    """A Location's words, with "in an entrenchment" when the end is in one (B27)."""
-    return f"{location} in an entrenchment" if entrenched else location
 
 
 def _points(m: HexMap, src: int, s_side: int | None, tgt: int, t_side: int | None
@@ -438,17 +433,23 @@ _HINDRANCES: dict[tuple[int, str, str], dict[str, Hindrance]] = {}
 
 
 def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | None = None,
-             counters: Any = None, from_hexside: int | None = None) -> Viewshed:
+             counters: Any = None, from_hexside: int | None = None,
+             from_entrenched: bool = False) -> Viewshed:
     """LOS from ``a`` at ``level`` (a building level or rooftop too) to the ground level of every
     hex of the map: for every hex the answer of ``los(m, a, hex, from_level=level,
-    counters=counters, from_hexside=from_hexside)``.  ``from_hexside`` (0-5): the viewer is in
-    bypass along that hexside of ``a`` and sees from its point (D2.3)."""
+    counters=counters, from_hexside=from_hexside, from_entrenched=from_entrenched)``.
+    ``from_hexside`` (0-5): the viewer is in bypass along that hexside of ``a`` and sees from
+    its point (D2.3).  ``from_entrenched``: the viewer is a unit in an entrenchment (at ground
+    level; B27.2)."""
     check_query(m, weather)
     side = check_hexside(from_hexside, "from_hexside")
+    check_flag(from_entrenched, "from_entrenched")
     st = los_state(m, weather, counters)
     m = st.map
     src = m.hex(a, "a")
     sE, s_roof = _elevation(m, src, level, "level")
+    if from_entrenched and level != 0:
+        raise bad("level", level, GROUND_ONLY)
     _bypass_ends(m, (src, side, "from_hexside"))
     n = len(m)
     tgts = np.arange(n, dtype=np.int64)
@@ -456,7 +457,8 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     es = np.full(n, sE, np.int64)
     et = m.hexes.base.astype(np.int64)
     sides = None if side is None else np.full(n, side, np.int64)
-    res = st.trace_many(srcs, tgts, es, et, roof_s=np.full(n, s_roof, np.int64), side_s=sides)
+    res = st.trace_many(srcs, tgts, es, et, roof_s=np.full(n, s_roof, np.int64), side_s=sides,
+                        ent_s=np.ones(n, np.int64) if from_entrenched else None)
     reasons, totals = res[0], res[1]
     blocked = reasons != 0
     drm = totals.astype(np.int32)
@@ -466,7 +468,8 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     if lv is not None:
         drm = drm + lv
     return Viewshed(m.name_of(src), level, blocked, drm, rng, map=st.shown, weather=weather,
-                    hexside=side, notes=counter_weather_notes(st.shown, counters, weather))
+                    hexside=side, entrenched=bool(from_entrenched),
+                    notes=counter_weather_notes(st.shown, counters, weather))
 
 
 def los_table(m: HexMap, *, weather: AslWeather | None = None, from_level: int | None = None,

@@ -24,6 +24,8 @@ from hexwx.errors import UsageError
 from hexwx.validate import whole
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.bypass import sides_array
+from hexwx.lineofsight.entrenchment import flags_array
+from hexwx.lineofsight.locations import in_bypass, in_entrenchment
 from hexwx.lineofsight.pair_lv import fog_straight
 from hexwx.lineofsight.lv import FOG_TOPS
 from hexwx.lineofsight.pairs import row_blocks
@@ -34,7 +36,10 @@ from hexwx.lineofsight.state import los_state
 class Exposure:
     """Per hex: ``count`` observers see its location at ``level`` (-1 where the hex has no such
     level); ``observers`` the observer hexes (None: every hex of the map); ``seen`` (observers x
-    hexes, bool) which observer sees which hex when observers were given."""
+    hexes, bool) which observer sees which hex when observers were given;
+    ``observer_hexsides`` the hexside each observer is in bypass along (None: not; the field
+    None when none is, D2.3) and ``observer_entrenched`` whether each is in an entrenchment
+    (None when none is, B27.2)."""
 
     level: int
     observers: tuple[str, ...] | None
@@ -43,6 +48,8 @@ class Exposure:
     weather: str
     seen: np.ndarray | None = field(default=None, repr=False, compare=False)
     map: HexMap | None = field(default=None, repr=False, compare=False)
+    observer_hexsides: tuple[int | None, ...] | None = None
+    observer_entrenched: tuple[bool, ...] | None = None
 
     @property
     def max(self) -> int:
@@ -63,14 +70,22 @@ class Exposure:
         return [o for o, s in zip(self.observers, self.seen[:, h]) if s]
 
     def to_json(self) -> dict[str, Any]:
+        """The counts per hex, with the observers as asked: their hexes and, when any is in
+        bypass or in an entrenchment, ``observer_hexsides`` (0-5 or null per observer) and
+        ``observer_entrenched`` (a bool per observer)."""
         names = self.map.grid.names() if self.map is not None else [str(i) for i in range(len(self.count))]
-        return {"level": self.level, "observers": list(self.observers) if self.observers else None,
-                "n_observers": self.n_observers, "weather": self.weather, "max": self.max,
+        out: dict[str, Any] = {"level": self.level,
+                               "observers": list(self.observers) if self.observers else None}
+        if self.observer_hexsides is not None:
+            out["observer_hexsides"] = list(self.observer_hexsides)
+        if self.observer_entrenched is not None:
+            out["observer_entrenched"] = list(self.observer_entrenched)
+        return {**out, "n_observers": self.n_observers, "weather": self.weather, "max": self.max,
                 "hexes": {n: (None if c < 0 else int(c)) for n, c in zip(names, self.count.tolist())}}
 
     def describe(self, top: int = 10) -> str:
         """Counts in words: the most and least exposed hexes."""
-        who = (f"{self.n_observers} observer hexes ({', '.join(self.observers)})"
+        who = (f"{self.n_observers} observer hexes ({', '.join(self._observer_words())})"
                if self.observers else f"all {self.n_observers} hexes at ground level")
         lines = [f"exposure at level {self.level} to {who} ({self.weather}): max {self.max}"]
         if self.map is None:
@@ -82,6 +97,13 @@ class Exposure:
         least = valid[np.lexsort((valid, self.count[valid]))]
         lines.append("  least seen: " + " ".join(f"{nm(int(h))}={int(self.count[h])}" for h in least[:top]))
         return "\n".join(lines)
+
+    def _observer_words(self) -> list[str]:
+        """Each observer hex, with "in an entrenchment" / "in bypass SIDE" where it is."""
+        return [in_bypass(in_entrenchment(o, bool(self.observer_entrenched and
+                                                  self.observer_entrenched[k])),
+                          self.observer_hexsides[k] if self.observer_hexsides else None)
+                for k, o in enumerate(self.observers or ())]
 
     def _repr_png_(self) -> bytes | None:
         """The heat map drawn on its map, for notebooks."""
@@ -202,7 +224,7 @@ def _stored_or_traced(m: HexMap, threads: int | None, hurry: threading.Event) ->
 
 def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = None,
              weather: Any = None, counters: Any = None,
-             observer_hexsides: Any = None) -> Exposure:
+             observer_hexsides: Any = None, observer_entrenched: Any = None) -> Exposure:
     """For every hex, how many observers (at ground level) have LOS to its location at ``level``.
 
     ``observers``: hex names or ids (default: every hex of the map); an observer never counts
@@ -211,6 +233,8 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     total of six blocks; rubble changes its hex).  ``observer_hexsides``: with ``observers``,
     one hexside per observer (None or -1: not in bypass) or one for all: that observer is in
     bypass along it and looks from its point (D2.3), as ``los(from_hexside=)``.
+    ``observer_entrenched``: with ``observers``, one bool per observer or one for all: that
+    observer is a unit in an entrenchment (B27.2), as ``los(from_entrenched=)``.
     """
     level = whole(level, "level", 0)
     st = los_state(m, weather, counters)
@@ -222,22 +246,26 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
     if not valid.any():
         raise UsageError(f"no hex of this map has a location at level {level}; expected a level "
                          f"from 0 to {int(tops.max())}")
-    if observer_hexsides is not None and observers is None:
-        raise UsageError("observer_hexsides needs observers: give the observer hexes too",
-                         param="observer_hexsides")
+    for given, param in ((observer_hexsides, "observer_hexsides"),
+                         (observer_entrenched, "observer_entrenched")):
+        if given is not None and observers is None:
+            raise UsageError(f"{param} needs observers: give the observer hexes too", param=param)
     obs = np.arange(n, dtype=np.int64) if observers is None else np.asarray(
         _parse_hexes(m, observers), np.int64)
-    if observers is not None and len(obs) != len(observers) and observer_hexsides is not None:
-        raise UsageError("observers repeat a hex: give each observer hex once with its hexside",
-                         param="observers")
+    if observers is not None and len(obs) != len(observers) and \
+            (observer_hexsides is not None or observer_entrenched is not None):
+        raise UsageError("observers repeat a hex: give each observer hex once with its hexside "
+                         "or entrenchment", param="observers")
     o_side = sides_array(m, obs, observer_hexsides, "observer_hexsides")
-    cached = _PAIRS.get(m) if level == 0 and o_side is None else None
+    o_ent = flags_array(len(obs), observer_entrenched, "observer_entrenched")
+    plain = o_side is None and o_ent is None      # every observer at its hex's centre, in the open
+    cached = _PAIRS.get(m) if level == 0 and plain else None
     if cached is None and level == 0 and m.kept(f"{_PAIRS_PART}_reasons") is not None:
         cached = ground_pairs(m)       # an earlier process traced them: read, not traced
     fog_lv: np.ndarray | None = None      # the kernel's fog LV per pair, when traced here
     deficit: np.ndarray | None = None     # or the cached fog deficit per pair
     # the pairs: observers [k, 1] against targets [1, t], answers [k, t]
-    if level == 0 and o_side is None and (observers is None or cached is not None) and \
+    if level == 0 and plain and (observers is None or cached is not None) and \
             (fog is None or fog[1] == 1):
         gp = cached if cached is not None else ground_pairs(m)   # (deficits at whole fog tops: scale 1)
         tg = np.arange(n, dtype=np.int64)
@@ -252,7 +280,8 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         roof_t = (m.hexes.rooftop.astype(bool) & (m.hexes.levels.astype(np.int64) + 1 == level))
         res = st.trace_many(src, tgt, base[src], base[tgt] + level,
                             roof_t=roof_t[tgt].astype(np.int64),
-                            side_s=None if o_side is None else np.repeat(o_side, len(tg)))
+                            side_s=None if o_side is None else np.repeat(o_side, len(tg)),
+                            ent_s=None if o_ent is None else np.repeat(o_ent, len(tg)))
         reasons, totals = res[0].reshape(len(obs), len(tg)), res[1].reshape(len(obs), len(tg))
         if fog is not None:
             fog_lv = res[2].reshape(len(obs), len(tg))
@@ -290,7 +319,11 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
         seen[:, tg] = sees
     wx = weather.describe() if weather is not None and hasattr(weather, "describe") else "Clear"
     return Exposure(level=level, observers=None if observers is None else tuple(m.grid.names(obs)),
-                    count=count, n_observers=len(obs), weather=wx, seen=seen, map=shown)
+                    count=count, n_observers=len(obs), weather=wx, seen=seen, map=shown,
+                    observer_hexsides=None if o_side is None else tuple(
+                        None if v < 0 else int(v) for v in o_side.tolist()),
+                    observer_entrenched=None if o_ent is None else tuple(
+                        bool(v) for v in o_ent.tolist()))
 
 
 def _ranges(m: HexMap) -> np.ndarray:

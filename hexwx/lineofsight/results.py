@@ -282,7 +282,8 @@ def _height_words(r: LosResult) -> str:
 @dataclass(frozen=True, repr=False)
 class Viewshed:
     """What one location sees: per hex ``blocked`` (bool) and ``drm`` (terrain + LV), ``range``;
-    ``hexside``: the viewer is in bypass along that hexside (D2.3), None when not."""
+    ``hexside``: the viewer is in bypass along that hexside (D2.3), None when not;
+    ``entrenched``: the viewer is a unit in an entrenchment (B27.2)."""
 
     source: str
     level: int
@@ -295,6 +296,7 @@ class Viewshed:
     hexside: int | None = None
     #: what the answer left out and why (SMOKE the weather does not allow: E3.53, E3.734)
     notes: tuple[str, ...] = ()
+    entrenched: bool = False
 
     def __post_init__(self) -> None:
         freeze(self, "blocked", "drm", "range")
@@ -303,6 +305,8 @@ class Viewshed:
         lv = f" level {self.level}" if self.level else ""
         if self.hexside is not None:
             lv += f" in bypass {HEXSIDE_NAMES[self.hexside]}"
+        if self.entrenched:
+            lv += " in an entrenchment"
         return (f"Viewshed({self.source}{lv}: {int((~self.blocked).sum())} of {len(self.blocked)} "
                 "hexes in LOS)")
 
@@ -323,6 +327,8 @@ class Viewshed:
         out: dict[str, Any] = {"source": self.source, "level": self.level}
         if self.hexside is not None:
             out["hexside"] = self.hexside
+        if self.entrenched:
+            out["entrenched"] = True
         return {**out, "seen": int((~self.blocked).sum()),
                 "hexes": {n: (None if b else int(d))
                           for n, b, d in zip(names, self.blocked.tolist(), self.drm.tolist())},

@@ -44,13 +44,15 @@ class LosState:
                    *, roof_s: np.ndarray | None = None, roof_t: np.ndarray | None = None,
                    where: bool = False, threads: int | None = None,
                    side_s: np.ndarray | None = None,
-                   side_t: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+                   side_t: np.ndarray | None = None, ent_s: np.ndarray | None = None,
+                   ent_t: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """:func:`hexwx._native.trace_many` of these pairs on :attr:`map` with this fog;
-        ``side_s`` / ``side_t``: the hexside each end is in bypass along (-1 none, D2.3)."""
+        ``side_s`` / ``side_t``: the hexside each end is in bypass along (-1 none, D2.3);
+        ``ent_s`` / ``ent_t``: 1 where that end is in an entrenchment (B27.2)."""
         m = self.map
         return K.trace_many(m.kernel_map, m.kernel_terrain, src, tgt, s_elev, t_elev,
                             m.thread_capacity, roof_s, roof_t, where, threads, self.fog,
-                            side_s=side_s, side_t=side_t)
+                            side_s=side_s, side_t=side_t, ent_s=ent_s, ent_t=ent_t)
 
     def add_counters(self, src: np.ndarray, tgt: np.ndarray, s_elev: np.ndarray,
                      t_elev: np.ndarray, blocked: np.ndarray, hindrance: np.ndarray,
