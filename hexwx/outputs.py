@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import stat
 import sys
 import time
@@ -131,6 +132,42 @@ def check_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object
     return p
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP received: unwound as Ctrl-C is, so every ``finally`` runs (a
+    half-written output's temporary file is removed)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The stop signals received (the command line's handlers note them, :func:`note_stop`).  A
+#: handler's exception is lost when the signal lands while a finalizer or weakref callback
+#: runs (Python reports it as "Exception ignored" and goes on): no output is committed after a
+#: stop signal all the same (:func:`raise_if_stopped`).
+_STOPS: list[int] = []
+
+
+def note_stop(signum: int) -> None:
+    """Note a stop signal (SIGINT, SIGTERM, SIGHUP) received by this process."""
+    _STOPS.append(signum)
+
+
+def clear_stops() -> None:
+    """Forget the stop signals noted (a command starting in this process)."""
+    _STOPS.clear()
+
+
+def raise_if_stopped() -> None:
+    """KeyboardInterrupt (Ctrl-C) or :class:`Terminated` if a stop signal was noted and its
+    exception lost: called before an output is committed and when a command ends."""
+    if _STOPS:
+        signum = _STOPS[0]
+        if signum == getattr(signal, "SIGINT", 2):
+            raise KeyboardInterrupt
+        raise Terminated(signum)
+
+
 #: Temporary files this process has created and not yet renamed or removed.  A name is noted
 #: before its file is created, so a signal at any moment leaves nothing that
 #: :func:`remove_live_temporaries` does not know of.
@@ -228,6 +265,7 @@ def open_output(path: str | os.PathLike[str] | None, *, inputs: Iterable[object]
             f.flush()
             os.fsync(f.fileno())
         check_output(p, inputs=inputs, option=option)  # nothing swapped in meanwhile
+        raise_if_stopped()        # a stop signal whose exception a finalizer swallowed
         os.replace(tmp, p)
         done = True
     except OSError as exc:

@@ -355,3 +355,37 @@ def test_a_signal_right_after_the_temporary_file_is_created_leaves_nothing(tmp_p
     with pytest.raises(KeyboardInterrupt):
         _run_interruptible(command, None)
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_whose_exception_a_finalizer_swallows_still_stops_the_write(tmp_path, sig):
+    """A signal that lands while a finalizer runs: Python reports the handler's exception as
+    "Exception ignored" and goes on, so the command would finish and commit its output.  The
+    signal was noted: the output is not committed, the old target stays, no temporary file is
+    left, and the command ends as the signal asks."""
+    import gc
+    import signal
+    import hexwx.outputs as outputs
+    from hexwx.cli.app import _run_interruptible
+    signum = getattr(signal, sig)
+    target = tmp_path / "out.csv"
+    target.write_text("old")
+
+    class Finalized:
+        def __del__(self):
+            os.kill(os.getpid(), signum)          # the handler runs here; its raise is lost
+
+    def command(_args):
+        with outputs.open_output(target) as f:
+            f.write(b"new")
+            Finalized()
+            gc.collect()
+            f.write(b" and more")                 # the command goes on as if nothing happened
+        return 0
+
+    expected = KeyboardInterrupt if sig == "SIGINT" else outputs.Terminated
+    with pytest.raises(expected):
+        _run_interruptible(command, None)
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]

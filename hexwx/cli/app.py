@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from hexwx import __version__
 from hexwx.errors import HexwxError
+from hexwx.outputs import Terminated, clear_stops, note_stop, raise_if_stopped
 
 
 #: Library parameters (as a HexwxError names them) whose command-line word has another name,
@@ -320,32 +321,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP received: unwound as Ctrl-C is, so every ``finally`` runs (a
-    half-written output's temporary file is removed: :mod:`hexwx.outputs`)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
 def _raise_terminated(signum: int, _frame: object) -> None:
+    note_stop(signum)
     raise Terminated(signum)
+
+
+def _raise_interrupt(signum: int, _frame: object) -> None:
+    note_stop(signum)
+    raise KeyboardInterrupt
 
 
 def _run_interruptible(func: Callable[[Any], Any], args: Any) -> int:
     """``func(args)`` with SIGTERM and SIGHUP (what ``kill``, systemd and job schedulers send)
     raising :class:`Terminated`, unless they were ignored when hexwx started (``nohup``) or
-    this is not the main thread; the old handlers come back afterwards."""
+    this is not the main thread, and Ctrl-C raising KeyboardInterrupt; each noted
+    (:func:`hexwx.outputs.note_stop`), so that a signal whose exception a finalizer swallowed
+    still stops the command before it commits an output or ends; the old handlers come back
+    afterwards."""
     import signal
     import threading
     old: dict[int, Any] = {}
+    clear_stops()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
             if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
                 old[signum] = signal.signal(signum, _raise_terminated)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            old[signal.SIGINT] = signal.signal(signal.SIGINT, _raise_interrupt)
     try:
-        return int(func(args) or 0)
+        code = int(func(args) or 0)
+        raise_if_stopped()
+        return code
     finally:
         for signum, handler in old.items():
             signal.signal(signum, handler)
