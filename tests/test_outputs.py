@@ -366,6 +366,7 @@ def test_a_signal_whose_exception_a_finalizer_swallows_still_stops_the_write(tmp
     left, and the command ends as the signal asks."""
     import gc
     import signal
+    import sys
     import hexwx.outputs as outputs
     from hexwx.cli.app import _run_interruptible
     signum = getattr(signal, sig)
@@ -385,7 +386,14 @@ def test_a_signal_whose_exception_a_finalizer_swallows_still_stops_the_write(tmp
         return 0
 
     expected = KeyboardInterrupt if sig == "SIGINT" else outputs.Terminated
-    with pytest.raises(expected):
-        _run_interruptible(command, None)
+    seen = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        with pytest.raises(expected):
+            _run_interruptible(command, None)
+    finally:
+        sys.unraisablehook = hook
+    assert seen == []                             # not printed as "Exception ignored"
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]

@@ -326,6 +326,16 @@ def _raise_terminated(signum: int, _frame: object) -> None:
     raise Terminated(signum)
 
 
+def _quiet_stops(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``hook`` for every unraisable exception but a stop signal's (a finalizer ran when the
+    signal landed): that one is noted and acted on (:func:`hexwx.outputs.raise_if_stopped`),
+    not printed as "Exception ignored" -- the command still says one line."""
+    def quiet(info: Any) -> None:
+        if not isinstance(info.exc_value, KeyboardInterrupt):
+            hook(info)
+    return quiet
+
+
 def _raise_interrupt(signum: int, _frame: object) -> None:
     note_stop(signum)
     raise KeyboardInterrupt
@@ -348,11 +358,14 @@ def _run_interruptible(func: Callable[[Any], Any], args: Any) -> int:
                 old[signum] = signal.signal(signum, _raise_terminated)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             old[signal.SIGINT] = signal.signal(signal.SIGINT, _raise_interrupt)
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_stops(unraisable)
     try:
         code = int(func(args) or 0)
         raise_if_stopped()
         return code
     finally:
+        sys.unraisablehook = unraisable
         for signum, handler in old.items():
             signal.signal(signum, handler)
         from hexwx.outputs import remove_live_temporaries
