@@ -1,0 +1,21 @@
+"""The answer of one pair of a batch (``los_pairs``) and of the single ``los`` in one shape,
+for the tests that check a batch form answers as the single query."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def single_answer(r: Any) -> tuple[Any, ...]:
+    """A LosResult's verdict, reason, rule, blocking hex and pixel, and (clear) DRM and LV."""
+    return (r.blocked, r.reason, r.rule, r.blocking_hex, r.blocked_at,
+            None if r.blocked else r.hindrance, None if r.blocked else r.lv)
+
+
+def batch_answer(m: Any, a: Any, i: int) -> tuple[Any, ...]:
+    """Pair ``i`` of PairAnswers ``a`` (on map ``m``) as :func:`single_answer` gives a result."""
+    text, rule = a.reason_of(i)
+    terrain = a.blocking_hex[i] >= 0 and a.reason[i] > 0
+    return (bool(a.blocked[i]), text, rule, m.name_of(int(a.blocking_hex[i])) if terrain else None,
+            tuple(int(v) for v in a.blocked_at[i]) if a.reason[i] > 0 else None,
+            None if a.blocked[i] else int(a.hindrance[i]),
+            None if a.blocked[i] else (0 if a.lv is None else int(a.lv[i])))
