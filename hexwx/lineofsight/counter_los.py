@@ -138,20 +138,6 @@ class PreparedCounters:
     def hinders(self) -> bool:
         return bool(self.effects)
 
-    def may_meet(self, src: int, tgt: int) -> bool:
-        """Whether the LOS between the centres of hexes ``src`` and ``tgt`` could meet a
-        counter's effect (:meth:`meet_effects`): False guarantees that :func:`hindrances`
-        finds none for that pair at any elevations, so a query may skip the counters (rubble
-        is in :attr:`map` all the same).  O(1) once either end's row is made."""
-        rows = self._meet
-        row = rows.get(src)
-        if row is not None:
-            return row.hit[tgt] != 0
-        row = rows.get(tgt)           # either end's row answers (each is a superset)
-        if row is not None:
-            return row.hit[src] != 0
-        return bool(self.meet_effects(src, tgt))
-
     def meet_effects(self, src: int, tgt: int) -> list[int]:
         """The effects (indices into :attr:`effects`, in order) the LOS between the centres of
         ``src`` and ``tgt`` could meet (:func:`meet_pairs`): those :func:`hindrances` may

@@ -1,6 +1,6 @@
 """The single query's skip of the counters (engine._counters_need_no_record,
-PreparedCounters.may_meet): a LOS that passes every effect by, or that the map blocks, gets the
-bare answer on the map with rubble drawn -- and that is exactly the answer of the full path,
+PreparedCounters.meet_effects): a LOS that passes every effect by, or that the map blocks, gets
+the bare answer on the map with rubble drawn -- and that is exactly the answer of the full path,
 which traces with its record and asks :func:`counter_los.hindrances` every time.  The counter
 sets are the speed bench's mix (tools/bench_counters.py: SMOKE and WP of every kind, Blazes,
 vehicles, some in bypass, wrecks, an FFE, rubble)."""
@@ -35,7 +35,7 @@ def _full(bypass: bool) -> bool:
     return False
 
 
-def test_may_meet_holds_every_pair_an_effect_can_count_in(bd02) -> None:
+def test_meet_effects_holds_every_pair_an_effect_can_count_in(bd02) -> None:
     """Every ordered pair of bd02 whose centre-to-centre segment runs through an effect's
     polygon (the clip the queries use, in its many-segment form) or that has an effect in an
     end hex is one the rows, the single-pair form and the lookup keep, with that effect; and
@@ -63,8 +63,14 @@ def test_may_meet_holds_every_pair_an_effect_can_count_in(bd02) -> None:
         probe = np.random.default_rng(seed).integers(0, n, (3000, 2)).tolist()
         for a, b in probe:                   # the single-pair form: the rows' answer
             assert meet_one(prep, a, b) == np.flatnonzero(rows[:, a * n + b]).tolist()
-        # the lookup (pairs one by one, then rows, shared by symmetry) keeps every pair too
-        look = np.array([prep.may_meet(a, b) for a, b in zip(src.tolist(), tgt.tolist())])
+        # the lookup hindrances() asks (pairs one by one, then a source's row) keeps every
+        # pair too, with its effects
+        looked = [prep.meet_effects(a, b) for a, b in zip(src.tolist(), tgt.tolist())]
+        look = np.array([bool(e) for e in looked])
+        hit = np.zeros_like(must)
+        for k, e in enumerate(looked):
+            hit[e, k] = True
+        assert not (must & ~hit).any()
         assert not (must.any(axis=0) & ~look).any()
         assert look.mean() < 0.8
 
