@@ -154,7 +154,8 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     flags: _Flags = {}
     bypass = s_side is not None or t_side is not None
     if bypass:
-        _bypass_ends(m, (src, s_side, "from_hexside"), (tgt, t_side, "to_hexside"))
+        check_on_map(M, m.name_of, src, s_side, "from_hexside")
+        check_on_map(M, m.name_of, tgt, t_side, "to_hexside")
         flags["s_side"] = -1 if s_side is None else s_side
         flags["t_side"] = -1 if t_side is None else t_side
     if from_entrenched or to_entrenched:
@@ -339,18 +340,6 @@ def _thread(m: HexMap, ends: _Ends, R: int, ids: list[int],
     return th, names, keys
 
 
-def _bypass_ends(m: HexMap, *ends: tuple[int, int | None, str]) -> tuple[tuple[int, int], ...]:
-    """The (hex, hexside) of the ends in bypass; UsageError naming the parameter when that
-    hexside is off the map (a unit cannot bypass along the map's edge there)."""
-    out = []
-    for h, side, param in ends:
-        if side is None:
-            continue
-        check_on_map(m.kernel_map, m.name_of, h, side, param)
-        out.append((h, side))
-    return tuple(out)
-
-
 def _points(m: HexMap, src: int, s_side: int | None, tgt: int, t_side: int | None
             ) -> tuple[float, float, float, float]:
     """The two ends' LOS points (x0, y0, x1, y1): a hexside's point in bypass, else the centre."""
@@ -450,7 +439,7 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     sE, s_roof = _elevation(m, src, level, "level")
     if from_entrenched and level != 0:
         raise bad("level", level, GROUND_ONLY)
-    _bypass_ends(m, (src, side, "from_hexside"))
+    check_on_map(m.kernel_map, m.name_of, src, side, "from_hexside")
     n = len(m)
     tgts = np.arange(n, dtype=np.int64)
     srcs = np.full(n, src, np.int64)
