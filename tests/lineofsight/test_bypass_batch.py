@@ -48,8 +48,10 @@ def _sides(m, hexes, rng, share: float) -> list[int | None]:
     return out
 
 
-@pytest.mark.parametrize("weather,counters", [(None, None), (WEATHER, COUNTERS)],
-                         ids=["clear", "weather+counters"])
+# (counters alone: los() answers without its record, the counters from the segment)
+@pytest.mark.parametrize("weather,counters",
+                         [(None, None), (None, COUNTERS), (WEATHER, COUNTERS)],
+                         ids=["clear", "counters", "weather+counters"])
 def test_los_pairs_in_bypass_equal_single_queries(bd02, weather, counters) -> None:
     rng = np.random.default_rng(17)
     n = len(bd02)

@@ -44,8 +44,10 @@ def _near_walls(m) -> np.ndarray:
     return np.unique(np.concatenate([walled, nb[nb >= 0]])).astype(np.int64)
 
 
-@pytest.mark.parametrize("weather,counters", [(None, None), (WEATHER, COUNTERS)],
-                         ids=["clear", "weather+counters"])
+# (counters alone: los() answers without its record, the counters from the segment)
+@pytest.mark.parametrize("weather,counters",
+                         [(None, None), (None, COUNTERS), (WEATHER, COUNTERS)],
+                         ids=["clear", "counters", "weather+counters"])
 def test_los_pairs_with_entrenched_ends_equal_single_queries(walled, weather, counters) -> None:
     """The property over 800 pairs near walls and hedges, each end entrenched or not, with
     bypass hexsides on some: every answer is the single query's, and the flags matter (B27.2
@@ -66,8 +68,8 @@ def test_los_pairs_with_entrenched_ends_equal_single_queries(walled, weather, co
     for i in range(800):
         r = hexwx.los(walled, int(src[i]), int(tgt[i]), weather=weather, counters=counters,
                       from_entrenched=es[i], to_entrenched=et[i], to_hexside=ts[i])
-        assert batch_answer(walled, a, i) == single_answer(r), (i, walled.name_of(int(src[i])), es[i],
-                                                    walled.name_of(int(tgt[i])), et[i])
+        assert batch_answer(walled, a, i) == single_answer(r), (
+            i, walled.name_of(int(src[i])), es[i], walled.name_of(int(tgt[i])), et[i])
         rules.add(r.rule)
     assert "B27.2" in rules
     changed = int((a.blocked & ~plain.blocked).sum())
