@@ -93,3 +93,24 @@ def test_cli_los_takes_entrenched_ends(bd02, capsys) -> None:
     got = json.loads(capsys.readouterr().out)
     assert got["blocked"] is True and got["rule"] == "B27.2"
     assert got["target_location"].endswith("in an entrenchment")
+
+
+def test_fields_made_later_keep_the_entrenchment(bd02) -> None:
+    """A clear-weather answer traces its thread and hindrance list again when they are first
+    read (engine._later_fields): that trace keeps the ends' entrenchment, so they are the eager
+    path's (any weather given), and they differ from the open ends' where B27.2 stops the walk
+    before the hindrances beyond the wall."""
+    import numpy as np
+    from hexwx.weather.asl.state import AslWeather
+    h6 = bd02.kernel_map[4]
+    walled = np.flatnonzero((h6[:, :, 2] >= 0).any(axis=1)).tolist()
+    rng = np.random.default_rng(5)
+    changed = 0
+    for a, b in zip(rng.choice(walled, 300).tolist(), rng.choice(len(bd02), 300).tolist()):
+        kw = dict(from_entrenched=True, to_entrenched=bool(rng.random() < 0.3))
+        lazy, eager = hexwx.los(bd02, a, b, **kw), hexwx.los(bd02, a, b, weather=AslWeather(), **kw)
+        assert (lazy.thread, lazy.hindrances) == (eager.thread, eager.hindrances), (a, b, kw)
+        assert sum(h.drm for h in lazy.hindrances) == lazy.hindrance
+        open_ = hexwx.los(bd02, a, b, to_entrenched=kw["to_entrenched"])
+        changed += (lazy.thread, lazy.hindrances) != (open_.thread, open_.hindrances)
+    assert changed >= 10
