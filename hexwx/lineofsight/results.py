@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hexwx.frozen import freeze
-from hexwx.hexmap.coords import HEXSIDE_NAMES
+from hexwx.lineofsight.locations import in_bypass, in_entrenchment
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -303,10 +303,7 @@ class Viewshed:
 
     def __repr__(self) -> str:
         lv = f" level {self.level}" if self.level else ""
-        if self.hexside is not None:
-            lv += f" in bypass {HEXSIDE_NAMES[self.hexside]}"
-        if self.entrenched:
-            lv += " in an entrenchment"
+        lv = in_bypass(in_entrenchment(lv, self.entrenched), self.hexside)   # (as los's ends)
         return (f"Viewshed({self.source}{lv}: {int((~self.blocked).sum())} of {len(self.blocked)} "
                 "hexes in LOS)")
 

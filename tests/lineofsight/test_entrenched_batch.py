@@ -235,3 +235,12 @@ def test_flags_array_reads_one_flag_or_one_per_pair() -> None:
                        .replace(")", r"\)")):
         flags_array(2, [False, True], "p", np.array([0, 2]), "lvl")
     assert flags_array(2, [True, False], "p", np.array([0, 2]), "lvl").tolist() == [1, 0]
+
+
+def test_viewshed_names_its_viewer_as_los_does(bd02) -> None:
+    """An entrenched viewer in bypass too: the viewshed's repr words its viewer as the single
+    query's source_location ends ("in an entrenchment in bypass SE")."""
+    vs = viewshed(bd02, "E5", from_entrenched=True, from_hexside=2)
+    r = hexwx.los(bd02, "E5", "A5", from_entrenched=True, from_hexside=2)
+    assert r.source_location.endswith(" in an entrenchment in bypass SE"), r.source_location
+    assert repr(vs).startswith("Viewshed(E5 in an entrenchment in bypass SE:"), repr(vs)
