@@ -119,9 +119,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
     lower (B27.2), and it sees over no hillock next to it (F6.4).
     Reciprocal: ``los(m, a, b)`` and ``los(m, b, a)`` agree on blocked and terrain hindrance.
 
-    The answer's thread, its hindrance list without weather or counters, what blocks in words
-    and the ends' Location names are made when first read (:func:`results.later_result`;
-    a clear-weather thread by tracing again): most callers read only the verdict and the DRM.
+    The answer's thread, its hindrance list without weather (counters' hindrances included),
+    what blocks in words and the ends' Location names are made when first read
+    (:func:`results.later_result`; a clear-weather thread by tracing again, with the ends'
+    bypass hexsides and entrenchment): most callers read only the verdict and the DRM.
     """
     check_query(m, weather)
     if target_is_infantry is not True:          # (the defaults need no check: hot path)
