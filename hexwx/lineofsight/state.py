@@ -5,8 +5,9 @@ themselves, what every query under that state needs (DESIGN principle 5): the ma
 weather leaves it (:func:`~hexwx.lineofsight.pair_lv.weathered`: snow, mud, drifts), with
 rubble drawn (:func:`~hexwx.lineofsight.counter_los.with_counters`), the prepared counters and
 the kernel's fog argument.  The batch forms (``los_pairs``, ``los_table`` and its chunks,
-``viewshed``, ``exposure``) trace on :attr:`LosState.map` through :meth:`LosState.trace_many`
-and add the counters' and the weather's DRMs with :meth:`LosState.add_counters` and
+``viewshed``, ``exposure``) trace on :attr:`LosState.map` with :attr:`LosState.fog` (lists of
+pairs through :meth:`LosState.trace_many`, the tables through the all-pairs kernel) and add
+the counters' and the weather's DRMs with :meth:`LosState.add_counters` and
 :meth:`LosState.add_lv`, so each answer is the single query's.
 """
 from __future__ import annotations
