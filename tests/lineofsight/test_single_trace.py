@@ -174,3 +174,27 @@ def test_per_map_facts_go_with_their_map(village) -> None:
     del other
     gc.collect()
     assert key not in engine._FACTS
+
+
+def test_a_bypass_hexside_off_the_map_is_refused(village) -> None:
+    """trace, trace_record and trace_many take a bypass hexside only where the kernel may read
+    its location point: a hexside 0-5 of its hex on the map (_Prepared.bypass_ok)."""
+    M, T = village.kernel_map, village.kernel_terrain
+    base = village.hexes.base.astype(np.int64)
+    edge, side = map(int, np.argwhere(M[4][:, :, 0] == 0)[0])     # a hexside on the map's edge
+    inner = int(np.flatnonzero(M[4][:, :, 0].all(axis=1))[0])
+    e = (edge, inner, int(base[edge]), int(base[inner]))
+    match = "a bypass hexside must be -1 or a hexside 0-5 of its hex on the map"
+    for kw in ({"s_side": side}, {"t_side": side}, {"s_side": 6}, {"s_side": -2, "s_ent": 1}):
+        args = e if "s_side" in kw else (inner, edge, *e[3:1:-1])
+        for fn in (K.trace, K.trace_record):
+            with pytest.raises(ValueError, match=match):
+                fn(M, T, *args, **kw)
+    src, tgt = np.array([inner, edge]), np.array([edge, inner])
+    with pytest.raises(ValueError, match=match):
+        K.trace_many(M, T, src, tgt, base[src], base[tgt], village.thread_capacity,
+                     side_t=np.array([side, -1]))
+    ok = K.trace_many(M, T, src, tgt, base[src], base[tgt], village.thread_capacity,
+                      side_t=np.array([-1, -1]))
+    assert ok[0].tolist() == [K.trace(M, T, inner, edge, *base[[inner, edge]].tolist())[0],
+                              K.trace(M, T, edge, inner, *base[[edge, inner]].tolist())[0]]
