@@ -225,14 +225,24 @@ def hexes_of(values: list[str] | None) -> list[str] | None:
     return out
 
 
-def observers_of(values: list[str] | None) -> tuple[list[str] | None, list[int | None] | None]:
-    """(hexes, bypass hexsides) of ``--from`` observers: each ``HEX`` or ``HEX:SIDE`` (in bypass
-    along SIDE, D2.3); the hexsides are None when no observer gives one."""
+def observers_of(values: list[str] | None, flag: str = "--from"
+                 ) -> tuple[list[str] | None, list[int | None] | None]:
+    """(hexes, bypass hexsides) of ``--from`` observers (``flag``): each ``HEX`` or ``HEX:SIDE``
+    (in bypass along SIDE, D2.3); the hexsides are None when no observer gives one.  A bad
+    SIDE is a one-line UsageError naming ``flag``."""
     hexes = hexes_of(values)
     if hexes is None or not any(":" in h for h in hexes):
         return hexes, None
     from hexwx.hexmap.coords import parse_hexside
-    pairs = [parse_hexside(h) if ":" in h else (h, None) for h in hexes]
+
+    def one(h: str) -> tuple[str, int | None]:
+        if ":" not in h:
+            return h, None
+        try:
+            return parse_hexside(h)
+        except UsageError as e:
+            raise UsageError(f"bad {flag}: {e}", param=flag) from None
+    pairs = [one(h) for h in hexes]
     return [h for h, _ in pairs], [s for _, s in pairs]
 
 

@@ -100,3 +100,16 @@ def test_counters_not_an_array_of_tables(capsys, tmp_path) -> None:
     f.write_text(f'name = "x"\nmap = "{MAP}"\ncounters = "White +3 Smoke@A4"\n')
     code, line = _one_line_error(capsys, ["los", "--scenario", str(f), "A1", "A7"])
     assert code == 1 and "counters" in line, line
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["exposure", MAP, "--from", "A1,B2:7"], "--from"),
+    (["render", MAP, "--exposure", "--exposure-from", "A1:up", "-o", "x.png"], "--exposure-from"),
+])
+def test_bad_observer_hexside_names_its_flag(capsys, tmp_path, monkeypatch, argv: list[str],
+                                             flag: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, line = _one_line_error(capsys, argv)
+    assert code == 2
+    assert f"error: bad {flag}: expected a hexside N, NE, SE, S, SW, NW or 0-5" in line, line
+    assert not (tmp_path / "x.png").exists()
