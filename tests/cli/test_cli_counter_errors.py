@@ -113,3 +113,18 @@ def test_bad_observer_hexside_names_its_flag(capsys, tmp_path, monkeypatch, argv
     assert code == 2
     assert f"error: bad {flag}: expected a hexside N, NE, SE, S, SW, NW or 0-5" in line, line
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["exposure", MAP, "--from", " , "], "--from"),
+    (["exposure", MAP, "--from", "A1", "--entrenched", ""], "--entrenched"),
+    (["render", MAP, "--exposure", "--exposure-from", "", "-o", "x.png"], "--exposure-from"),
+    (["path", MAP, "A1", "A7", "--avoid-sight-of", ","], "--avoid-sight-of"),
+])
+def test_empty_hex_list_names_its_flag(capsys, tmp_path, monkeypatch, argv: list[str],
+                                       flag: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, line = _one_line_error(capsys, argv)
+    assert code == 2
+    assert f"error: bad {flag}: expected a list of hexes such as 'A7,N7'" in line, line
+    assert not (tmp_path / "x.png").exists()
