@@ -102,29 +102,26 @@ def test_counters_not_an_array_of_tables(capsys, tmp_path) -> None:
     assert code == 1 and "counters" in line, line
 
 
-@pytest.mark.parametrize("argv,flag", [
-    (["exposure", MAP, "--from", "A1,B2:7"], "--from"),
-    (["render", MAP, "--exposure", "--exposure-from", "A1:up", "-o", "x.png"], "--exposure-from"),
+SIDE = "expected a hexside N, NE, SE, S, SW, NW or 0-5"
+HEXES = "expected a list of hexes such as 'A7,N7'"
+
+
+@pytest.mark.parametrize("argv,flag,words", [
+    # a bad bypass hexside of an observer
+    (["exposure", MAP, "--from", "A1,B2:7"], "--from", SIDE),
+    (["render", MAP, "--exposure", "--exposure-from", "A1:up", "-o", "x.png"], "--exposure-from",
+     SIDE),
+    # an empty hex list
+    (["exposure", MAP, "--from", " , "], "--from", HEXES),
+    (["exposure", MAP, "--from", "A1", "--entrenched", ""], "--entrenched", HEXES),
+    (["render", MAP, "--exposure", "--exposure-from", "", "-o", "x.png"], "--exposure-from", HEXES),
+    (["path", MAP, "A1", "A7", "--avoid-sight-of", ","], "--avoid-sight-of", HEXES),
 ])
-def test_bad_observer_hexside_names_its_flag(capsys, tmp_path, monkeypatch, argv: list[str],
-                                             flag: str) -> None:
+def test_bad_hex_list_option_is_one_line_naming_its_flag(capsys, tmp_path, monkeypatch,
+                                                         argv: list[str], flag: str,
+                                                         words: str) -> None:
     monkeypatch.chdir(tmp_path)
     code, line = _one_line_error(capsys, argv)
     assert code == 2
-    assert f"error: bad {flag}: expected a hexside N, NE, SE, S, SW, NW or 0-5" in line, line
-    assert not (tmp_path / "x.png").exists()
-
-
-@pytest.mark.parametrize("argv,flag", [
-    (["exposure", MAP, "--from", " , "], "--from"),
-    (["exposure", MAP, "--from", "A1", "--entrenched", ""], "--entrenched"),
-    (["render", MAP, "--exposure", "--exposure-from", "", "-o", "x.png"], "--exposure-from"),
-    (["path", MAP, "A1", "A7", "--avoid-sight-of", ","], "--avoid-sight-of"),
-])
-def test_empty_hex_list_names_its_flag(capsys, tmp_path, monkeypatch, argv: list[str],
-                                       flag: str) -> None:
-    monkeypatch.chdir(tmp_path)
-    code, line = _one_line_error(capsys, argv)
-    assert code == 2
-    assert f"error: bad {flag}: expected a list of hexes such as 'A7,N7'" in line, line
+    assert f"error: bad {flag}: {words}" in line, line
     assert not (tmp_path / "x.png").exists()
