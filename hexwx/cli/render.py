@@ -279,7 +279,7 @@ def _hex_overlays(args: argparse.Namespace, m: Any, weather: Any, units: Any = (
     if args.exposure:
         from hexwx.front.options import observers_of
         from hexwx.lineofsight.exposure import exposure
-        observers, sides = observers_of(args.exposure_from)
+        observers, sides = observers_of(args.exposure_from, "--exposure-from")
         out["exposure"] = exposure(m, level=args.exposure_level or 0, observers=observers,
                                    weather=weather, counters=counters, observer_hexsides=sides)
     if args.path or args.reach:

@@ -55,7 +55,8 @@ def path_answer(m: HexMap, scenario: Scenario | None, args: argparse.Namespace, 
     sc = scenario_of(m, scenario)
     res = sc.path(args.frm, args.to, unit=args.unit, mf=args.mf, map=m,
                   weather=weather_from_args(args, scenario=scenario),
-                  avoid_sight_of=tuple(hexes_of(getattr(args, "avoid_sight_of", None)) or ()),
+                  avoid_sight_of=tuple(hexes_of(getattr(args, "avoid_sight_of", None),
+                                                "--avoid-sight-of") or ()),
                   counters=counters)
     return sc.place(args.frm, map=m).hex, sc.place(args.to, map=m).hex, res
 

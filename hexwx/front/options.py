@@ -215,24 +215,38 @@ def hex_list(text: str) -> list[str]:
     return items
 
 
-def hexes_of(values: list[str] | None) -> list[str] | None:
-    """The hexes of a repeatable comma-separated option (None when not given)."""
+def hexes_of(values: list[str] | None, flag: str) -> list[str] | None:
+    """The hexes of the repeatable comma-separated option ``flag`` (None when not given); an
+    empty one is a one-line UsageError naming ``flag``."""
     if not values:
         return None
     out: list[str] = []
     for v in values:
-        out += hex_list(v)
+        try:
+            out += hex_list(v)
+        except UsageError as e:
+            raise UsageError(f"bad {flag}: {e}", param=flag) from None
     return out
 
 
-def observers_of(values: list[str] | None) -> tuple[list[str] | None, list[int | None] | None]:
-    """(hexes, bypass hexsides) of ``--from`` observers: each ``HEX`` or ``HEX:SIDE`` (in bypass
-    along SIDE, D2.3); the hexsides are None when no observer gives one."""
-    hexes = hexes_of(values)
+def observers_of(values: list[str] | None, flag: str = "--from"
+                 ) -> tuple[list[str] | None, list[int | None] | None]:
+    """(hexes, bypass hexsides) of ``--from`` observers (``flag``): each ``HEX`` or ``HEX:SIDE``
+    (in bypass along SIDE, D2.3); the hexsides are None when no observer gives one.  A bad
+    SIDE is a one-line UsageError naming ``flag``."""
+    hexes = hexes_of(values, flag)
     if hexes is None or not any(":" in h for h in hexes):
         return hexes, None
     from hexwx.hexmap.coords import parse_hexside
-    pairs = [parse_hexside(h) if ":" in h else (h, None) for h in hexes]
+
+    def one(h: str) -> tuple[str, int | None]:
+        if ":" not in h:
+            return h, None
+        try:
+            return parse_hexside(h)
+        except UsageError as e:
+            raise UsageError(f"bad {flag}: {e}", param=flag) from None
+    pairs = [one(h) for h in hexes]
     return [h for h, _ in pairs], [s for _, s in pairs]
 
 
@@ -241,7 +255,7 @@ def entrenched_observers(m: Any, observers: list[str] | None,
     """One flag per ``--from`` observer: in an entrenchment when its hex is among the
     ``--entrenched`` hexes (B27.2); None when none is.  A one-line UsageError for an
     ``--entrenched`` hex that is no observer."""
-    hexes = hexes_of(values)
+    hexes = hexes_of(values, "--entrenched")
     if not hexes:
         return None
     if observers is None:

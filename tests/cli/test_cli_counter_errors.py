@@ -100,3 +100,28 @@ def test_counters_not_an_array_of_tables(capsys, tmp_path) -> None:
     f.write_text(f'name = "x"\nmap = "{MAP}"\ncounters = "White +3 Smoke@A4"\n')
     code, line = _one_line_error(capsys, ["los", "--scenario", str(f), "A1", "A7"])
     assert code == 1 and "counters" in line, line
+
+
+SIDE = "expected a hexside N, NE, SE, S, SW, NW or 0-5"
+HEXES = "expected a list of hexes such as 'A7,N7'"
+
+
+@pytest.mark.parametrize("argv,flag,words", [
+    # a bad bypass hexside of an observer
+    (["exposure", MAP, "--from", "A1,B2:7"], "--from", SIDE),
+    (["render", MAP, "--exposure", "--exposure-from", "A1:up", "-o", "x.png"], "--exposure-from",
+     SIDE),
+    # an empty hex list
+    (["exposure", MAP, "--from", " , "], "--from", HEXES),
+    (["exposure", MAP, "--from", "A1", "--entrenched", ""], "--entrenched", HEXES),
+    (["render", MAP, "--exposure", "--exposure-from", "", "-o", "x.png"], "--exposure-from", HEXES),
+    (["path", MAP, "A1", "A7", "--avoid-sight-of", ","], "--avoid-sight-of", HEXES),
+])
+def test_bad_hex_list_option_is_one_line_naming_its_flag(capsys, tmp_path, monkeypatch,
+                                                         argv: list[str], flag: str,
+                                                         words: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, line = _one_line_error(capsys, argv)
+    assert code == 2
+    assert f"error: bad {flag}: {words}" in line, line
+    assert not (tmp_path / "x.png").exists()

@@ -73,6 +73,6 @@ def test_without_persist_the_picture_is_unchanged_by_the_choice_for_og_overlays(
     """An ``og`` overlay (open ground laid on purpose) is drawn whole either way, as VASL keeps
     its open ground when persisting; so is every overlay pixel LOS reads from the overlay."""
     plain, persisting = _maps("og3 H5 H4") if (vasl_dir() / "overlays" / "ovrOG").exists() \
-        else pytest.skip("no ovrOG in the overlay folder")
+        else pytest.skip(f"no ovrOG in {vasl_dir() / 'overlays'} ($HEXWX_VASL_DIR)")
     assert np.array_equal(np.asarray(board_art(plain)), np.asarray(board_art(persisting)))
 
