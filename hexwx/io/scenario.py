@@ -478,12 +478,16 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
         hex_ = u.str("hex")
         if not is_hex_name(hex_):
             raise u.error("hex", f"expected a hex name such as C5 or 2C5, got {hex_!r}")
+        hexside, entrenched = u.int("hexside", None, min=0, max=5), u.bool("entrenched", False)
+        if hexside is not None and entrenched:
+            raise u.error("entrenched", "a unit in an entrenchment or in bypass (hexside), not "
+                                        "both: the entrenchment is a Location of its own in the "
+                                        "hex (B27), bypass is at a hexside (D2.3)")
         units.append(ScenarioUnit(uid, u.str("side", ""), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
                                   u.bool("winter_camouflage", False), u.str("nationality", ""),
                                   u.bool("concealed", False), u.bool("hidden", False),
-                                  u.int("hexside", None, min=0, max=5),
-                                  u.bool("entrenched", False)))
+                                  hexside, entrenched))
     counters = []
     for c in t.tables("counters", []):
         c.check_keys(COUNTER_KEYS)

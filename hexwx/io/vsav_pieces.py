@@ -313,8 +313,10 @@ def save_contents(save: VaslSave, m: Any = None,
         entrenched = marker is not None and marker.type is not None and \
             marker.type.kind == "entrenchment"
         pc = it.placed.piece
+        # (a unit under an entrenchment marker is in that Location, not in bypass: B27, D2.3)
         units.append(SaveUnit(uid, it.name, it.role or "unit", pc.kind, pc.side or "",
-                              pc.nationality or "", hex_name, level, it.hexside, entrenched,
+                              pc.nationality or "", hex_name, level,
+                              None if entrenched else it.hexside, entrenched,
                               it.concealed, it.hidden, marker.name if marker else "", note))
     for it in out_items:
         if it.cls in ("los counter", "location marker") and it.type is not None:

@@ -19,7 +19,7 @@ from hexwx import _native as K
 from hexwx.errors import UsageError
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.bypass import sides_array
-from hexwx.lineofsight.entrenchment import flags_array
+from hexwx.lineofsight.entrenchment import check_not_both, flags_array
 from hexwx.lineofsight.reasons import LV_BLOCK_REASON, REASONS
 from hexwx.lineofsight.state import los_state
 
@@ -126,6 +126,8 @@ def los_pairs(m: HexMap, src: Sequence[Any] | np.ndarray, tgt: Sequence[Any] | n
     check_levels(m, t, tl)
     s_ent = flags_array(len(s), src_entrenched, "src_entrenched", sl, "src_level")
     t_ent = flags_array(len(t), tgt_entrenched, "tgt_entrenched", tl, "tgt_level")
+    check_not_both(s_ent, s_side, "src_hexside")
+    check_not_both(t_ent, t_side, "tgt_hexside")
     hx = m.hexes
     base = hx.base.astype(np.int64)
     levels = hx.levels.astype(np.int64)

@@ -25,7 +25,7 @@ from hexwx.hexmap.coords import Hex
 from hexwx.errors import UsageError
 from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
-from hexwx.lineofsight.entrenchment import GROUND_ONLY
+from hexwx.lineofsight.entrenchment import GROUND_ONLY, check_not_both
 from hexwx.lineofsight.locations import in_bypass, in_entrenchment, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
@@ -137,6 +137,10 @@ def los(m: HexMap, a: Hex | str, b: Hex | str, *, from_level: int = 0, to_level:
         check_flag(to_entrenched, "to_entrenched")
     s_side = check_hexside(from_hexside, "from_hexside")
     t_side = check_hexside(to_hexside, "to_hexside")
+    if from_entrenched and s_side is not None:
+        check_not_both(1, s_side, "from_hexside")
+    if to_entrenched and t_side is not None:
+        check_not_both(1, t_side, "to_hexside")
     shown = m
     prep = fog = None
     if counters is not None or weather is not None:
@@ -434,6 +438,8 @@ def viewshed(m: HexMap, a: Hex | str, *, level: int = 0, weather: AslWeather | N
     check_query(m, weather)
     side = check_hexside(from_hexside, "from_hexside")
     check_flag(from_entrenched, "from_entrenched")
+    if from_entrenched and side is not None:
+        check_not_both(1, side, "from_hexside")
     st = los_state(m, weather, counters)
     m = st.map
     src = m.hex(a, "a")

@@ -17,6 +17,23 @@ from hexwx.validate import bad, check_flag
 
 #: What a level of an entrenched end must be, in words (as ``los`` says it).
 GROUND_ONLY = "0: a unit in an entrenchment is at its hex's ground level (B27)"
+#: Why an end cannot be both in bypass and in an entrenchment, in words.
+NOT_BOTH = ("an end in an entrenchment or in bypass, not both: the entrenchment is a Location "
+            "of its own in the hex (B27), bypass is at a hexside (D2.3)")
+
+
+def check_not_both(entrenched: Any, sides: Any, param: str) -> None:
+    """UsageError naming ``param`` (the hexside parameter) when some end is both entrenched
+    (``entrenched``: a flag or one per pair, 0/1) and in bypass (``sides``: a hexside, None
+    or -1 for none, or one per pair)."""
+    if entrenched is None or sides is None:
+        return
+    ent = np.asarray(entrenched) != 0
+    side = np.asarray(sides)
+    both = ent & (side >= 0)
+    if both.any():
+        raise bad(param, int(side.flat[int(np.flatnonzero(both)[0])] if side.ndim else side),
+                  NOT_BOTH)
 
 
 def flags_array(n: int, flags: Any, param: str, levels: np.ndarray | None = None,

@@ -24,7 +24,7 @@ from hexwx.errors import UsageError
 from hexwx.validate import whole
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.bypass import sides_array
-from hexwx.lineofsight.entrenchment import flags_array
+from hexwx.lineofsight.entrenchment import check_not_both, flags_array
 from hexwx.lineofsight.locations import in_bypass, in_entrenchment
 from hexwx.lineofsight.pair_lv import fog_straight
 from hexwx.lineofsight.lv import FOG_TOPS
@@ -258,6 +258,7 @@ def exposure(m: HexMap, *, level: int = 0, observers: Sequence[Any] | None = Non
                          "or entrenchment", param="observers")
     o_side = sides_array(m, obs, observer_hexsides, "observer_hexsides")
     o_ent = flags_array(len(obs), observer_entrenched, "observer_entrenched")
+    check_not_both(o_ent, o_side, "observer_hexsides")
     plain = o_side is None and o_ent is None      # every observer at its hex's centre, in the open
     cached = _PAIRS.get(m) if level == 0 and plain else None
     if cached is None and level == 0 and m.kept(f"{_PAIRS_PART}_reasons") is not None:

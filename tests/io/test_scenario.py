@@ -70,6 +70,8 @@ def test_map_path_is_relative_to_the_file(tmp_path: Path) -> None:
     ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "C5"\nkind = "horse"\n', "units[0].kind"),
     ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "C5"\n[[units]]\nid = "a"\n'
      'side = "y"\nhex = "C6"\n', "units[1].id: duplicate"),
+    ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "C5"\nhexside = 1\n'
+     'entrenched = true\n', "units[0].entrenched: a unit in an entrenchment or in bypass"),
     ('mapp = "m.toml"\n', "mapp: unknown key"),
     ('name = "x"\n', "map: missing required key"),
 ])

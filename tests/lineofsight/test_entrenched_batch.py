@@ -12,7 +12,7 @@ import pytest
 
 import hexwx
 from hexwx.cli import main
-from hexwx.errors import UsageError
+from hexwx.errors import HexwxError, UsageError
 from hexwx.lineofsight.batch import los_pairs
 from hexwx.lineofsight.engine import viewshed
 from hexwx.lineofsight.entrenchment import GROUND_ONLY, flags_array
@@ -58,8 +58,8 @@ def test_los_pairs_with_entrenched_ends_equal_single_queries(walled, weather, co
     tgt = rng.choice(near, 800)
     es = (rng.random(800) < 0.6).tolist()
     et = (rng.random(800) < 0.4).tolist()
-    ts = [int(rng.choice(np.flatnonzero(walled.kernel_map[4][t, :, 0]))) if rng.random() < 0.2
-          else None for t in tgt]
+    ts = [int(rng.choice(np.flatnonzero(walled.kernel_map[4][t, :, 0])))
+          if rng.random() < 0.2 and not e else None for t, e in zip(tgt, et)]   # (not both)
     a = los_pairs(walled, src, tgt, weather=weather, counters=counters, src_entrenched=es,
                   tgt_entrenched=et, tgt_hexside=ts)
     plain = los_pairs(walled, src, tgt, weather=weather, counters=counters, tgt_hexside=ts)
@@ -155,19 +155,20 @@ def test_exposure_json_lists_the_observers_hexsides(bd02) -> None:
 def test_cli_los_batch_reads_entrenchment_columns(bd02, tmp_path, capsys) -> None:
     pairs = tmp_path / "pairs.csv"
     pairs.write_text("src,tgt,src_entrenched,tgt_entrenched,tgt_hexside\n"
-                     "E5,A5,1,,\nE5,A5,,,\nA5,E5,no,yes,\nE5,D5,true,,\nA5,E5,0,1,NE\n")
+                     "E5,A5,1,,\nE5,A5,,,\nA5,E5,no,yes,\nE5,D5,true,,\nA5,E5,1,0,NE\n")
     assert main(["los-batch", "bd02", str(pairs), "--format", "jsonl"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     ends = [("E5", "A5", True, False, None), ("E5", "A5", False, False, None),
             ("A5", "E5", False, True, None), ("E5", "D5", True, False, None),
-            ("A5", "E5", False, True, 1)]
+            ("A5", "E5", True, False, 1)]
     for row, (a, b, ea, eb, side) in zip(rows, ends):
         r = hexwx.los(bd02, a, b, from_entrenched=ea, to_entrenched=eb, to_hexside=side)
         assert (row["blocked"], row["rule"], row["reason"]) == (r.blocked, r.rule, r.reason)
         assert (row["source_location"], row["target_location"]) == (r.source_location,
                                                                     r.target_location)
     assert [r["blocked"] for r in rows[:4]] == [True, False, True, False]
-    assert rows[4]["target_location"].endswith("in an entrenchment in bypass NE")
+    assert rows[4]["source_location"].endswith("in an entrenchment")
+    assert rows[4]["target_location"].endswith("in bypass NE")
     assert main(["los-batch", "bd02", str(pairs), "--format", "csv"]) == 0
     head, first = capsys.readouterr().out.splitlines()[:2]
     assert "in an entrenchment" in first and head.startswith("source,target")
@@ -237,10 +238,35 @@ def test_flags_array_reads_one_flag_or_one_per_pair() -> None:
     assert flags_array(2, [True, False], "p", np.array([0, 2]), "lvl").tolist() == [1, 0]
 
 
-def test_viewshed_names_its_viewer_as_los_does(bd02) -> None:
-    """An entrenched viewer in bypass too: the viewshed's repr words its viewer as the single
-    query's source_location ends ("in an entrenchment in bypass SE")."""
-    vs = viewshed(bd02, "E5", from_entrenched=True, from_hexside=2)
-    r = hexwx.los(bd02, "E5", "A5", from_entrenched=True, from_hexside=2)
-    assert r.source_location.endswith(" in an entrenchment in bypass SE"), r.source_location
-    assert repr(vs).startswith("Viewshed(E5 in an entrenchment in bypass SE:"), repr(vs)
+@pytest.mark.parametrize("kw,words", [({"from_entrenched": True}, " in an entrenchment"),
+                                      ({"from_hexside": 2}, " in bypass SE")])
+def test_viewshed_names_its_viewer_as_los_does(bd02, kw, words) -> None:
+    """The viewshed's repr words its viewer as the single query's source_location ends."""
+    vs = viewshed(bd02, "E5", **kw)
+    r = hexwx.los(bd02, "E5", "A5", **kw)
+    assert r.source_location.endswith(words), r.source_location
+    assert repr(vs).startswith(f"Viewshed(E5{words}:"), repr(vs)
+
+
+def test_an_end_entrenched_and_in_bypass_is_refused(bd02, tmp_path, capsys) -> None:
+    """An entrenchment is a Location of its own in the hex (B27), bypass is at a hexside
+    (D2.3): one end cannot be both, in any form; the error names the hexside parameter."""
+    with pytest.raises(HexwxError, match="not both") as e:
+        hexwx.los(bd02, "E5", "A5", from_entrenched=True, from_hexside=2)
+    assert e.value.param == "from_hexside"
+    with pytest.raises(HexwxError, match="not both") as e:
+        hexwx.los(bd02, "A5", "E5", to_entrenched=True, to_hexside=2)
+    assert e.value.param == "to_hexside"
+    with pytest.raises(HexwxError, match="not both"):
+        viewshed(bd02, "E5", from_entrenched=True, from_hexside=2)
+    with pytest.raises(HexwxError, match="not both") as e:
+        los_pairs(bd02, ["E5", "A5"], ["A5", "E5"], src_entrenched=[False, True],
+                  src_hexside=[2, 1])
+    assert e.value.param == "src_hexside"
+    with pytest.raises(HexwxError, match="not both") as e:
+        exposure(bd02, observers=["E5", "V8"], observer_entrenched=[True, False],
+                 observer_hexsides=[2, None])
+    assert e.value.param == "observer_hexsides"
+    assert main(["los", "bd02", "E5", "A5", "--from-entrenched", "--from-hexside", "SE"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--from-hexside" in err[0] and "not both" in err[0], err
