@@ -17,6 +17,7 @@ from hexwx.lineofsight.engine import viewshed
 from hexwx.lineofsight.exposure import exposure
 from hexwx.lineofsight.state import los_state
 from hexwx.weather.asl.state import AslWeather
+from tests.los_compare import batch_answer, single_answer
 from tests.vasl_boards import board
 
 COUNTERS = ("White +3 Smoke@W7", "vehicle:T-34 M43@X8/1", "Burnt Out Wreck@S5", "Red FFE:1@H5",
@@ -27,20 +28,6 @@ WEATHER = AslWeather(fog_level=0, fog_drm=1)
 @pytest.fixture(scope="module")
 def bd02():
     return board("bd02")
-
-
-def _single(r):
-    return (r.blocked, r.reason, r.rule, r.blocking_hex, r.blocked_at,
-            None if r.blocked else r.hindrance, None if r.blocked else r.lv)
-
-
-def _batch(m, a, i):
-    text, rule = a.reason_of(i)
-    terrain = a.blocking_hex[i] >= 0 and a.reason[i] > 0
-    return (bool(a.blocked[i]), text, rule, m.name_of(int(a.blocking_hex[i])) if terrain else None,
-            tuple(int(v) for v in a.blocked_at[i]) if a.reason[i] > 0 else None,
-            None if a.blocked[i] else int(a.hindrance[i]),
-            None if a.blocked[i] else (0 if a.lv is None else int(a.lv[i])))
 
 
 def _obstacle_hexes(m, k: int) -> list[int]:
@@ -79,7 +66,7 @@ def test_los_pairs_in_bypass_equal_single_queries(bd02, weather, counters) -> No
     for i in range(len(src)):
         r = hexwx.los(bd02, src[i], tgt[i], from_level=sl[i], to_level=tl[i], weather=weather,
                       counters=counters, from_hexside=ss[i], to_hexside=ts[i])
-        assert _batch(bd02, a, i) == _single(r), (i, src[i], ss[i], tgt[i], ts[i])
+        assert batch_answer(bd02, a, i) == single_answer(r), (i, src[i], ss[i], tgt[i], ts[i])
         kinds.add((r.blocked, r.hindrance > 0))
     assert len(kinds) >= 3        # blocked, clear and hindered pairs were all compared
 

@@ -18,6 +18,7 @@ from hexwx.lineofsight.engine import viewshed
 from hexwx.lineofsight.entrenchment import GROUND_ONLY, flags_array
 from hexwx.lineofsight.exposure import exposure
 from hexwx.weather.asl.state import AslWeather
+from tests.los_compare import batch_answer, single_answer
 from tests.vasl_boards import board
 
 COUNTERS = ("White +3 Smoke@E6", "vehicle:T-34 M43@C6", "Burnt Out Wreck@G4")
@@ -43,20 +44,6 @@ def _near_walls(m) -> np.ndarray:
     return np.unique(np.concatenate([walled, nb[nb >= 0]])).astype(np.int64)
 
 
-def _single(r):
-    return (r.blocked, r.reason, r.rule, r.blocking_hex, r.blocked_at,
-            None if r.blocked else r.hindrance, None if r.blocked else r.lv)
-
-
-def _batch(m, a, i):
-    text, rule = a.reason_of(i)
-    terrain = a.blocking_hex[i] >= 0 and a.reason[i] > 0
-    return (bool(a.blocked[i]), text, rule, m.name_of(int(a.blocking_hex[i])) if terrain else None,
-            tuple(int(v) for v in a.blocked_at[i]) if a.reason[i] > 0 else None,
-            None if a.blocked[i] else int(a.hindrance[i]),
-            None if a.blocked[i] else (0 if a.lv is None else int(a.lv[i])))
-
-
 @pytest.mark.parametrize("weather,counters", [(None, None), (WEATHER, COUNTERS)],
                          ids=["clear", "weather+counters"])
 def test_los_pairs_with_entrenched_ends_equal_single_queries(walled, weather, counters) -> None:
@@ -79,7 +66,7 @@ def test_los_pairs_with_entrenched_ends_equal_single_queries(walled, weather, co
     for i in range(800):
         r = hexwx.los(walled, int(src[i]), int(tgt[i]), weather=weather, counters=counters,
                       from_entrenched=es[i], to_entrenched=et[i], to_hexside=ts[i])
-        assert _batch(walled, a, i) == _single(r), (i, walled.name_of(int(src[i])), es[i],
+        assert batch_answer(walled, a, i) == single_answer(r), (i, walled.name_of(int(src[i])), es[i],
                                                     walled.name_of(int(tgt[i])), et[i])
         rules.add(r.rule)
     assert "B27.2" in rules
