@@ -528,8 +528,8 @@ class VaslSave:
     def unsupported(self, *, with_crops: bool = False) -> list[str]:
         """Board features hexwx does not apply to the map, one phrase each (empty if none);
         ``with_crops``: every crop too (what --ignore-board-extras leaves out).  Overlays are
-        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts of
-        upright boards."""
+        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts whose
+        boards are all upright or all turned round."""
         out = []
         # crops are composed when no board or every board is turned round
         turned = any(b.rotated for b in self.boards) and not all(b.rotated for b in self.boards)
