@@ -104,7 +104,8 @@ class BoardShape:
     @property
     def column_span(self) -> str:
         """The printed columns, ``"A-GG"`` (``"Q-GG"`` on board 1b)."""
-        return f"{column_letters(self.first_column)}-{column_letters(self.first_column + self.columns - 1)}"
+        last = self.first_column + self.columns - 1
+        return f"{column_letters(self.first_column)}-{column_letters(last)}"
 
     def vasl_origin(self) -> tuple[int, int]:
         """VASL's whole-pixel centre of hex A1 (``ASLHexGrid`` origin: ``(int) A1CenterX``,

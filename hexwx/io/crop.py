@@ -58,7 +58,8 @@ class Crop:
             parts.append("full")
         return ";".join(parts)
 
-    def rectangle(self, where: str = "crop", shape: BoardShape = GEOMORPHIC) -> tuple[int, int, int, int]:
+    def rectangle(self, where: str = "crop",
+                  shape: BoardShape = GEOMORPHIC) -> tuple[int, int, int, int]:
         """(x, y, w, h) in pixels of a board of ``shape``, -1 sizes resolved; UsageError if it
         is empty or leaves the board.  Hexrows and coords are cut as VASL's ``ASLBoard.crop``
         cuts them, on the board's own grid (:meth:`BoardShape.vasl_location`)."""
