@@ -104,7 +104,15 @@ class BoardShape:
     @property
     def column_span(self) -> str:
         """The printed columns, ``"A-GG"`` (``"Q-GG"`` on board 1b)."""
-        return f"{column_letters(self.first_column)}-{column_letters(self.first_column + self.columns - 1)}"
+        last = self.first_column + self.columns - 1
+        return f"{column_letters(self.first_column)}-{column_letters(last)}"
+
+    @property
+    def name_span(self) -> str:
+        """The printed columns and rows, ``"columns A-GG and rows 0-10"`` on a geomorphic
+        board (rows from 0: B-type columns' half hexes)."""
+        return (f"columns {self.column_span} and rows {self.first_row}-"
+                f"{self.first_row + self.rows}")
 
     def vasl_origin(self) -> tuple[int, int]:
         """VASL's whole-pixel centre of hex A1 (``ASLHexGrid`` origin: ``(int) A1CenterX``,
@@ -565,11 +573,14 @@ class Grid:
                                  f"{self._outside[key]!r}: a cropped board keeps only the hexes "
                                  f"inside its crop; expected a hex such as {self.name(0)!r}")
         boards = ", ".join(b.label for b in self.boards if b.label) or "unnamed"
+        first = self.boards[0]
+        example = first.shape.printed(8, 4)        # I4 on a board named from A1
+        spans = {b.label: b.shape.name_span for b in self.boards}
+        names = (next(iter(spans.values())) if len(set(spans.values())) == 1 else
+                 "; ".join(f"board {label}: {span}" for label, span in spans.items()))
         raise UsageError(
             f"hex {text!r} is not on this map (boards: {boards}); expected a name like "
-            f"'I4' or '{self.boards[0].label or '2'}I4' with columns "
-            f"{self.shape.column_span} and rows {self.shape.first_row}-"
-            f"{self.shape.first_row + self.shape.rows}")
+            f"{example!r} or '{first.label or '2'}{example}' with {names}")
 
     def hex(self, h: Hex | str, param: str | None = None) -> Hex:
         """Hex id of ``h``, a name (see :meth:`parse`) or an id; UsageError if not on the map,

@@ -58,7 +58,8 @@ class Crop:
             parts.append("full")
         return ";".join(parts)
 
-    def rectangle(self, where: str = "crop", shape: BoardShape = GEOMORPHIC) -> tuple[int, int, int, int]:
+    def rectangle(self, where: str = "crop",
+                  shape: BoardShape = GEOMORPHIC) -> tuple[int, int, int, int]:
         """(x, y, w, h) in pixels of a board of ``shape``, -1 sizes resolved; UsageError if it
         is empty or leaves the board.  Hexrows and coords are cut as VASL's ``ASLBoard.crop``
         cuts them, on the board's own grid (:meth:`BoardShape.vasl_location`)."""
@@ -165,9 +166,7 @@ def parse_crop(text: object, where: str = "crop") -> Crop:
                              f"('1-5') nor 'full'")
     if cols is None and rows is None:
         raise UsageError(f"{where} {text!r}: expected hexrows ('A-P') and/or coords ('1-5')")
-    crop = Crop(cols, rows, full)
-    _check_form(crop, where)
-    return crop
+    return Crop(cols, rows, full)   # (whether it fits its board: when the board is read)
 
 
 #: The highest coord any board prints (half boards: 20, BFPDW boards: 11-20).
@@ -175,9 +174,9 @@ _MAX_COORD = 20
 
 
 def _check_form(crop: Crop, where: str) -> None:
-    """UsageError for what is wrong with ``crop`` on any board: a negative corner, an empty or
-    reversed rectangle.  Whether it fits its board is checked when the board is read
-    (:meth:`Crop.window`), and at once when it cannot fit a board of any shape VASL has."""
+    """UsageError for what is wrong with a pixel ``crop`` on any board: a negative corner, a
+    width or height that is 0 or below -1.  Whether a crop fits its board (of whatever shape)
+    is checked when the board is read (:meth:`Crop.rectangle`, :meth:`Crop.window`)."""
     if crop.pixels is not None:
         x, y, w, h = crop.pixels
         for name, v in (("x", x), ("y", y)):

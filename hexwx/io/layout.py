@@ -37,7 +37,7 @@ from hexwx.limits import LAYOUT_BOARDS, note_input
 from hexwx.validate import (bad, check_flag, check_text, check_texts, optional_dir, optional_path,
                             renamed)
 from hexwx.hexmap.board import HexMap
-from hexwx.hexmap.coords import GEOMORPHIC, WHOLE_BOARD, BoardPlacement, BoardShape, Grid
+from hexwx.hexmap.coords import WHOLE_BOARD, BoardPlacement, BoardShape, Grid
 from hexwx.io.crop import Crop, parse_crop
 from hexwx.hexmap.transform import TerrainChange, apply_changes
 from hexwx.io import mapcache
@@ -379,18 +379,17 @@ def _build(specs: tuple[tuple[BoardSpec, ...], ...], stamps: tuple[tuple[str, fl
 
 
 def cropped_placements(specs: Sequence[Sequence[BoardSpec]],
-                       shapes: Sequence[BoardShape] | None = None) -> list[BoardPlacement]:
+                       shapes: Sequence[BoardShape]) -> list[BoardPlacement]:
     """Where the boards of a layout with crops lie, as VASL places them: each board right of
     the boards before it in its row and below those above it in its column, by their cropped
     sizes (ASLMap.buildVASLMap).  Board (0, 0) keeps its own columns (a crop starting at hexrow
     P keeps P at its printed place); a board whose hex columns would not mesh with the first
     board's is refused by :class:`Grid`.  ``shapes``: each board's hex grid, in the order of
-    the boards (geomorphic when not given).  When every board is turned round the layout is
+    the boards.  When every board is turned round the layout is
     composed upright in reverse order, as :func:`load_layout` composes it (each crop is a
     rectangle of its physical board); turned boards among upright ones cannot be cropped yet."""
     nbx = len(specs[0])
-    flat_shapes = list(shapes) if shapes is not None else [GEOMORPHIC] * sum(map(len, specs))
-    grid_shapes = [flat_shapes[by * nbx:(by + 1) * nbx] for by in range(len(specs))]
+    grid_shapes = [list(shapes[by * nbx:(by + 1) * nbx]) for by in range(len(specs))]
     turned = all(s.rotated for row in specs for s in row)
     if turned:      # the same boards upright, in reverse order (as load_layout composes them)
         specs = [list(reversed(row)) for row in reversed(specs)]

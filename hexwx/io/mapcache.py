@@ -36,8 +36,9 @@ are added beside it the first time they are derived.
   Content entries read once are shared by every map of the process made from them.
 * Failure is a miss: a missing, truncated, corrupt or foreign file (another key or format)
   is ignored and rewritten (a content entry whose header and length are right is not read
-  again to be stored: :func:`store` rewrites it once a read has found its data corrupt); a cache folder that cannot be created, read or written, or that
-  others may write to, means no cache, without a message.
+  again to be stored: :func:`store` rewrites it once a read has found its data corrupt); a
+  cache folder that cannot be created, read or written, or that others may write to, means
+  no cache, without a message.
 """
 from __future__ import annotations
 
@@ -83,9 +84,9 @@ DEFAULT_MAX_MB = 1024
 CODE = ("__init__.py", "_cache.py", "_kernel_bounds.py", "_native.py", "errors.py", "frozen.py",
         "limits.py", "validate.py", "hexmap/board.py", "hexmap/coords.py", "hexmap/derive.py",
         "hexmap/hillocks.py", "hexmap/pixelgeom.py", "hexmap/raster.py", "hexmap/roads.py",
-        "hexmap/terrain.py", "hexmap/transform.py", "io/crop.py", "io/edit_tables.py", "io/layout.py",
-        "io/layout_edits.py", "io/mapcache.py", "io/mapfile.py", "io/overlays.py", "io/ssr.py",
-        "io/tomlfile.py", "io/vasl.py", "io/vasl_env.py",
+        "hexmap/terrain.py", "hexmap/transform.py", "io/crop.py", "io/edit_tables.py",
+        "io/layout.py", "io/layout_edits.py", "io/mapcache.py", "io/mapfile.py", "io/overlays.py",
+        "io/ssr.py", "io/tomlfile.py", "io/vasl.py", "io/vasl_env.py",
         "movement/charts.py", "movement/costs.py", "weather/asl/charts.py",
         "weather/asl/state.py", "weather/asl/terrain_changes.py")
 

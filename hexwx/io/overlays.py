@@ -513,7 +513,8 @@ def _persist_keeps(codes: np.ndarray, board_terrain: np.ndarray, table: TerrainT
     if name.lower().startswith("og"):
         return np.zeros(codes.shape, bool)
     a = table.arrays()
-    return (codes == table.code_named("Open Ground")) & (a["category"][board_terrain] == Category.OPEN)
+    open_ground = codes == table.code_named("Open Ground")
+    return open_ground & (a["category"][board_terrain] == Category.OPEN)
 
 
 def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terrain: np.ndarray,
@@ -526,10 +527,11 @@ def overlay_terrain(image: IndexedImage, board_elevation: np.ndarray, board_terr
     Opaque pixels take their colour's terrain and level; a colour with no terrain (outlines, hex
     dots) takes both from its nearest neighbour with one; a pixel still without a level (woods
     are drawn without one) takes the level of the nearest pixel to its left on its image row
-    that has one (at a row's start: to its right), else the board's.  Depression terrain lies a level below that.  With ``persist`` the board
-    keeps its ground levels, and open ground drawn over the board's open ground leaves the board
-    as it is (VASL draws those pixels transparent).  Transparent pixels, and opaque ones with
-    no terrain anywhere near, keep the board.
+    that has one (at a row's start: to its right), else the board's.  Depression terrain lies
+    a level below that.  With ``persist`` the board keeps its ground levels, and open ground
+    drawn over the board's open ground leaves the board as it is (VASL draws those pixels
+    transparent).  Transparent pixels, and opaque ones with no terrain anywhere near, keep the
+    board.
     """
     rule = ARCHIVE_RULES.get(archive)
     terr, level, sets = _drawn(image, table, colours, name, archive)
@@ -598,9 +600,9 @@ _LIPPED = ("ovrD",)
 
 def dier_lips(terrain: np.ndarray, table: TerrainTable,
               shape: BoardShape = GEOMORPHIC) -> np.ndarray:
-    """An upright board's terrain raster (a board of ``shape``) with "Dier Lip" drawn along every hexside of
-    a dier hex (centre pixel Dier) that borders a hex that is not one (F4; VASL's
-    ``setDierLip`` does the same on its hexes)."""
+    """An upright board's terrain raster (a board of ``shape``) with "Dier Lip" drawn along
+    every hexside of a dier hex (centre pixel Dier) that borders a hex that is not one (F4;
+    VASL's ``setDierLip`` does the same on its hexes)."""
     from hexwx.hexmap.coords import Grid
     from hexwx.hexmap.raster import HEXSIDE_HALF_WIDTH, draw, strip
     dier, lip = table.code_named("Dier"), table.code_named("Dier Lip")

@@ -528,8 +528,8 @@ class VaslSave:
     def unsupported(self, *, with_crops: bool = False) -> list[str]:
         """Board features hexwx does not apply to the map, one phrase each (empty if none);
         ``with_crops``: every crop too (what --ignore-board-extras leaves out).  Overlays are
-        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts of
-        upright boards."""
+        applied (:mod:`hexwx.io.overlays`), crops too (:mod:`hexwx.io.crop`) in layouts whose
+        boards are all upright or all turned round."""
         out = []
         # crops are composed when no board or every board is turned round
         turned = any(b.rotated for b in self.boards) and not all(b.rotated for b in self.boards)
@@ -672,13 +672,13 @@ def unit_ids(placed: list[PlacedPiece]) -> list[str]:
 
 
 def check_supported(save: VaslSave, *, ignore: bool = False) -> None:
-    """DataError naming the zoom (and crops of turned boards among upright ones) hexwx would not apply,
-    unless ``ignore``; DataError if the save has no boards."""
+    """DataError naming the zoom (and crops of turned boards among upright ones) hexwx would
+    not apply, unless ``ignore``; DataError if the save has no boards."""
     save.require_boards()
     bad = save.unsupported()
     if bad and not ignore:
         raise DataError(f"{save.source}: {'; '.join(bad)}: hexwx composes unmagnified boards, "
                         f"crops only among boards all upright or all turned round; give "
-                        f"ignore_board_extras=True to "
-                        f"use the whole boards as they are (pieces keep their hexes)",
+                        f"ignore_board_extras=True to use the whole boards as they are (pieces "
+                        f"keep their hexes)",
                         param="ignore_board_extras")

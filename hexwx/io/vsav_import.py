@@ -1,9 +1,9 @@
 """From a VASL save to hexwx: the save's map, and a hex scenario of its pieces.
 
 * :func:`load_save_map` composes the save's boards (with their SSRs, crops and overlays)
-  through :func:`hexwx.io.layout.load_layout`.  Magnified boards and crops of turned boards among upright ones
-  are refused with a one-line error naming them unless ``ignore_board_extras`` asks for the
-  whole boards (no crops, no overlays).
+  through :func:`hexwx.io.layout.load_layout`.  Magnified boards and crops of turned boards
+  among upright ones are refused with a one-line error naming them unless
+  ``ignore_board_extras`` asks for the whole boards (no crops, no overlays).
 * :func:`scenario_document` is the hex scenario (``docs/scenarios.md``) of a save: its layout
   and SSRs as the ``[map]`` table, one ``[[units]]`` entry per unit on the boards at its
   Location and one ``[[counters]]`` entry per LOS counter or location marker

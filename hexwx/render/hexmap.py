@@ -410,9 +410,10 @@ def compose_art(m: HexMap, *, errors: str = "raise",
                 ground: tuple[int, int, int] = (255, 255, 255)) -> Image.Image:
     """The whole map's board artwork, a new RGB image at map size on ``ground``: each board's
     image from its archive (with its overlays' art) at its place, turned round where the board
-    is rotated, only its crop where it is cropped.  ``errors``: "raise" a :class:`UsageError`
-    naming ``background`` for a board without a readable image (a render asked for the art),
-    or leave that board "blank" (the viewer's picture shows the other boards)."""
+    is rotated, only its crop where it is cropped.  ``errors``: "raise" (a render asked for the
+    art) a :class:`UsageError` naming ``background`` for a board without an image, a
+    :class:`DataError` naming the archive for one that cannot be decoded; or leave such a board
+    "blank" (the viewer's picture shows the other boards)."""
     one_of(errors, ART_ERRORS, "errors")
     size = (m.grid.width_px, m.grid.height_px)
     placed = m.board_images

@@ -13,16 +13,20 @@ read from the board's own LOSData (earlier overlays on the same board are not co
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 from PIL import Image
+
+if TYPE_CHECKING:
+    from hexwx.hexmap.board import HexMap
+    from hexwx.io.overlays import IndexedImage
 
 Piece = tuple[str, str, int, int, bool]
 """One overlay image on a board: (archive, image entry, x, y, persist elevation)."""
 
 
-def board_pieces(m: Any, board: int) -> list[Piece]:
+def board_pieces(m: HexMap, board: int) -> list[Piece]:
     """The overlay images of board ``board`` (an index into ``m.board_images``), in drawing
     order, each with its "persist elevation" flag."""
     persist = set(m.overlay_persist)
@@ -30,7 +34,7 @@ def board_pieces(m: Any, board: int) -> list[Piece]:
             if i == board]
 
 
-def paint(art: Image.Image, pieces: Iterable[Piece], m: Any = None,
+def paint(art: Image.Image, pieces: Iterable[Piece], m: HexMap | None = None,
           board: int = 0) -> Image.Image:
     """``art`` (an upright board's image, board size) with overlay images ``pieces`` drawn on
     it in order, cut to the board; transparent pixels keep the board, and so do the pixels a
@@ -52,7 +56,7 @@ def paint(art: Image.Image, pieces: Iterable[Piece], m: Any = None,
     return out.convert("RGB")
 
 
-def _kept(m: Any, board: int, image: Any, archive: str, entry: str, x: int,
+def _kept(m: HexMap, board: int, image: IndexedImage, archive: str, entry: str, x: int,
           y: int) -> np.ndarray:
     """bool [height, width] of the image: the pixels LOS leaves to the board under it."""
     from hexwx.io.layout import read_board
@@ -70,7 +74,7 @@ def _kept(m: Any, board: int, image: Any, archive: str, entry: str, x: int,
     return kept
 
 
-def painted_board(m: Any, board: int, art: Image.Image) -> Image.Image:
+def painted_board(m: HexMap, board: int, art: Image.Image) -> Image.Image:
     """Board ``board``'s picture ``art`` with the map's overlays on it (``art`` itself when
     the board has none)."""
     pieces = board_pieces(m, board)

@@ -203,7 +203,8 @@ class Session:
     def map_answer(self) -> Answer:
         """``/api/map``'s body (:meth:`map_json`): built once per :meth:`map_state` -- its hex
         list and the SSRs that change the map (a pass over the rasters) are not rebuilt per
-        request -- and built anew when that state changes."""
+        request -- and built anew when that state changes.  A body built while the state
+        changed (another thread) is served but not kept: it may not be that state's."""
         state = self.map_state()
         with self.lock:
             done = self._map_body
@@ -211,7 +212,8 @@ class Session:
                 return done[1]
         out = _json(self.map_json())
         with self.lock:
-            self._map_body = (state, out)
+            if self.map_state() == state:
+                self._map_body = (state, out)
         return out
 
     def map_json(self) -> dict[str, Any]:

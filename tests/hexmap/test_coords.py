@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwx.hexmap.coords import Grid, column_index, column_letters
+from hexwx.hexmap.coords import BoardPlacement, BoardShape, Grid, column_index, column_letters
 from hexwx.errors import UsageError
 
 ONE = Grid.single()
@@ -324,3 +324,34 @@ def test_every_hex_at_range_one_is_a_neighbour(gh: tuple[Grid, list[int]]) -> No
     ring = set(np.flatnonzero(grid.distances_from(a) == 1).tolist())
     assert ring == set(grid.adjacent(a))
     assert len(ring) <= 6
+
+
+# -- boards whose printed names start later (1b: column Q, BFPDW1b: row 11) ------------------
+
+_HALF_1B = BoardShape(17, 20, 56.3125, 64.5, 901, 1290, first_column=16)
+_BFPDW = BoardShape(first_row=10)          # a geomorphic-size board, rows 11..20
+
+
+@pytest.mark.parametrize("shape,example,span", [
+    (_HALF_1B, "Y4", "columns Q-GG and rows 0-20"),
+    (_BFPDW, "I14", "columns A-GG and rows 10-20"),
+])
+def test_a_hex_not_on_a_later_named_board_names_one_that_is(shape: BoardShape, example: str,
+                                                             span: str) -> None:
+    g = Grid.single("1b", shape)
+    with pytest.raises(UsageError) as exc:
+        g.parse("A1")
+    msg = str(exc.value)
+    assert f"expected a name like {example!r} or '1b{example}'" in msg and span in msg
+    g.parse(example)                  # the example is a hex of the board
+    g.parse(f"1b{example}")
+
+
+def test_a_layout_of_boards_named_differently_gives_each_boards_names() -> None:
+    g = Grid((BoardPlacement("1a", 0, 0, shape=BoardShape(17, 20, 56.3125, 64.5, 901, 1290)),
+              BoardPlacement("1b", 1, 0, shape=_HALF_1B)), 2, 1)
+    with pytest.raises(UsageError) as exc:
+        g.parse("1bA1")
+    msg = str(exc.value)
+    assert "board 1a: columns A-Q and rows 0-20" in msg
+    assert "board 1b: columns Q-GG and rows 0-20" in msg and "\n" not in msg

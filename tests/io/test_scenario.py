@@ -68,6 +68,8 @@ def test_map_path_is_relative_to_the_file(tmp_path: Path) -> None:
      "drifts[0].hexside: expected a value <= 5"),
     ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "Q"\n', "units[0].hex: expected a hex name"),
     ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "C5"\nkind = "horse"\n', "units[0].kind"),
+    ('map = "m.toml"\n[[counters]]\nname = "Blaze"\nhex = "Q"\n', "counters[0].hex: expected a hex name"),
+    ('map = "m.toml"\n[[counters]]\nname = "Smoke pot"\nhex = "C5"\n', "counters[0].name: "),
     ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "C5"\n[[units]]\nid = "a"\n'
      'side = "y"\nhex = "C6"\n', "units[1].id: duplicate"),
     ('map = "m.toml"\n[[units]]\nid = "a"\nside = "x"\nhex = "C5"\nhexside = 1\n'
@@ -114,6 +116,10 @@ def test_scenario_counters_and_unit_locations(tmp_path) -> None:
     p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "ZZ99"\n')
     with pytest.raises(DataError, match=r"counters\[0\].hex: hex 'ZZ99' is not on this map"):
         load_scenario(p)
+    p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "E5"\nlevel = 7\n')
+    with pytest.raises(DataError, match=r"c.toml: counters\[0\].level: ") as info:
+        load_scenario(p)
+    assert "\n" not in str(info.value)
     p.write_text(base + '[[counters]]\nname = "Blaze"\nhex = "E5"\ncolour = 1\n')
     with pytest.raises(DataError, match=r"colour"):
         load_scenario(p)

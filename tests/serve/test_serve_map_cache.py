@@ -60,3 +60,27 @@ def test_a_map_under_other_ssrs_gives_a_new_answer_and_its_ssrs_once(
         srv.session.map = srv.session._load((names[0],))
         under = json.loads(body(srv))
         assert names[0] in under["name"] and len(ssrs) == 2
+
+
+def test_a_body_built_while_the_state_changed_is_not_kept_for_the_old_state(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counters change while the first body is being built (another request's thread):
+    that body is not kept under the state read before it, so when the state is back to that
+    one the answer says so."""
+    from hexwx.lineofsight.counters import Counters
+    session = Session(str(MAP))
+    plain, smoky = session.counters, Counters.of(["White +3 Smoke@E5"])
+    real = Session.map_json
+    changed: list[bool] = []
+
+    def racing(self: Session) -> Any:
+        if not changed:
+            changed.append(True)
+            self.counters = smoky                  # changed meanwhile
+        return real(self)
+
+    monkeypatch.setattr(Session, "map_json", racing)
+    first = json.loads(session.map_answer()[1])
+    assert [c["hex"] for c in first["counters"]] == ["E5"]
+    session.counters = plain                       # back to the state the first request read
+    assert json.loads(session.map_answer()[1])["counters"] == []
