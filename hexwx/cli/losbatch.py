@@ -199,7 +199,7 @@ def encode(m: Any, a: Any, fmt: str) -> str:
     100,000 rows costs about as much as answering them.  JSON values are exactly those of
     ``LosResult.to_json``; in CSV, null is empty, true/false are 1/0 and blocked_at is "x y".
     """
-    from hexwx.lineofsight.locations import in_bypass, in_entrenchment, location_name
+    from hexwx.lineofsight.locations import end_words, location_name
     from hexwx.outputs import csv_cell
     jsonl = fmt == "jsonl"
     quote = json.dumps if jsonl else csv_cell
@@ -211,9 +211,9 @@ def encode(m: Any, a: Any, fmt: str) -> str:
         key = ((h * 4096 + lv) * 8 + (0 if side is None else side + 1)) * 2 + \
             (0 if ent is None else ent.astype(np.int64))
         uniq, inverse = np.unique(key, return_inverse=True)
-        texts = np.array([quote(in_bypass(in_entrenchment(
-            location_name(m, int(k) // 16 // 4096, int(k) // 16 % 4096), bool(k % 2)),
-            int(k) // 2 % 8 - 1)) for k in uniq], dtype=object)
+        texts = np.array([quote(end_words(
+            location_name(m, int(k) // 16 // 4096, int(k) // 16 % 4096), int(k) // 2 % 8 - 1,
+            bool(k % 2))) for k in uniq], dtype=object)
         return texts[inverse.reshape(-1)]
 
     def nums(x: np.ndarray) -> np.ndarray:

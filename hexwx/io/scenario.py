@@ -39,6 +39,7 @@ from hexwx.limits import TURNS
 from hexwx.validate import bad, check_flag, check_path, check_text, check_texts, check_type, whole
 from hexwx.hexmap.coords import is_hex_name
 from hexwx.lineofsight.counters import EMPTY, Counter, Counters, counter_type, vehicle_counters
+from hexwx.lineofsight.entrenchment import NOT_BOTH_WHY
 from hexwx.weather.asl import charts as C
 from hexwx.weather.asl.state import AslWeather, Drift, parse_month
 
@@ -481,8 +482,7 @@ def load_scenario(path: str | Path, *, check_map: bool = True) -> Scenario:
         hexside, entrenched = u.int("hexside", None, min=0, max=5), u.bool("entrenched", False)
         if hexside is not None and entrenched:
             raise u.error("entrenched", "a unit in an entrenchment or in bypass (hexside), not "
-                                        "both: the entrenchment is a Location of its own in the "
-                                        "hex (B27), bypass is at a hexside (D2.3)")
+                                        f"both: {NOT_BOTH_WHY}")
         units.append(ScenarioUnit(uid, u.str("side", ""), hex_.upper(), u.int("level", 0, min=-1),
                                   u.str("kind", "infantry", choices=UNIT_KINDS),
                                   u.bool("winter_camouflage", False), u.str("nationality", ""),

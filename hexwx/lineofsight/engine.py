@@ -26,7 +26,7 @@ from hexwx.errors import UsageError
 from hexwx.validate import bad, check_flag, whole
 from hexwx.lineofsight.bypass import bypass_point, check_hexside, check_on_map
 from hexwx.lineofsight.entrenchment import GROUND_ONLY, check_not_both
-from hexwx.lineofsight.locations import in_bypass, in_entrenchment, location_name, terrain_words
+from hexwx.lineofsight.locations import end_words, location_name, terrain_words
 from hexwx.lineofsight.lv import FOG_RULES, lv_hindrances, winter_camouflage_note
 from hexwx.lineofsight.counter_los import hindrances as counter_hindrances
 from hexwx.lineofsight.counter_los import hindrances_between as counter_hindrances_between
@@ -297,10 +297,9 @@ def _later_fields(m: HexMap, M: K.KernelArrays, ends: _Ends, flags: _Flags,
                 "thread": tuple(_thread(m, ends, R, ids, keys)[0])}
     if name in ("source_location", "target_location"):
         from_level, to_level, s_side, t_side, s_ent, t_ent = levels
-        return {"source_location": in_bypass(in_entrenchment(location_name(m, ends[0], from_level),
-                                                         s_ent), s_side),
-                "target_location": in_bypass(in_entrenchment(location_name(m, ends[1], to_level),
-                                                         t_ent), t_side)}
+        return {"source_location": end_words(location_name(m, ends[0], from_level), s_side,
+                                             s_ent),
+                "target_location": end_words(location_name(m, ends[1], to_level), t_side, t_ent)}
     what, ground, top = blocking_terrain(m, reason, bx, by)
     return {"blocking_terrain": what, "blocking_ground": ground, "blocking_top": top}
 

@@ -18,8 +18,9 @@ from hexwx.validate import bad, check_flag
 #: What a level of an entrenched end must be, in words (as ``los`` says it).
 GROUND_ONLY = "0: a unit in an entrenchment is at its hex's ground level (B27)"
 #: Why an end cannot be both in bypass and in an entrenchment, in words.
-NOT_BOTH = ("an end in an entrenchment or in bypass, not both: the entrenchment is a Location "
-            "of its own in the hex (B27), bypass is at a hexside (D2.3)")
+NOT_BOTH_WHY = ("the entrenchment is a Location of its own in the hex (B27), bypass is at a "
+                "hexside (D2.3)")
+NOT_BOTH = f"an end in an entrenchment or in bypass, not both: {NOT_BOTH_WHY}"
 
 
 def check_not_both(entrenched: Any, sides: Any, param: str) -> None:

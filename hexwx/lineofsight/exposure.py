@@ -25,7 +25,7 @@ from hexwx.validate import whole
 from hexwx.hexmap.board import HexMap
 from hexwx.lineofsight.bypass import sides_array
 from hexwx.lineofsight.entrenchment import check_not_both, flags_array
-from hexwx.lineofsight.locations import in_bypass, in_entrenchment
+from hexwx.lineofsight.locations import end_words
 from hexwx.lineofsight.pair_lv import fog_straight
 from hexwx.lineofsight.lv import FOG_TOPS
 from hexwx.lineofsight.pairs import row_blocks
@@ -100,9 +100,8 @@ class Exposure:
 
     def _observer_words(self) -> list[str]:
         """Each observer hex, with "in an entrenchment" / "in bypass SIDE" where it is."""
-        return [in_bypass(in_entrenchment(o, bool(self.observer_entrenched and
-                                                  self.observer_entrenched[k])),
-                          self.observer_hexsides[k] if self.observer_hexsides else None)
+        return [end_words(o, self.observer_hexsides[k] if self.observer_hexsides else None,
+                          bool(self.observer_entrenched and self.observer_entrenched[k]))
                 for k, o in enumerate(self.observers or ())]
 
     def _repr_png_(self) -> bytes | None:

@@ -66,12 +66,10 @@ def location_name(m: HexMap, h: Hex, level: int) -> str:
     return f"{name} level {level} ({building_kind(m, h)}" + (f", {where})" if where else ")")
 
 
-def in_entrenchment(location: str, entrenched: bool) -> str:
-    """A Location's words, with "in an entrenchment" when the end is in one (B27)."""
-    return f"{location} in an entrenchment" if entrenched else location
-
-
-def in_bypass(location: str, side: int | None) -> str:
-    """A Location's words, with the bypassed hexside when the unit is in bypass (D2.3):
+def end_words(location: str, side: int | None, entrenched: bool) -> str:
+    """A Location's words for a unit at it: with "in an entrenchment" when the unit is in one
+    (B27), with the bypassed hexside when it is in bypass (``side`` 0-5; None or -1 not; D2.3):
     ``"E8 (level 0) in bypass SE"``."""
+    if entrenched:
+        location = f"{location} in an entrenchment"
     return location if side is None or side < 0 else f"{location} in bypass {HEXSIDE_NAMES[side]}"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hexwx.frozen import freeze
-from hexwx.lineofsight.locations import in_bypass, in_entrenchment
+from hexwx.lineofsight.locations import end_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -303,7 +303,7 @@ class Viewshed:
 
     def __repr__(self) -> str:
         lv = f" level {self.level}" if self.level else ""
-        lv = in_bypass(in_entrenchment(lv, self.entrenched), self.hexside)   # (as los's ends)
+        lv = end_words(lv, self.hexside, self.entrenched)   # (as los's ends)
         return (f"Viewshed({self.source}{lv}: {int((~self.blocked).sum())} of {len(self.blocked)} "
                 "hexes in LOS)")
 
